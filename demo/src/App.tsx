@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react'
+import { erc20Abi, formatUnits } from 'viem'
+import type { Core } from '../../src/main'
+import { stack } from './stack'
+
+type TokenBalance = { symbol: string; decimals: number; value: bigint }
+
+function useCoreStatus(core: Core) {
+  const [status, setStatus] = useState<'starting' | 'ready' | 'failed'>('starting')
+  useEffect(() => {
+    core.ping().then(
+      ({ isWorker }) => setStatus(isWorker ? 'ready' : 'failed'),
+      () => setStatus('failed'),
+    )
+  }, [core])
+  return status
+}
+
+function useBlockNumber(core: Core, chainId: number) {
+  const [blockNumber, setBlockNumber] = useState<bigint>()
+  useEffect(() => core.watchBlockNumber({ chainId, pollingIntervalMs: 500 }, setBlockNumber), [core, chainId])
+  return blockNumber
+}
+
+function useTokenBalance(core: Core, chainId: number, token: { address: `0x${string}` }, owner: `0x${string}`) {
+  const [balance, setBalance] = useState<TokenBalance | Error>()
+  useEffect(() => {
+    const contract = { address: token.address, abi: erc20Abi }
+    core
+      .multicall({
+        chainId,
+        contracts: [
+          { ...contract, functionName: 'symbol' },
+          { ...contract, functionName: 'decimals' },
+          { ...contract, functionName: 'balanceOf', args: [owner] },
+        ],
+      })
+      .then(([symbol, decimals, value]) => {
+        if (symbol?.status !== 'success' || decimals?.status !== 'success' || value?.status !== 'success') {
+          throw new Error('a token read failed')
+        }
+        setBalance({ symbol: symbol.result as string, decimals: Number(decimals.result), value: value.result as bigint })
+      })
+      .catch((error: Error) => setBalance(error))
+  }, [core, chainId, token.address, owner])
+  return balance
+}
+
+export function App({ core }: { core: Core }) {
+  const chain = stack.chains[0]
+  const owner = stack.devAccounts[0]
+  if (!chain || !owner) throw new Error('demo: the stack manifest has no chain or dev account')
+  const token = chain.tokens[0]
+  if (!token) throw new Error('demo: the stack manifest has no demo token')
+
+  const status = useCoreStatus(core)
+  const blockNumber = useBlockNumber(core, chain.chainId)
+  const balance = useTokenBalance(core, chain.chainId, token, owner)
+
+  return (
+    <main>
+      <h1>Tessera demo dApp</h1>
+      <section aria-labelledby="core-heading">
+        <h2 id="core-heading">Chain data from the Tessera core</h2>
+        <dl>
+          <dt>Core worker</dt>
+          <dd aria-label="Core worker">{status}</dd>
+          <dt>Network</dt>
+          <dd>
+            {chain.name} ({chain.caipNetworkId})
+          </dd>
+          <dt>Block number</dt>
+          <dd aria-label="Block number">{blockNumber === undefined ? 'loading' : blockNumber.toString()}</dd>
+          <dt>Account</dt>
+          <dd aria-label="Account">{owner}</dd>
+          <dt>{token.symbol} balance</dt>
+          <dd aria-label="Token balance">
+            {balance === undefined
+              ? 'loading'
+              : balance instanceof Error
+                ? `unavailable: ${balance.message}`
+                : `${formatUnits(balance.value, balance.decimals)} ${balance.symbol}`}
+          </dd>
+        </dl>
+      </section>
+    </main>
+  )
+}

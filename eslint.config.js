@@ -1,0 +1,47 @@
+import js from '@eslint/js'
+import globals from 'globals'
+import reactHooks from 'eslint-plugin-react-hooks'
+import tseslint from 'typescript-eslint'
+
+/** Import boundaries between the runtimes (README, "Who owns what"). */
+const boundary = (patterns) => ({
+  'no-restricted-imports': ['error', { patterns }],
+})
+const forbid = (group, message) => ({ group, message })
+
+const sharedMayNotImport = [
+  forbid(['**/worker', '**/worker/**', '**/main', '**/main/**', '**/frame', '**/frame/**'],
+    'src/shared is imported by every runtime and imports none of them.'),
+  forbid(['react', 'react-dom', 'react/*', 'react-dom/*', 'comlink'],
+    'src/shared is plain TypeScript: no React, no comlink.'),
+]
+const workerMayNotImport = [
+  forbid(['**/main', '**/main/**', '**/frame', '**/frame/**'], 'src/worker never imports the main thread or the frame.'),
+  forbid(['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand/react', 'zustand/traditional'],
+    'The worker has no React.'),
+]
+const uiMayNotImport = [
+  forbid(['comlink', 'comlink/*'], 'src/main/ui reads stores through hooks; it never talks to comlink.'),
+  forbid(['**/worker', '**/worker/**'], 'src/main/ui never imports worker code.'),
+]
+
+export default tseslint.config(
+  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.tsx', 'src/main/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  { files: ['src/shared/**'], rules: boundary(sharedMayNotImport) },
+  { files: ['src/worker/**'], rules: boundary(workerMayNotImport) },
+  { files: ['src/main/ui/**'], rules: boundary(uiMayNotImport) },
+)

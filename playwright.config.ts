@@ -1,0 +1,33 @@
+import { defineConfig } from '@playwright/test'
+
+/** Debian's Chromium (LOCAL-STACK.md): Playwright cannot download its own browsers here. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export default defineConfig({
+  testDir: 'test',
+  testMatch: ['e2e/**/*.spec.ts', 'browser/**/*.spec.ts'],
+  globalSetup: './test/globalSetup.ts',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+})

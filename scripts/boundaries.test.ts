@@ -1,0 +1,33 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+const eslint = new ESLint()
+
+async function boundaryErrors(filePath: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath })
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+}
+
+describe('import boundaries (eslint.config.js)', () => {
+  it.each([
+    ['src/shared/protocol/x.ts', "import { a } from '../../worker/api'\nexport const b = a", 'src/shared is imported by every runtime'],
+    ['src/shared/protocol/x.ts', "import { a } from '../../main/createCore'\nexport const b = a", 'src/shared is imported by every runtime'],
+    ['src/shared/protocol/x.ts', "import { wrap } from 'comlink'\nexport const b = wrap", 'no React, no comlink'],
+    ['src/worker/x.ts', "import { a } from '../main/createCore'\nexport const b = a", 'src/worker never imports the main thread'],
+    ['src/worker/x.ts', "import { useState } from 'react'\nexport const b = useState", 'The worker has no React'],
+    ['src/main/ui/x.ts', "import { wrap } from 'comlink'\nexport const b = wrap", 'never talks to comlink'],
+    ['src/main/ui/x.ts', "import { a } from '../../worker/api'\nexport const b = a", 'src/main/ui never imports worker code'],
+  ])('%s: %s is refused', async (filePath, code, reason) => {
+    const errors = await boundaryErrors(filePath, code)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain(reason)
+  })
+
+  it.each([
+    ['src/worker/x.ts', "import { a } from '../shared/protocol/x'\nexport const b = a"],
+    ['src/main/x.ts', "import { wrap } from 'comlink'\nexport const b = wrap"],
+    ['src/main/ui/x.ts', "import { useState } from 'react'\nexport const b = useState"],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await boundaryErrors(filePath, code)).toEqual([])
+  })
+})

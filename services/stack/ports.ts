@@ -1,0 +1,68 @@
+import { createServer } from 'node:net'
+
+/** One port of the local stack: who uses it, its default, and the variable that overrides it. */
+export type PortSpec = { name: string; envVar: string; defaultPort: number }
+
+export const stackPorts = {
+  anvil: { name: 'anvil (chain 31337)', envVar: 'TESSERA_ANVIL_PORT', defaultPort: 8545 },
+  anvil2: { name: 'second anvil (chain 31338)', envVar: 'TESSERA_ANVIL2_PORT', defaultPort: 8546 },
+  api: { name: 'data service', envVar: 'TESSERA_API_PORT', defaultPort: 8787 },
+  demo: { name: 'demo page', envVar: 'TESSERA_DEMO_PORT', defaultPort: 5173 },
+} as const satisfies Record<string, PortSpec>
+
+export type StackPortName = keyof typeof stackPorts
+export type StackPorts = Record<StackPortName, number>
+
+export class PortInUseError extends Error {
+  constructor(readonly spec: PortSpec, readonly port: number) {
+    super(`Port ${port} (${spec.name}) is already in use: set ${spec.envVar} to a free port.`)
+    this.name = 'PortInUseError'
+  }
+}
+
+function listenOnce(port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.once('error', reject)
+    server.listen({ port, host, exclusive: true }, () => {
+      const address = server.address()
+      const bound = typeof address === 'object' && address ? address.port : port
+      server.close(() => resolve(bound))
+    })
+  })
+}
+
+/** Reads each port from its variable (or the default) and fails with one clear line if it is taken. */
+export async function resolvePorts(env: NodeJS.ProcessEnv, host = '127.0.0.1'): Promise<StackPorts> {
+  const ports = {} as StackPorts
+  for (const [key, spec] of Object.entries(stackPorts) as [StackPortName, PortSpec][]) {
+    const raw = env[spec.envVar]
+    const port = raw === undefined || raw === '' ? spec.defaultPort : Number(raw)
+    if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+      throw new Error(`${spec.envVar} must be a port number from 1 to 65535, got "${raw}".`)
+    }
+    try {
+      await listenOnce(port, host)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(spec, port)
+      throw error
+    }
+    ports[key] = port
+  }
+  return ports
+}
+
+/** Picks free ports for every service (tests run beside a developer's `npm start`). */
+export async function freePorts(host = '127.0.0.1'): Promise<StackPorts> {
+  const ports = {} as StackPorts
+  const taken = new Set<number>()
+  for (const key of Object.keys(stackPorts) as StackPortName[]) {
+    let port: number
+    do port = await listenOnce(0, host)
+    while (taken.has(port))
+    taken.add(port)
+    ports[key] = port
+  }
+  return ports
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { freePorts } from './ports'
+
+/** Every process whose parent chain leads to pid. */
+function descendants(pid: number): number[] {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number])
+  const found: number[] = []
+  const visit = (parent: number) => {
+    for (const [child, ppid] of table) if (ppid === parent) (found.push(child), visit(child))
+  }
+  visit(pid)
+  return found
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('npm start', () => {
+  it('prints one URL to open, serves the demo and the chain, and leaves nothing running after Ctrl-C', async () => {
+    const ports = await freePorts()
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: {
+        ...process.env,
+        TESSERA_ANVIL_PORT: String(ports.anvil),
+        TESSERA_ANVIL2_PORT: String(ports.anvil2),
+        TESSERA_API_PORT: String(ports.api),
+        TESSERA_DEMO_PORT: String(ports.demo),
+        TESSERA_MANIFEST: `test-results/start-test-${process.pid}.json`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed within 30 s:\n${output}`)), 30_000)
+      child.stdout.on('data', () => {
+        const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+        if (match) (clearTimeout(timer), resolve(match[1]!))
+      })
+    })
+    expect(url).toBe(`http://127.0.0.1:${ports.demo}`)
+    expect((await fetch(url)).status).toBe(200)
+    const rpc = await fetch(`http://127.0.0.1:${ports.anvil}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    }).then((r) => r.json())
+    expect(rpc.result).toBe('0x7a69')
+    expect((await fetch(`http://127.0.0.1:${ports.api}/health`)).status).toBe(200)
+
+    const children = descendants(child.pid!)
+    expect(children.length).toBeGreaterThanOrEqual(3) // the stack process and two anvils
+    child.kill('SIGINT')
+    expect(await exited).toBe(0)
+    // Helpers such as the bundler's service process exit when their parent's pipe closes, a moment later.
+    await expect.poll(() => children.filter(isAlive), { timeout: 5_000 }).toEqual([])
+    for (const port of Object.values(ports)) {
+      await expect(fetch(`http://127.0.0.1:${port}`)).rejects.toThrow()
+    }
+  }, 60_000)
+
+  it('says which port is taken and which variable to change', async () => {
+    const ports = await freePorts()
+    const { createServer } = await import('node:net')
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(ports.anvil, '127.0.0.1', resolve))
+    try {
+      const child = spawn(process.execPath, ['scripts/start.mjs'], {
+        env: { ...process.env, TESSERA_ANVIL_PORT: String(ports.anvil), TESSERA_DEMO_PORT: String(ports.demo) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+      expect(code).toBe(1)
+      expect(stderr.trim().split('\n').filter((l) => !l.includes('npm warn'))).toEqual([
+        `Port ${ports.anvil} (anvil (chain 31337)) is already in use: set TESSERA_ANVIL_PORT to a free port.`,
+      ])
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  }, 30_000)
+})

@@ -1,0 +1,115 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startAnvil } from '../chain/anvil'
+import { seedChain } from '../chain/seedChain'
+import { startApiServer } from '../api/server'
+import type { StackChain, StackManifest } from './manifest'
+import type { StackPorts } from './ports'
+
+export type DemoMode = 'dev' | 'preview' | 'none'
+
+export type StartStackParameters = {
+  ports: StackPorts
+  host?: string
+  /** 'dev' serves the demo with Vite's dev server, 'preview' builds it and serves the build. */
+  demo?: DemoMode
+  manifestPath?: string
+  blockTimeSeconds?: number
+  log?: (line: string) => void
+}
+
+export type Stack = { manifest: StackManifest; stop: () => Promise<void> }
+
+const demoRoot = fileURLToPath(new URL('../../demo', import.meta.url))
+
+const localChains = [
+  { key: 'anvil', chainId: 31337, name: 'Tessera Local' },
+  { key: 'anvil2', chainId: 31338, name: 'Tessera Local 2' },
+] as const
+
+/**
+ * Starts both anvil chains (seeded with Multicall3 and the demo tokens), the data service and the demo page,
+ * writes the manifest, and returns a stop() that ends every process it started.
+ */
+export async function startStack({
+  ports,
+  host = '127.0.0.1',
+  demo = 'dev',
+  manifestPath,
+  blockTimeSeconds = 2,
+  log = () => {},
+}: StartStackParameters): Promise<Stack> {
+  const stops: (() => Promise<void>)[] = []
+  const stop = async () => {
+    for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => {})
+  }
+  try {
+    const chains: StackChain[] = []
+    let devAccounts: StackManifest['devAccounts'] = []
+    for (const { key, chainId, name } of localChains) {
+      const anvil = await startAnvil({ host, port: ports[key], chainId })
+      stops.push(anvil.stop)
+      const seeded = await seedChain({ rpcUrl: anvil.rpcUrl, blockTimeSeconds })
+      devAccounts = seeded.devAccounts
+      chains.push({
+        chainId,
+        caipNetworkId: `eip155:${chainId}`,
+        name,
+        rpcUrl: anvil.rpcUrl,
+        blockTimeSeconds,
+        multicall3: seeded.multicall3,
+        tokens: seeded.tokens,
+      })
+      log(`anvil ${name} (chain ${chainId}) on ${anvil.rpcUrl}`)
+    }
+
+    const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
+    const api = await startApiServer({ host, port: ports.api, allowedOrigins: demoUrl ? [demoUrl] : [] })
+    stops.push(api.stop)
+    log(`data service on ${api.url}`)
+
+    const manifest: StackManifest = {
+      version: 1,
+      chains,
+      devAccounts,
+      services: { api: api.url },
+      demo: demoUrl ? { url: demoUrl } : null,
+    }
+    if (manifestPath) {
+      mkdirSync(dirname(manifestPath), { recursive: true })
+      writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+      stops.push(async () => rmSync(manifestPath, { force: true }))
+    }
+
+    if (demo !== 'none') {
+      const stopDemo = await startDemo({ mode: demo, host, port: ports.demo, manifest })
+      stops.push(stopDemo)
+      log(`demo page on ${demoUrl}`)
+    }
+    return { manifest, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+async function startDemo({ mode, host, port, manifest }: { mode: 'dev' | 'preview'; host: string; port: number; manifest: StackManifest }) {
+  const vite = await import('vite')
+  const inline = {
+    configFile: `${demoRoot}/vite.config.ts`,
+    root: demoRoot,
+    logLevel: 'warn' as const,
+    define: { __TESSERA_STACK__: JSON.stringify(manifest) },
+    server: { host, port, strictPort: true },
+    preview: { host, port, strictPort: true },
+  }
+  if (mode === 'dev') {
+    const server = await vite.createServer(inline)
+    await server.listen()
+    return () => server.close()
+  }
+  await vite.build({ ...inline, build: { outDir: `${demoRoot}/dist`, emptyOutDir: true } })
+  const server = await vite.preview({ ...inline, build: { outDir: `${demoRoot}/dist` } })
+  return () => new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+}

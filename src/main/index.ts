@@ -1,0 +1,1 @@
+export { createCore, type Core, type CreateCoreParameters } from './createCore'
