@@ -1,6 +1,6 @@
 // `npm test`: installs what is missing, then typecheck, lint, unit tests and browser/e2e tests.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { ensureDeps } from './ensureDeps.mjs'
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -40,19 +40,20 @@ function readCounts(path, pick) {
 
 ensureDeps()
 ensureChromium()
-mkdirSync('test-results', { recursive: true })
+rmSync('.tessera/reports', { recursive: true, force: true })
+mkdirSync('.tessera/reports', { recursive: true })
 
 const bin = (name) => `node_modules/.bin/${name}`
 const steps = [
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
   ['lint', bin('eslint'), ['--max-warnings=0', '.']],
-  ['unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=test-results/unit.json']],
+  ['unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=.tessera/reports/unit.json']],
   ['e2e', bin('playwright'), ['test']],
 ]
 const failedSteps = steps.filter(([name, command, args]) => !run(name, command, args)).map(([name]) => name)
 
-const unit = readCounts('test-results/unit.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }))
-const e2e = readCounts('test-results/e2e.json', (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }))
+const unit = readCounts('.tessera/reports/unit.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }))
+const e2e = readCounts('.tessera/reports/e2e.json', (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }))
 const total = { passed: 0, failed: 0 }
 console.log('\nSummary')
 for (const [name, counts] of [['unit', unit], ['e2e', e2e]]) {

@@ -36,16 +36,15 @@ describe('a seeded anvil chain', () => {
     expect(seeded.devAccounts).toHaveLength(10)
     expect(seeded.tokens.map((t) => t.decimals)).toEqual([6, 18])
     for (const [i, token] of seeded.tokens.entries()) {
-      const results = await client.multicall({
+      const contract = { address: token.address, abi: erc20Abi } as const
+      const decimals = await client.readContract({ ...contract, functionName: 'decimals' })
+      const balances = await client.multicall({
         multicallAddress: MULTICALL3_ADDRESS,
         allowFailure: false,
-        contracts: [
-          { address: token.address, abi: erc20Abi, functionName: 'decimals' },
-          ...seeded.devAccounts.map((account) => ({ address: token.address, abi: erc20Abi, functionName: 'balanceOf' as const, args: [account] as const })),
-        ],
+        contracts: seeded.devAccounts.map((account) => ({ ...contract, functionName: 'balanceOf', args: [account] }) as const),
       })
-      expect(results[0]).toBe(token.decimals)
-      expect(results.slice(1)).toEqual(seeded.devAccounts.map(() => demoTokens[i]!.amountEach))
+      expect(decimals).toBe(token.decimals)
+      expect(balances).toEqual(seeded.devAccounts.map(() => demoTokens[i]!.amountEach))
     }
   })
 

@@ -11,7 +11,11 @@ function descendants(pid: number): number[] {
     .map((line) => line.trim().split(/\s+/).map(Number) as [number, number])
   const found: number[] = []
   const visit = (parent: number) => {
-    for (const [child, ppid] of table) if (ppid === parent) (found.push(child), visit(child))
+    for (const [child, ppid] of table) {
+      if (ppid !== parent) continue
+      found.push(child)
+      visit(child)
+    }
   }
   visit(pid)
   return found
@@ -49,7 +53,9 @@ describe('npm start', () => {
       const timer = setTimeout(() => reject(new Error(`no URL printed within 30 s:\n${output}`)), 30_000)
       child.stdout.on('data', () => {
         const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-        if (match) (clearTimeout(timer), resolve(match[1]!))
+        if (!match) return
+        clearTimeout(timer)
+        resolve(match[1]!)
       })
     })
     expect(url).toBe(`http://127.0.0.1:${ports.demo}`)
