@@ -1,16 +1,32 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { freePorts } from '../services/stack/ports'
-import { startStack } from '../services/stack/startStack'
+import { serveViteApp, startStack } from '../services/stack/startStack'
 import { chromiumPath } from '../playwright.config'
 
-/** Starts the whole local stack on free ports for the browser tests and returns its teardown. */
+const harnessRoot = fileURLToPath(new URL('./harness', import.meta.url))
+
+/** Starts the whole local stack on free ports, plus the browser-test harness page, and returns the teardown. */
 export default async function globalSetup() {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium is missing at ${chromiumPath}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`)
   }
-  const manifestPath = resolve('test-results', 'stack.json')
+  const manifestPath = resolve('.tessera', 'test-stack.json')
   process.env.TESSERA_MANIFEST = manifestPath
   const stack = await startStack({ ports: await freePorts(), demo: 'preview', manifestPath })
-  return () => stack.stop()
+  try {
+    const harnessPort = (await freePorts()).demo
+    const manifest = { ...stack.manifest, harness: { url: `http://127.0.0.1:${harnessPort}` } }
+    const stopHarness = await serveViteApp({ root: harnessRoot, mode: 'preview', host: '127.0.0.1', port: harnessPort, manifest })
+    mkdirSync(resolve('.tessera'), { recursive: true })
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+    return async () => {
+      await stopHarness()
+      await stack.stop()
+    }
+  } catch (error) {
+    await stack.stop()
+    throw error
+  }
 }

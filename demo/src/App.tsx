@@ -18,7 +18,7 @@ function useCoreStatus(core: Core) {
 
 function useBlockNumber(core: Core, chainId: number) {
   const [blockNumber, setBlockNumber] = useState<bigint>()
-  useEffect(() => core.watchBlockNumber({ chainId, pollingIntervalMs: 500 }, setBlockNumber), [core, chainId])
+  useEffect(() => core.watchBlockNumber({ chainId }, setBlockNumber), [core, chainId])
   return blockNumber
 }
 

@@ -5,6 +5,7 @@ import { App } from './App'
 import { stack } from './stack'
 
 const core = createCore({
+  blockPollingIntervalMs: 500,
   chains: stack.chains.map(({ chainId, name, rpcUrl, multicall3 }) => ({ chainId, name, rpcUrls: [rpcUrl], multicall3 })),
 })
 

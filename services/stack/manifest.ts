@@ -9,6 +9,8 @@ export type StackManifest = {
   devAccounts: Address[]
   services: { api: string }
   demo: { url: string } | null
+  /** The browser-test harness page (test/harness), when the test setup serves it. */
+  harness?: { url: string }
 }
 
 export type StackChain = {

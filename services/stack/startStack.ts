@@ -83,7 +83,7 @@ export async function startStack({
     }
 
     if (demo !== 'none') {
-      const stopDemo = await startDemo({ mode: demo, host, port: ports.demo, manifest })
+      const stopDemo = await serveViteApp({ root: demoRoot, mode: demo, host, port: ports.demo, manifest })
       stops.push(stopDemo)
       log(`demo page on ${demoUrl}`)
     }
@@ -94,11 +94,15 @@ export async function startStack({
   }
 }
 
-async function startDemo({ mode, host, port, manifest }: { mode: 'dev' | 'preview'; host: string; port: number; manifest: StackManifest }) {
+/**
+ * Serves a Vite app (the demo, or a test harness) with the stack's manifest injected as __TESSERA_STACK__:
+ * 'dev' with Vite's dev server, 'preview' built and served from its build. Resolves to its stop().
+ */
+export async function serveViteApp({ root, mode, host, port, manifest }: { root: string; mode: 'dev' | 'preview'; host: string; port: number; manifest: StackManifest }) {
   const vite = await import('vite')
   const inline = {
-    configFile: `${demoRoot}/vite.config.ts`,
-    root: demoRoot,
+    configFile: `${root}/vite.config.ts`,
+    root,
     logLevel: 'warn' as const,
     define: { __TESSERA_STACK__: JSON.stringify(manifest) },
     server: { host, port, strictPort: true },
@@ -109,7 +113,7 @@ async function startDemo({ mode, host, port, manifest }: { mode: 'dev' | 'previe
     await server.listen()
     return () => server.close()
   }
-  await vite.build({ ...inline, build: { outDir: `${demoRoot}/dist`, emptyOutDir: true } })
-  const server = await vite.preview({ ...inline, build: { outDir: `${demoRoot}/dist` } })
+  await vite.build({ ...inline, build: { outDir: `${root}/dist`, emptyOutDir: true } })
+  const server = await vite.preview({ ...inline, build: { outDir: `${root}/dist` } })
   return () => new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
 }

@@ -1,1 +1,1 @@
-export { createCore, type Core, type CreateCoreParameters } from './createCore'
+export { createCore, type Core, type CreateCoreParameters } from './core/createCore'

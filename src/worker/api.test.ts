@@ -1,4 +1,4 @@
-import { erc20Abi } from 'viem'
+import { erc20Abi, parseAbiItem, parseEther, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type Anvil } from '../../services/chain/anvil'
 import { seedChain, type SeededChain } from '../../services/chain/seedChain'
@@ -8,6 +8,11 @@ import { createWorkerApi } from './api'
 describe('worker api on anvil', () => {
   let anvil: Anvil
   let seeded: SeededChain
+  const configured = () => {
+    const api = createWorkerApi()
+    api.configure({ chains: [{ chainId: 31337, rpcUrls: [anvil.rpcUrl], multicall3: seeded.multicall3 }], blockPollingIntervalMs: 20 })
+    return api
+  }
   beforeAll(async () => {
     anvil = await startAnvil({ port: (await freePorts()).anvil, chainId: 31337 })
     seeded = await seedChain({ rpcUrl: anvil.rpcUrl })
@@ -15,8 +20,7 @@ describe('worker api on anvil', () => {
   afterAll(() => anvil.stop())
 
   it('reads token metadata and balances in one multicall, decoded', async () => {
-    const api = createWorkerApi()
-    api.configure({ chains: [{ chainId: 31337, rpcUrls: [anvil.rpcUrl], multicall3: seeded.multicall3 }] })
+    const api = configured()
     const [usd, tsr] = seeded.tokens
     const results = await api.multicall({
       chainId: 31337,
@@ -35,21 +39,60 @@ describe('worker api on anvil', () => {
     expect(results[3]).toMatchObject({ status: 'failure', error: { name: 'ContractFunctionExecutionError' } })
   })
 
-  it('reads the block number and notices new blocks', async () => {
-    const api = createWorkerApi()
-    api.configure({ chains: [{ chainId: 31337, rpcUrls: [anvil.rpcUrl] }] })
+  it('keeps watched block numbers current in its store, and stops when unwatched', async () => {
+    const api = configured()
     const before = await api.getBlockNumber({ chainId: 31337 })
-    const seen: bigint[] = []
-    const unwatch = api.watchBlockNumber({ chainId: 31337, pollingIntervalMs: 50 }, (n) => seen.push(n))
-    await expect.poll(() => seen.length).toBeGreaterThan(0)
+    api.watchBlockNumber({ watchId: 'w', chainId: 31337 })
     await api.request({ chainId: 31337, method: 'anvil_mine', params: ['0x1'] })
-    await expect.poll(() => seen.at(-1)).toBe(before + 1n)
-    unwatch()
+    await expect.poll(() => api.getState().blockNumbers['31337']).toBe(before + 1n)
+    api.unwatchBlockNumber({ watchId: 'w' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await api.request({ chainId: 31337, method: 'anvil_mine', params: ['0x1'] })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(api.getState().blockNumbers['31337']).toBe(before + 1n)
+  })
+
+  it('pauses block polling while the page is hidden', async () => {
+    const api = configured()
+    api.watchBlockNumber({ watchId: 'w', chainId: 31337 })
+    const start = await api.getBlockNumber({ chainId: 31337 })
+    api.setVisibility(false)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await api.request({ chainId: 31337, method: 'anvil_mine', params: ['0x1'] })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(api.getState().blockNumbers['31337']).toBe(start)
+    api.setVisibility(true)
+    await expect.poll(() => api.getState().blockNumbers['31337']).toBe(start + 1n)
+    api.unwatchBlockNumber({ watchId: 'w' })
+  })
+
+  it('tracks a transaction until its receipt, and reads the balances it changed', async () => {
+    const api = configured()
+    const [from, to] = seeded.devAccounts
+    const before = await api.getBalance({ chainId: 31337, address: to! })
+    const hash = (await api.request({
+      chainId: 31337,
+      method: 'eth_sendTransaction',
+      params: [{ from, to, value: `0x${parseEther('1.5').toString(16)}` }],
+    })) as Hex
+    const receipt = await api.waitForTransactionReceipt({ chainId: 31337, hash, pollingIntervalMs: 20 })
+    expect(receipt.status).toBe('success')
+    expect(api.getState().pendingTransactions[hash]).toMatchObject({ status: 'success', blockNumber: receipt.blockNumber })
+    expect(await api.getBalance({ chainId: 31337, address: to! })).toBe(before + parseEther('1.5'))
+  })
+
+  it('reads and decodes Transfer logs in the worker', async () => {
+    const api = configured()
+    const token = seeded.tokens[0]!
+    const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+    const logs = await api.getLogs({ chainId: 31337, address: token.address, abi: [transfer], eventName: 'Transfer', fromBlock: 0n })
+    expect(logs).toHaveLength(seeded.devAccounts.length)
+    expect(logs[0]).toMatchObject({ eventName: 'Transfer', args: { to: seeded.devAccounts[0], value: 1_000_000n * 10n ** 6n } })
   })
 
   it('refuses a chain it was not configured with', async () => {
     const api = createWorkerApi()
     api.configure({ chains: [] })
-    expect(() => api.getBlockNumber({ chainId: 1 })).toThrow('Network not found: eip155:1 is not configured in the core')
+    await expect(api.getBlockNumber({ chainId: 1 })).rejects.toThrow('Network not found: eip155:1 is not configured in the core')
   })
 })

@@ -1,14 +1,11 @@
-import { expose, proxy } from 'comlink'
+import { expose, transferHandlers } from 'comlink'
+import { installErrorTransferHandler } from '../shared/installErrorTransferHandler'
 import { createWorkerApi } from './api'
+
+installErrorTransferHandler(transferHandlers)
 
 const api = createWorkerApi()
 
-const exposed = {
-  ...api,
-  // A function returned to the main thread must cross the boundary as a proxy.
-  watchBlockNumber: (...args: Parameters<typeof api.watchBlockNumber>) => proxy(api.watchBlockNumber(...args)),
-}
+export type ExposedWorkerApi = typeof api
 
-export type ExposedWorkerApi = typeof exposed
-
-expose(exposed)
+expose(api)

@@ -1,5 +1,24 @@
-import { createClient, fallback, http, type Abi, type Address, type Client, type Hex } from 'viem'
-import { getBlockNumber, multicall, readContract, watchBlockNumber } from 'viem/actions'
+import {
+  createClient,
+  decodeEventLog,
+  erc20Abi,
+  type Abi,
+  type Address,
+  type Client,
+  type Hex,
+  type Log,
+} from 'viem'
+import {
+  getBalance,
+  getBlockNumber,
+  getLogs,
+  multicall,
+  readContract,
+  waitForTransactionReceipt,
+} from 'viem/actions'
+import { fallbackTransport } from '../rpc-transport/fallback'
+import { httpTransport } from '../rpc-transport/http'
+import type { TransportRanking } from '../rpc-transport/ranking'
 
 export type Eip155ChainConfig = {
   chainId: number
@@ -20,16 +39,51 @@ export type MulticallResult =
   | { status: 'success'; result: unknown }
   | { status: 'failure'; error: { name: string; message: string } }
 
+export type DecodedLog = {
+  eventName: string | undefined
+  args: unknown
+  address: Address
+  blockNumber: bigint | null
+  transactionHash: Hex | null
+  logIndex: number | null
+}
+
 const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const MULTICALL_BATCH_SIZE_BYTES = 1_024
 
-export type Eip155Client = ReturnType<typeof createEip155Client>
+/** Decodes raw logs against an ABI; logs that match no event of it are left out. */
+export function decodeLogs({ abi, logs, eventName }: { abi: Abi; logs: readonly Log[]; eventName?: string }): DecodedLog[] {
+  const decoded: DecodedLog[] = []
+  for (const log of logs) {
+    try {
+      const event = decodeEventLog({ abi, data: log.data, topics: log.topics, eventName, strict: true })
+      decoded.push({
+        eventName: event.eventName,
+        args: event.args,
+        address: log.address,
+        blockNumber: log.blockNumber,
+        transactionHash: log.transactionHash,
+        logIndex: log.logIndex,
+      })
+    } catch {
+      // not one of the ABI's events
+    }
+  }
+  return decoded
+}
 
 /**
- * A viem client for one EVM chain, living in the worker: reads are batched through Multicall3 and
- * results are decoded here, so the main thread only receives plain values.
+ * A viem client for one EVM chain, living in the worker: our HTTP transports behind a ranked fallback,
+ * reads batched through Multicall3, results and logs decoded here so the main thread gets plain values.
  */
-export function createEip155Client({ chainId, name = `eip155:${chainId}`, rpcUrls, multicall3 = MULTICALL3_ADDRESS }: Eip155ChainConfig) {
+export function createEip155Client({
+  chainId,
+  name = `eip155:${chainId}`,
+  rpcUrls,
+  multicall3 = MULTICALL3_ADDRESS,
+  rank = false,
+  onRanking,
+}: Eip155ChainConfig & { rank?: boolean; onRanking?: (ranking: TransportRanking) => void }) {
   const client: Client = createClient({
     chain: {
       id: chainId,
@@ -38,8 +92,12 @@ export function createEip155Client({ chainId, name = `eip155:${chainId}`, rpcUrl
       rpcUrls: { default: { http: [...rpcUrls] } },
       contracts: { multicall3: { address: multicall3 } },
     },
-    transport: fallback(rpcUrls.map((url) => http(url))),
+    transport: fallbackTransport(
+      rpcUrls.map((url) => httpTransport(url)),
+      { rank, onRanking },
+    ),
     batch: { multicall: { batchSize: MULTICALL_BATCH_SIZE_BYTES, wait: 0 } },
+    cacheTime: 0,
   })
 
   return {
@@ -54,11 +112,32 @@ export function createEip155Client({ chainId, name = `eip155:${chainId}`, rpcUrl
           : { status: 'failure', error: { name: r.error.name, message: r.error.message } },
       )
     },
-    watchBlockNumber: (onBlockNumber: (blockNumber: bigint) => void, { pollingIntervalMs = 1_000 } = {}) =>
-      watchBlockNumber(client, { onBlockNumber, emitOnBegin: true, poll: true, pollingInterval: pollingIntervalMs }),
-    request: (method: string, params: readonly unknown[] = []) =>
-      client.request({ method, params } as never) as Promise<unknown>,
+    /** The native balance, or an ERC-20 balance when `token` is given (batched with other reads through Multicall3). */
+    getBalance: ({ address, token }: { address: Address; token?: Address | null }) =>
+      token
+        ? readContract(client, { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+        : getBalance(client, { address }),
+    getLogs: async ({ address, abi, eventName, fromBlock, toBlock }: {
+      address?: Address | Address[]
+      abi: Abi
+      eventName?: string
+      fromBlock?: bigint
+      toBlock?: bigint
+    }) => {
+      const event = eventName ? abi.find((item) => item.type === 'event' && item.name === eventName) : undefined
+      const logs = await getLogs(client, { address, event: event as never, fromBlock, toBlock })
+      return decodeLogs({ abi, logs: logs as Log[], eventName })
+    },
+    waitForTransactionReceipt: ({ hash, timeoutMs = 180_000, retryCount = 6, confirmations = 1, pollingIntervalMs }: {
+      hash: Hex
+      timeoutMs?: number
+      retryCount?: number
+      confirmations?: number
+      pollingIntervalMs?: number
+    }) => waitForTransactionReceipt(client, { hash, timeout: timeoutMs, retryCount, confirmations, pollingInterval: pollingIntervalMs }),
+    request: (method: string, params: readonly unknown[] = [], signal?: AbortSignal) =>
+      client.request({ method, params } as never, signal ? ({ signal } as never) : undefined) as Promise<unknown>,
   }
 }
 
-export type { Hex }
+export type Eip155Client = ReturnType<typeof createEip155Client>

@@ -1,0 +1,162 @@
+import { releaseProxy, transfer, transferHandlers, wrap, type Remote } from 'comlink'
+import type { Abi, Address, Hex, Log } from 'viem'
+import { installErrorTransferHandler } from '../../shared/installErrorTransferHandler'
+import { CoreError, isSafeRpcMethod } from '../../shared/coreErrors'
+import type { CoreConfig } from '../../worker/api'
+import type { ContractCall } from '../../worker/chain-clients/eip155'
+import type { ExposedWorkerApi } from '../../worker/worker'
+import { createStoreMirror } from './createStoreMirror'
+
+installErrorTransferHandler(transferHandlers)
+
+export type CreateCoreParameters = CoreConfig & {
+  /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
+  createWorker?: () => Worker
+  /** How long one call may take before it fails with CORE_TIMEOUT. */
+  callTimeoutMs?: number
+}
+
+type CallOptions = { timeoutMs?: number; signal?: AbortSignal; onAbort?: () => void }
+
+function startWorker() {
+  return new Worker(new URL('../../worker/worker.ts', import.meta.url), { type: 'module', name: 'tessera-core' })
+}
+
+const isPageVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden'
+
+/**
+ * Starts Tessera's core in a dedicated Web Worker and returns its client (`widget.core`). Every call has a
+ * timeout; if the worker dies, pending calls fail with CORE_WORKER_DIED and a fresh worker takes over.
+ * @example
+ * const core = createCore({ chains: [{ chainId: 31337, rpcUrls: ['http://127.0.0.1:8545'] }] })
+ * const blockNumber = await core.getBlockNumber({ chainId: 31337 })
+ */
+export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000, ...config }: CreateCoreParameters) {
+  const mirror = createStoreMirror()
+  const pending = new Set<(error: Error) => void>()
+  const blockWatches = new Map<string, { chainId: number }>()
+  let nextId = 0
+  let isDestroyed = false
+  let restarts = 0
+
+  const start = () => {
+    const worker = createWorker()
+    const remote = wrap<ExposedWorkerApi>(worker)
+    const channel = new MessageChannel()
+    channel.port1.onmessage = (event) => mirror.apply(event.data)
+    const ready = Promise.all([
+      remote.configure(config),
+      remote.connectStore(transfer(channel.port2, [channel.port2])),
+      remote.setVisibility(isPageVisible()),
+      ...[...blockWatches].map(([watchId, { chainId }]) => remote.watchBlockNumber({ watchId, chainId })),
+    ])
+    ready.catch(() => {})
+    const onError = (event: Event) => {
+      event.preventDefault()
+      restart(new CoreError('CORE_WORKER_DIED', { details: (event as ErrorEvent).message }))
+    }
+    worker.addEventListener('error', onError)
+    return { worker, remote, port: channel.port1, ready, onError }
+  }
+
+  let session = start()
+
+  const stopSession = () => {
+    session.worker.removeEventListener('error', session.onError)
+    session.port.close()
+    session.remote[releaseProxy]()
+    session.worker.terminate()
+  }
+
+  const restart = (reason: Error) => {
+    stopSession()
+    for (const fail of [...pending]) fail(reason)
+    pending.clear()
+    if (isDestroyed) return
+    restarts++
+    session = start()
+  }
+
+  const onVisibilityChange = () => void session.remote.setVisibility(isPageVisible()).catch(() => {})
+  if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisibilityChange)
+
+  function call<T>(run: (remote: Remote<ExposedWorkerApi>) => Promise<T>, { timeoutMs = callTimeoutMs, signal, onAbort }: CallOptions = {}) {
+    return new Promise<T>((resolve, reject) => {
+      if (isDestroyed) return reject(new CoreError('CORE_DESTROYED'))
+      const settle = (done: () => void) => {
+        clearTimeout(timer)
+        pending.delete(fail)
+        signal?.removeEventListener('abort', abort)
+        done()
+      }
+      const fail = (error: unknown) => settle(() => reject(error))
+      const abort = () => {
+        onAbort?.()
+        fail(new CoreError('REQUEST_ABORTED'))
+      }
+      const timer = setTimeout(() => fail(new CoreError('CORE_TIMEOUT', { details: `no answer within ${timeoutMs} ms` })), timeoutMs)
+      pending.add(fail)
+      if (signal?.aborted) return abort()
+      signal?.addEventListener('abort', abort, { once: true })
+      const { ready, remote } = session
+      ready.then(() => run(remote)).then((value) => settle(() => resolve(value)), fail)
+    })
+  }
+
+  return {
+    /** The worker's state, mirrored read-only: block numbers, balances, pending transactions, transport ranks. */
+    store: mirror.store,
+    ping: () => call((r) => r.ping()),
+    /**
+     * A JSON-RPC request to the chain's nodes, made in the worker. Requests other than safe read methods can be
+     * aborted with `signal` ('Request was aborted').
+     */
+    request({ chainId, method, params, signal, timeoutMs }: { chainId: number; method: string; params?: readonly unknown[]; signal?: AbortSignal; timeoutMs?: number }) {
+      if (!signal || isSafeRpcMethod(method)) return call((r) => r.request({ chainId, method, params }), { timeoutMs })
+      const requestId = `${++nextId}`
+      return call((r) => r.request({ chainId, method, params, requestId }), {
+        timeoutMs,
+        signal,
+        onAbort: () => void session.remote.abort({ requestId }).catch(() => {}),
+      })
+    },
+    getBlockNumber: (parameters: { chainId: number }) => call((r) => r.getBlockNumber(parameters)),
+    readContract: (parameters: ContractCall & { chainId: number }) => call((r) => r.readContract(parameters)),
+    multicall: (parameters: { chainId: number; contracts: readonly ContractCall[] }) => call((r) => r.multicall(parameters)),
+    getBalance: (parameters: { chainId: number; address: Address; token?: Address | null }) => call((r) => r.getBalance(parameters)),
+    getLogs: (parameters: { chainId: number; abi: Abi; address?: Address | Address[]; eventName?: string; fromBlock?: bigint; toBlock?: bigint }) =>
+      call((r) => r.getLogs(parameters)),
+    decodeEventLogs: (parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }) => call((r) => r.decodeEventLogs(parameters)),
+    waitForTransactionReceipt: ({ timeoutMs = 180_000, ...parameters }: { chainId: number; hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }) =>
+      call((r) => r.waitForTransactionReceipt({ ...parameters, timeoutMs }), { timeoutMs: timeoutMs + 5_000 }),
+    /** Calls onBlockNumber with each new block number of the chain; returns the function that stops watching. */
+    watchBlockNumber({ chainId }: { chainId: number }, onBlockNumber: (blockNumber: bigint) => void) {
+      const watchId = `${++nextId}`
+      blockWatches.set(watchId, { chainId })
+      let last = mirror.store.getState().blockNumbers[chainId]
+      if (last !== undefined) onBlockNumber(last)
+      const unsubscribe = mirror.store.subscribe((state) => {
+        const blockNumber = state.blockNumbers[chainId]
+        if (blockNumber === undefined || blockNumber === last) return
+        last = blockNumber
+        onBlockNumber(blockNumber)
+      })
+      void call((r) => r.watchBlockNumber({ watchId, chainId })).catch(() => {})
+      return () => {
+        unsubscribe()
+        blockWatches.delete(watchId)
+        void call((r) => r.unwatchBlockNumber({ watchId })).catch(() => {})
+      }
+    },
+    /** How many times a dead worker was replaced. */
+    getRestartCount: () => restarts,
+    destroy() {
+      if (isDestroyed) return
+      isDestroyed = true
+      if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisibilityChange)
+      restart(new CoreError('CORE_DESTROYED'))
+    },
+  }
+}
+
+export type Core = ReturnType<typeof createCore>

@@ -1,0 +1,148 @@
+import { createClient, HttpRequestError, TimeoutError, type Client } from 'viem'
+import { afterEach, describe, expect, it } from 'vitest'
+import { answer, httpStatus, rpcError, startFaultServer, type FaultServer } from './faultServer'
+import { httpTransport, type HttpTransportParameters } from './http'
+
+let server: FaultServer
+afterEach(() => server?.close())
+
+function clientFor(url: string | undefined, options: HttpTransportParameters = {}): { client: Client; sleeps: number[] } {
+  const sleeps: number[] = []
+  const transport = httpTransport(url, { sleep: async (ms) => void sleeps.push(ms), ...options })
+  return { client: createClient({ transport }), sleeps }
+}
+
+const blockNumber = (client: Client) => client.request({ method: 'eth_blockNumber' } as never)
+
+describe('httpTransport: batching', () => {
+  it('sends the requests of one tick as one JSON-RPC batch', async () => {
+    server = await startFaultServer(answer((r) => `0x${r.id.toString(16)}`))
+    const { client } = clientFor(server.url)
+    const results = await Promise.all(Array.from({ length: 5 }, () => blockNumber(client)))
+    expect(results).toHaveLength(5)
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0]).toHaveLength(5)
+  })
+
+  it('splits batches at 1,000 requests', async () => {
+    server = await startFaultServer(answer(() => '0x1'))
+    const { client } = clientFor(server.url)
+    await Promise.all(Array.from({ length: 1_001 }, () => blockNumber(client)))
+    expect(server.requests.map((r) => (Array.isArray(r) ? r.length : 1))).toEqual([1_000, 1])
+  })
+})
+
+describe('httpTransport: retries', () => {
+  it.each([403, 408, 413, 429, 500, 502, 503, 504])('retries HTTP %i, then succeeds', async (status) => {
+    server = await startFaultServer(httpStatus(status), answer(() => '0x2a'))
+    const { client, sleeps } = clientFor(server.url)
+    expect(await blockNumber(client)).toBe('0x2a')
+    expect(server.requests).toHaveLength(2)
+    expect(sleeps).toEqual([150])
+  })
+
+  it.each([400, 401, 404, 405])('does not retry HTTP %i', async (status) => {
+    server = await startFaultServer(httpStatus(status), answer(() => '0x2a'))
+    const { client } = clientFor(server.url)
+    const error = await blockNumber(client).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(HttpRequestError)
+    expect((error as HttpRequestError).status).toBe(status)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('waits 150, 300 and 600 ms between 3 retries, then throws the last error', async () => {
+    server = await startFaultServer(httpStatus(503))
+    const { client, sleeps } = clientFor(server.url)
+    const error = await blockNumber(client).catch((e: unknown) => e)
+    expect((error as HttpRequestError).status).toBe(503)
+    expect(server.requests).toHaveLength(4)
+    expect(sleeps).toEqual([150, 300, 600])
+  })
+
+  it('honours Retry-After in seconds and as an HTTP date', async () => {
+    server = await startFaultServer(
+      httpStatus(429, { 'Retry-After': '2' }),
+      httpStatus(429, { 'Retry-After': new Date(Date.now() + 5_000).toUTCString() }),
+      answer(() => '0x1'),
+    )
+    const { client, sleeps } = clientFor(server.url)
+    expect(await blockNumber(client)).toBe('0x1')
+    expect(sleeps[0]).toBe(2_000)
+    expect(sleeps[1]).toBeGreaterThan(3_000)
+    expect(sleeps[1]).toBeLessThanOrEqual(5_000)
+  })
+
+  it.each([
+    [-32603, 'internal error'],
+    [-1, 'unknown'],
+    [-32002, 'request timed out'],
+    [-32005, 'limit exceeded'],
+  ])('retries JSON-RPC code %i (%s)', async (code, message) => {
+    server = await startFaultServer(rpcError(code, message), answer(() => '0x7'))
+    const { client } = clientFor(server.url)
+    expect(await blockNumber(client)).toBe('0x7')
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it.each([
+    [-32601, 'the method eth_foo does not exist'],
+    [-32602, 'invalid params'],
+    [-32000, 'header not found'],
+    [3, 'execution reverted'],
+    [4001, 'user rejected'],
+  ])('does not retry JSON-RPC code %i (%s)', async (code, message) => {
+    server = await startFaultServer(rpcError(code, message), answer(() => '0x7'))
+    const { client } = clientFor(server.url)
+    const error = (await blockNumber(client).catch((e: unknown) => e)) as { code: number }
+    expect(error.code).toBe(code)
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('times out a slow answer after timeoutMs and retries it', async () => {
+    server = await startFaultServer(async (body, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      if (!res.destroyed) answer(() => '0x1')(body, res, undefined as never)
+    })
+    const { client } = clientFor(server.url, { timeoutMs: 50 })
+    const error = await blockNumber(client).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(server.requests).toHaveLength(4)
+  })
+
+  it('retries a malformed JSON answer and reports it with the URL', async () => {
+    server = await startFaultServer((_body, res) => {
+      res.setHeader('content-type', 'application/json')
+      res.end('{"jsonrpc":"2.0","id":')
+    })
+    const { client } = clientFor(server.url)
+    const error = await blockNumber(client).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(HttpRequestError)
+    expect((error as Error).message).toContain(server.url)
+    expect((error as Error).message).toMatch(/JSON/)
+    expect(server.requests).toHaveLength(4)
+  })
+
+  it('retries a reset connection and succeeds when the server recovers', async () => {
+    server = await startFaultServer((_body, res) => void res.socket?.destroy(), answer(() => '0x9'))
+    const { client } = clientFor(server.url)
+    expect(await blockNumber(client)).toBe('0x9')
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('stops retrying when the request is aborted', async () => {
+    server = await startFaultServer(httpStatus(503))
+    const controller = new AbortController()
+    const transport = httpTransport(server.url, {
+      sleep: async () => controller.abort(),
+    })({ retryCount: 0 })
+    const error = await transport.request({ method: 'eth_blockNumber' }, { signal: controller.signal }).catch((e: unknown) => e)
+    expect((error as Error).name).toBe('AbortError')
+    expect(server.requests.length).toBeLessThanOrEqual(2)
+  })
+})
+
+describe('httpTransport: configuration', () => {
+  it('says so when no URL was provided', () => {
+    expect(() => clientFor(undefined)).toThrow(/^No URL was provided to the Transport/)
+  })
+})

@@ -1,0 +1,66 @@
+import { BaseError, HttpRequestError, TimeoutError } from 'viem'
+
+/** HTTP statuses worth another try (SPEC §8). */
+export const RETRY_HTTP_STATUSES: ReadonlySet<number> = new Set([403, 408, 413, 429, 500, 502, 503, 504])
+
+/** JSON-RPC codes worth another try: unknown (-1), internal (-32603) and the timeout codes (-32002, -32005). */
+export const RETRY_RPC_CODES: ReadonlySet<number> = new Set([-1, -32603, -32002, -32005])
+
+function find<T>(error: unknown, pick: (e: unknown) => T | undefined): T | undefined {
+  if (error instanceof BaseError) {
+    let found: T | undefined
+    error.walk((e) => (found = pick(e)) !== undefined)
+    return found
+  }
+  return pick(error)
+}
+
+/** The HTTP error somewhere in the cause chain, if the failure was an HTTP one. */
+export function getHttpError(error: unknown): HttpRequestError | undefined {
+  return find(error, (e) => (e instanceof HttpRequestError ? e : undefined))
+}
+
+function getRpcCode(error: unknown): number | undefined {
+  return find(error, (e) => {
+    const code = (e as { code?: unknown } | null)?.code
+    return typeof code === 'number' ? code : undefined
+  })
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'AbortError'
+}
+
+/**
+ * Whether a failed request is retried on the same transport:
+ * 1. an abort never is;
+ * 2. an HTTP error status is retried when it is one of RETRY_HTTP_STATUSES;
+ * 3. a JSON-RPC error is retried when its code is one of RETRY_RPC_CODES;
+ * 4. a timeout, or a failure with no response at all (reset connection, unreadable body), is.
+ */
+export function shouldRetry(error: unknown): boolean {
+  if (isAbortError(error)) return false
+  const status = getHttpError(error)?.status
+  if (status !== undefined) return RETRY_HTTP_STATUSES.has(status)
+  const code = getRpcCode(error)
+  if (code !== undefined) return RETRY_RPC_CODES.has(code)
+  return find(error, (e) => (e instanceof TimeoutError || e instanceof HttpRequestError ? true : undefined)) ?? false
+}
+
+/** Milliseconds to wait before retry number `attempt` (0-based): Retry-After when the server sent one, else exponential. */
+export function retryDelayMs({ error, attempt, baseDelayMs, maxDelayMs, now = Date.now() }: {
+  error: unknown
+  attempt: number
+  baseDelayMs: number
+  maxDelayMs: number
+  now?: number
+}): number {
+  const retryAfter = getHttpError(error)?.headers?.get('Retry-After')
+  if (retryAfter) {
+    const seconds = Number(retryAfter)
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, maxDelayMs)
+    const at = Date.parse(retryAfter)
+    if (!Number.isNaN(at) && at > now) return Math.min(at - now, maxDelayMs)
+  }
+  return Math.min(baseDelayMs * 2 ** attempt, maxDelayMs)
+}
