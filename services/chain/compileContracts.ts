@@ -6,7 +6,7 @@ import type { Abi, Hex } from 'viem'
 export type CompiledContract = { abi: Abi; bytecode: Hex; deployedBytecode: Hex }
 export type CompiledContracts = Record<ContractName, CompiledContract>
 
-export const contractNames = ['Multicall3', 'DemoToken'] as const
+export const contractNames = ['Multicall3', 'DemoToken', 'TransferEmitter'] as const
 export type ContractName = (typeof contractNames)[number]
 
 export const artifactsPath = fileURLToPath(new URL('./contracts.generated.json', import.meta.url))

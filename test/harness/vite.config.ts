@@ -1,7 +1,14 @@
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+
+const root = dirname(fileURLToPath(import.meta.url))
 
 /** A bare page that exposes Tessera's entry points to browser tests (test/browser). */
 export default defineConfig({
   worker: { format: 'es' },
-  build: { target: 'es2022' },
+  build: {
+    target: 'es2022',
+    rollupOptions: { input: { index: resolve(root, 'index.html'), bench: resolve(root, 'bench.html') } },
+  },
 })
