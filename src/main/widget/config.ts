@@ -1,0 +1,83 @@
+import * as z from 'zod/mini'
+
+const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
+
+const network = z.object({
+  chainNamespace: z.literal('eip155'),
+  caipNetworkId: z.string().check(z.regex(/^eip155:\d+$/)),
+  id: z.number().check(z.int(), z.positive()),
+  name: z.string().check(z.minLength(1)),
+  nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().check(z.int(), z.nonnegative()) }),
+  rpcUrls: z.object({ default: z.object({ http: z.array(httpUrl) }), chainDefault: z.optional(z.object({ http: z.array(httpUrl) })) }),
+  blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
+  testnet: z.optional(z.boolean()),
+  contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
+})
+
+export type WidgetNetwork = z.infer<typeof network>
+
+/** Features and their defaults (SPEC §9). */
+export const defaultFeatures = {
+  swaps: true,
+  onramp: true,
+  receive: true,
+  send: true,
+  email: true,
+  emailShowWallets: true,
+  history: true,
+  analytics: true,
+  allWallets: true,
+  legalCheckbox: false,
+  smartSessions: false,
+  collapseWallets: false,
+} as const
+
+const features = z.object(Object.fromEntries(Object.keys(defaultFeatures).map((k) => [k, z.optional(z.boolean())])) as Record<keyof typeof defaultFeatures, z.ZodMiniOptional<z.ZodMiniBoolean>>)
+
+export const widgetConfigSchema = z
+  .object({
+    projectId: z.string().check(z.minLength(1)),
+    networks: z.array(network).check(z.minLength(1)),
+    defaultNetwork: z.optional(z.string()),
+    metadata: z.optional(z.object({ name: z.string(), description: z.optional(z.string()), url: z.optional(httpUrl), icons: z.optional(z.array(z.string())) })),
+    features: z.optional(features),
+    themeMode: z._default(z.enum(['light', 'dark']), 'dark'),
+    themeVariables: z.optional(z.record(z.string().check(z.regex(/^--tsr-[a-z0-9-]+$/)), z.union([z.string(), z.number()]))),
+    services: z.optional(z.object({ api: z.optional(httpUrl), walletRegistry: z.optional(httpUrl), relay: z.optional(z.string()) })),
+    siwx: z.optional(z.unknown()),
+    siweConfig: z.optional(z.unknown()),
+    allowUnsupportedChain: z._default(z.boolean(), false),
+    enableNetworkSwitch: z._default(z.boolean(), true),
+    enableEmbedded: z._default(z.boolean(), false),
+    logLevel: z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'error'),
+  })
+  .check(
+    z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {
+      message: 'Cannot set both `siweConfig` and `siwx` options',
+      path: ['siwx'],
+    }),
+    z.refine((config) => config.defaultNetwork === undefined || config.networks.some((n) => n.caipNetworkId === config.defaultNetwork), {
+      message: 'defaultNetwork must be one of networks',
+      path: ['defaultNetwork'],
+    }),
+  )
+
+export type WidgetConfigInput = z.input<typeof widgetConfigSchema>
+export type WidgetConfig = z.output<typeof widgetConfigSchema> & { features: Record<keyof typeof defaultFeatures, boolean> }
+
+/** A configuration the widget cannot start with; the message names each failing field. */
+export class WidgetConfigError extends Error {
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(issues.length === 1 && issues[0]!.path === 'siwx' ? issues[0]!.message : `Invalid widget config: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
+    this.name = 'WidgetConfigError'
+  }
+}
+
+/** Validates a host's config and fills in the defaults. */
+export function parseWidgetConfig(input: unknown): WidgetConfig {
+  const parsed = widgetConfigSchema.safeParse(input)
+  if (!parsed.success) {
+    throw new WidgetConfigError(parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message })))
+  }
+  return { ...parsed.data, features: { ...defaultFeatures, ...parsed.data.features } } as WidgetConfig
+}

@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Address } from 'viem'
+import { announceProvider, createDevWallet, type DevWallet } from '../../../demo/devWallet/createDevWallet'
+import { startAnvil, type Anvil } from '../../../services/chain/anvil'
+import { freePorts } from '../../../services/stack/ports'
+import { createWidgetStorage } from '../storage/createWidgetStorage'
+import { createWidget, type Widget } from './createWidget'
+
+const accounts: Address[] = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']
+
+function memoryStorage() {
+  const map = new Map<string, string>()
+  return {
+    get length() {
+      return map.size
+    },
+    key: (i: number) => [...map.keys()][i] ?? null,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+  }
+}
+
+describe('createWidget with a real EIP-1193 wallet on anvil', () => {
+  let a: Anvil
+  let b: Anvil
+  const widgets: Widget[] = []
+  afterEach(() => widgets.splice(0).forEach((w) => w.destroy()))
+  beforeAll(async () => {
+    const ports = await freePorts()
+    ;[a, b] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
+  })
+  afterAll(() => Promise.all([a.stop(), b.stop()]))
+
+  const network = (id: number, rpcUrl: string) => ({
+    chainNamespace: 'eip155' as const,
+    caipNetworkId: `eip155:${id}`,
+    id,
+    name: `Local ${id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+
+  function page({ storage = memoryStorage(), announce = true, networks = [network(31337, a.rpcUrl), network(31338, b.rpcUrl)] } = {}) {
+    const target = new EventTarget() as Window
+    const wallet: DevWallet = createDevWallet({
+      chains: [
+        { chainId: 31337, name: 'A', rpcUrl: a.rpcUrl },
+        { chainId: 31338, name: 'B', rpcUrl: b.rpcUrl },
+      ],
+      accounts,
+    })
+    if (announce) announceProvider(target, wallet)
+    const widget = createWidget({ projectId: 'test', networks, window: target, storage: createWidgetStorage({ storage }) })
+    widgets.push(widget)
+    return { target, wallet, widget, storage }
+  }
+
+  it('lists the announced wallet and connects to it', async () => {
+    const { widget } = page()
+    expect(widget.getState().connectors.map((c) => c.id)).toEqual(['dev.tessera.wallet'])
+    await widget.connect('dev.tessera.wallet')
+    expect(widget.getState()).toMatchObject({
+      status: 'connected',
+      address: accounts[0],
+      caipAddress: `eip155:31337:${accounts[0]}`,
+      activeCaipNetworkId: 'eip155:31337',
+      recentWallets: [{ id: 'dev.tessera.wallet', name: 'Tessera Dev Wallet' }],
+    })
+    expect(widget.router.store.getState().view).toBe('Account')
+  })
+
+  it('keeps the wallet’s rejection and stays disconnected', async () => {
+    const { widget, wallet } = page()
+    wallet.rejectNext('eth_requestAccounts')
+    await expect(widget.connect('dev.tessera.wallet')).rejects.toMatchObject({ code: 4001 })
+    expect(widget.getState()).toMatchObject({ status: 'disconnected', error: { code: 4001, message: 'User rejected the request.' } })
+  })
+
+  it('reconnects after a reload without asking the wallet again', async () => {
+    const first = page()
+    await first.widget.connect('dev.tessera.wallet')
+    first.widget.destroy()
+    const target = new EventTarget() as Window
+    announceProvider(target, first.wallet)
+    const widget = createWidget({ projectId: 'test', networks: [network(31337, a.rpcUrl)], window: target, storage: createWidgetStorage({ storage: first.storage }) })
+    widgets.push(widget)
+    await widget.reconnect()
+    expect(widget.getState()).toMatchObject({ status: 'connected', address: accounts[0] })
+  })
+
+  it('reconnects to a wallet that announces itself late', async () => {
+    const first = page()
+    await first.widget.connect('dev.tessera.wallet')
+    const target = new EventTarget() as Window
+    const widget = createWidget({ projectId: 'test', networks: [network(31337, a.rpcUrl)], window: target, storage: createWidgetStorage({ storage: first.storage }) })
+    widgets.push(widget)
+    await widget.reconnect()
+    expect(widget.getState().status).toBe('disconnected')
+    announceProvider(target, first.wallet)
+    await expect.poll(() => widget.getState().status).toBe('connected')
+  })
+
+  it('forgets the connection when the wallet disconnects', async () => {
+    const { widget, wallet } = page()
+    await widget.connect('dev.tessera.wallet')
+    wallet.disconnect()
+    expect(widget.getState()).toMatchObject({ status: 'disconnected', address: undefined })
+    expect(widget.storage.get('connectedConnectorIds')).toBeUndefined()
+  })
+
+  it('follows an account switch in the wallet', async () => {
+    const { widget, wallet } = page()
+    await widget.connect('dev.tessera.wallet')
+    wallet.switchAccount(accounts[1]!)
+    expect(widget.getState()).toMatchObject({ address: accounts[1], caipAddress: `eip155:31337:${accounts[1]}` })
+  })
+
+  it('switches network through the wallet and back', async () => {
+    const { widget } = page()
+    await widget.connect('dev.tessera.wallet')
+    await widget.switchNetwork('eip155:31338')
+    expect(widget.getState()).toMatchObject({ activeCaipNetworkId: 'eip155:31338', caipAddress: `eip155:31338:${accounts[0]}` })
+    expect(widget.storage.get('activeCaipNetworkId')).toBe('eip155:31338')
+    await widget.switchNetwork('eip155:31337')
+    expect(widget.getState().activeCaipNetworkId).toBe('eip155:31337')
+  })
+
+  it('opens UnsupportedChain when the wallet moves to a network the site did not request', async () => {
+    const { widget, wallet } = page({ networks: [network(31337, a.rpcUrl)] })
+    await widget.connect('dev.tessera.wallet')
+    await wallet.provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a6a' }] })
+    expect(widget.router.store.getState().view).toBe('UnsupportedChain')
+    expect(widget.getActiveNetwork()).toMatchObject({ name: 'Unknown Network', rpcUrls: { default: { http: [] } } })
+    await widget.switchNetwork('eip155:31337')
+    expect(widget.router.store.getState().view).toBe('Account')
+  })
+
+  it('refuses a network it does not have', async () => {
+    const { widget } = page()
+    await expect(widget.switchNetwork('eip155:1')).rejects.toThrow("Network not found: eip155:1 is not one of the widget's networks")
+  })
+
+  it('disconnects and clears what it stored', async () => {
+    const { widget } = page()
+    await widget.connect('dev.tessera.wallet')
+    await widget.disconnect()
+    expect(widget.getState().status).toBe('disconnected')
+    expect(widget.storage.get('connectedConnectorIds')).toBeUndefined()
+    expect(widget.router.store.getState().view).toBe('Connect')
+  })
+
+  it('opens on Connect when disconnected and on Account when connected', async () => {
+    const { widget } = page()
+    widget.open()
+    expect(widget.router.store.getState().view).toBe('Connect')
+    expect(widget.modal.store.getState().open).toBe(true)
+    await widget.connect('dev.tessera.wallet')
+    widget.close()
+    widget.open()
+    expect(widget.router.store.getState().view).toBe('Account')
+    widget.open({ view: 'Networks' })
+    expect(widget.router.store.getState().view).toBe('Networks')
+  })
+
+  it('keeps two widgets on one page apart', async () => {
+    const one = page()
+    const widget2 = createWidget({ projectId: 'other', networks: [network(31337, a.rpcUrl)], window: one.target, storage: createWidgetStorage({ storage: memoryStorage() }) })
+    widgets.push(widget2)
+    await one.widget.connect('dev.tessera.wallet')
+    expect(widget2.getState().status).toBe('disconnected')
+  })
+})

@@ -1,0 +1,361 @@
+import { createStore } from 'zustand/vanilla'
+import { subscribeWithSelector } from 'zustand/middleware'
+import type { Address } from 'viem'
+import { createCore, type Core } from '../core/createCore'
+import { createInjectedConnector, type ConnectorType, type InjectedConnector } from '../providers/createInjectedConnector'
+import { discoverInjected, type InjectedDiscovery } from '../providers/discoverInjected'
+import { createModal } from '../state/createModal'
+import { createNotifications } from '../state/createNotifications'
+import { createRouter, type RouteData } from '../state/createRouter'
+import { embeddedCloseView, resolveOpenView, shouldShowUnsupportedChain, type View } from '../state/views'
+import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
+import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput, type WidgetNetwork } from './config'
+
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'reconnecting' | 'connected'
+
+export type ConnectorSummary = { id: string; name: string; imageUrl: string | undefined; type: ConnectorType; rdns: string }
+
+export type RecentWallet = { id: string; name: string }
+
+/** The widget's state for one namespace (eip155 for now). */
+export type WidgetState = {
+  status: ConnectionStatus
+  connectorId: string | undefined
+  address: Address | undefined
+  caipAddress: `eip155:${number}:${Address}` | undefined
+  allAccounts: Address[]
+  /** The network the widget acts on: the wallet's when connected, else the chosen one. */
+  activeCaipNetworkId: string
+  requestedCaipNetworkIds: string[]
+  connectors: ConnectorSummary[]
+  recentWallets: RecentWallet[]
+  themeMode: 'light' | 'dark'
+  balance: { value: bigint; symbol: string; decimals: number } | undefined
+  error: { code: string | number; message: string } | undefined
+}
+
+export const RECENT_WALLETS_LIMIT = 2
+
+/** The network placeholder for a chain the host did not request (SPEC §3). */
+export const unknownNetwork = (chainId: number): WidgetNetwork => ({
+  chainNamespace: 'eip155',
+  caipNetworkId: `eip155:${chainId}`,
+  id: chainId,
+  name: 'Unknown Network',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [] }, chainDefault: { http: [] } },
+})
+
+export type CreateWidgetParameters = WidgetConfigInput & {
+  /** Where injected wallets announce themselves; defaults to the page's window. */
+  window?: Window
+  storage?: WidgetStorage
+  /** The core's worker; hosts with their own bundling (and tests) can pass one. */
+  createWorker?: () => Worker
+  isMobile?: boolean
+}
+
+/**
+ * Creates a widget: validated config, its own stores, core worker, storage and connectors. Two widgets on one
+ * page share nothing.
+ * @example
+ * const widget = createWidget({ projectId: 'demo', networks: [tesseraLocal] })
+ * widget.open()
+ */
+export function createWidget({ window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = false, ...input }: CreateWidgetParameters) {
+  const config: WidgetConfig = parseWidgetConfig(input)
+  const networks = config.networks
+  const storedNetwork = storage.get('activeCaipNetworkId')
+  const initialNetwork =
+    (storedNetwork && networks.some((n) => n.caipNetworkId === storedNetwork) ? storedNetwork : undefined) ??
+    config.defaultNetwork ??
+    networks[0]!.caipNetworkId
+
+  const store = createStore<WidgetState>()(
+    subscribeWithSelector((): WidgetState => ({
+      status: 'disconnected',
+      connectorId: undefined,
+      address: undefined,
+      caipAddress: undefined,
+      allAccounts: [],
+      activeCaipNetworkId: initialNetwork,
+      requestedCaipNetworkIds: networks.map((n) => n.caipNetworkId),
+      connectors: [],
+      recentWallets: storage.get('recentWallets') ?? [],
+      themeMode: config.themeMode,
+      balance: undefined,
+      error: undefined,
+    })),
+  )
+  const router = createRouter()
+  const modal = createModal()
+  const notifications = createNotifications()
+
+  const core: Core | undefined =
+    typeof Worker === 'undefined'
+      ? undefined
+      : createCore({
+          createWorker,
+          chains: networks
+            .filter((n) => n.rpcUrls.default.http.length > 0)
+            .map((n) => ({ chainId: n.id, name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
+        })
+
+  const connectors = new Map<string, InjectedConnector>()
+  const discovery: InjectedDiscovery | undefined = target ? discoverInjected(target) : undefined
+  const syncConnectors = () => {
+    for (const detail of discovery?.getProviders() ?? []) {
+      const existing = connectors.get(detail.info.rdns)
+      if (existing?.provider !== detail.provider) connectors.set(detail.info.rdns, createInjectedConnector(detail))
+    }
+    const recent = store.getState().recentWallets.map((w) => w.id)
+    const summaries = [...connectors.values()]
+      .map((c) => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns }))
+      // SPEC §9 connector order: recent before injected.
+      .sort((a, b) => rank(a.id) - rank(b.id))
+    function rank(id: string) {
+      const i = recent.indexOf(id)
+      return i === -1 ? recent.length : i
+    }
+    store.setState({ connectors: summaries })
+  }
+  syncConnectors()
+  const stopDiscovery = discovery?.subscribe(() => {
+    syncConnectors()
+    onConnectorsChanged()
+  })
+
+  const networkById = (caipNetworkId: string) => networks.find((n) => n.caipNetworkId === caipNetworkId)
+  const activeNetwork = (): WidgetNetwork => {
+    const id = store.getState().activeCaipNetworkId
+    return networkById(id) ?? unknownNetwork(Number(id.split(':')[1]))
+  }
+
+  let stopWatching: (() => void) | undefined
+  let balanceRequest = 0
+
+  const refreshBalance = async () => {
+    const { address } = store.getState()
+    const network = activeNetwork()
+    const seq = ++balanceRequest
+    if (!address || !core || network.rpcUrls.default.http.length === 0) return store.setState({ balance: undefined })
+    try {
+      const value = await core.getBalance({ chainId: network.id, address })
+      if (seq === balanceRequest) store.setState({ balance: { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals } })
+    } catch {
+      if (seq === balanceRequest) {
+        store.setState({ balance: undefined })
+        notifications.show('Token Balance Unavailable', { variant: 'error' })
+      }
+    }
+  }
+
+  const setConnected = (connector: InjectedConnector, accounts: Address[], chainId: number) => {
+    const address = accounts[0]!
+    store.setState({
+      status: 'connected',
+      connectorId: connector.id,
+      address,
+      allAccounts: accounts,
+      caipAddress: `eip155:${chainId}:${address}`,
+      activeCaipNetworkId: `eip155:${chainId}`,
+      error: undefined,
+    })
+    storage.set('connectedConnectorIds', { eip155: connector.id })
+    storage.set('connectedNamespaces', ['eip155'])
+    storage.set('activeNamespace', 'eip155')
+    storage.set('connectionStatus', 'connected')
+    if (networkById(`eip155:${chainId}`)) storage.set('activeCaipNetworkId', `eip155:${chainId}`)
+    stopWatching?.()
+    stopWatching = connector.watch({
+      onAccountsChanged: (next) => {
+        if (next.length === 0) return void clearConnection()
+        const { caipAddress } = store.getState()
+        const id = Number(caipAddress?.split(':')[1])
+        store.setState({ address: next[0], allAccounts: next, caipAddress: `eip155:${id}:${next[0]!}` })
+        void refreshBalance()
+      },
+      onChainChanged: (id) => {
+        const { address } = store.getState()
+        store.setState({ activeCaipNetworkId: `eip155:${id}`, caipAddress: address ? `eip155:${id}:${address}` : undefined })
+        if (networkById(`eip155:${id}`)) storage.set('activeCaipNetworkId', `eip155:${id}`)
+        checkUnsupportedChain()
+        void refreshBalance()
+      },
+      onDisconnect: () => clearConnection(),
+    })
+    void refreshBalance()
+    checkUnsupportedChain()
+  }
+
+  const clearConnection = () => {
+    stopWatching?.()
+    stopWatching = undefined
+    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined })
+    storage.remove('connectedConnectorIds')
+    storage.remove('connectedNamespaces')
+    storage.remove('connectedSocialProvider')
+    storage.set('connectionStatus', 'disconnected')
+  }
+
+  const checkUnsupportedChain = () => {
+    const state = store.getState()
+    if (state.status !== 'connected') return
+    const isUnsupported = shouldShowUnsupportedChain({
+      activeCaipNetworkId: state.activeCaipNetworkId,
+      requestedCaipNetworkIds: state.requestedCaipNetworkIds,
+      enableNetworkSwitch: config.enableNetworkSwitch,
+      allowUnsupportedChain: config.allowUnsupportedChain,
+      isBasicWalletConnect: false,
+    })
+    if (isUnsupported) {
+      router.reset('UnsupportedChain')
+      void modal.open({ namespace: 'eip155' })
+    } else if (router.store.getState().view === 'UnsupportedChain') {
+      router.reset('Account')
+    }
+  }
+
+  const rememberWallet = (connector: InjectedConnector) => {
+    const recent = [{ id: connector.id, name: connector.name }, ...store.getState().recentWallets.filter((w) => w.id !== connector.id)].slice(0, RECENT_WALLETS_LIMIT)
+    storage.set('recentWallets', recent)
+    storage.set('walletId', connector.id)
+    storage.set('walletName', connector.name)
+    store.setState({ recentWallets: recent })
+    syncConnectors()
+  }
+
+  // Reconnect (SPEC §4): one attempt at a time, the most recently used connector first.
+  let reconnecting: Promise<void> | undefined
+  let pendingReconnect: string[] = []
+  const reconnectCandidates = () => {
+    const stored = storage.get('connectedConnectorIds')?.eip155
+    if (!stored) return []
+    const recent = (storage.get('recentWallets') ?? []).map((w) => w.id)
+    return [stored, ...recent.filter((id) => id !== stored)]
+  }
+  const reconnect = (): Promise<void> => {
+    if (reconnecting) return reconnecting
+    const candidates = reconnectCandidates()
+    if (candidates.length === 0) return Promise.resolve()
+    store.setState({ status: 'reconnecting' })
+    reconnecting = (async () => {
+      for (const id of candidates) {
+        const connector = connectors.get(id)
+        if (!connector) {
+          if (id === candidates[0]) pendingReconnect = [id]
+          continue
+        }
+        try {
+          if (!(await connector.isAuthorized())) continue
+          const [accounts, chainId] = await Promise.all([connector.getAccounts(), connector.getChainId()])
+          setConnected(connector, accounts, chainId)
+          pendingReconnect = []
+          return
+        } catch {
+          // try the next one
+        }
+      }
+      if (pendingReconnect.length === 0) clearConnection()
+      else store.setState({ status: 'disconnected' })
+    })().finally(() => {
+      reconnecting = undefined
+    })
+    return reconnecting
+  }
+  // A wallet that announces itself late still gets its reconnect.
+  const onConnectorsChanged = () => {
+    if (pendingReconnect.some((id) => connectors.has(id)) && store.getState().status !== 'connected') {
+      pendingReconnect = []
+      void reconnect()
+    }
+  }
+
+  const widget = {
+    config,
+    core,
+    router,
+    modal,
+    notifications,
+    storage,
+    /** The current state: account, network, connection and theme. */
+    getState: store.getState,
+    /** Calls listener when the selected part of the state changes. */
+    subscribe: <T>(selector: (state: WidgetState) => T, listener: (selected: T, previous: T) => void) => store.subscribe(selector, listener),
+    store,
+    getNetworks: () => networks,
+    getActiveNetwork: activeNetwork,
+    open({ view, data }: { view?: View; data?: RouteData } = {}) {
+      const state = store.getState()
+      router.reset(resolveOpenView({ requestedView: view, isConnected: state.status === 'connected', isMobile, hasAdapters: true }), data)
+      void modal.open({ namespace: 'eip155' })
+    },
+    close() {
+      if (config.enableEmbedded) return router.reset(embeddedCloseView(store.getState().status === 'connected'))
+      modal.close()
+    },
+    /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, or 'injected'). */
+    async connect(connectorId: string) {
+      const connector = connectors.get(connectorId)
+      if (!connector) throw new Error(`No wallet with id ${connectorId} was found on this page`)
+      store.setState({ status: 'connecting', error: undefined })
+      try {
+        const { accounts, chainId } = await connector.connect()
+        rememberWallet(connector)
+        setConnected(connector, accounts, chainId)
+        if (router.store.getState().view !== 'UnsupportedChain') router.reset('Account')
+      } catch (error) {
+        const e = error as { code?: string | number; message?: string }
+        store.setState({ status: 'disconnected', error: { code: e.code ?? 'UNKNOWN', message: e.message ?? 'Something went wrong' } })
+        throw error
+      }
+    },
+    async disconnect() {
+      const connector = connectors.get(store.getState().connectorId ?? '')
+      try {
+        await connector?.disconnect()
+      } catch (error) {
+        notifications.show('Failed to disconnect', { variant: 'error' })
+        throw error
+      } finally {
+        clearConnection()
+      }
+      router.reset('Connect')
+    },
+    /** Switches the active network; when connected, asks the wallet (adding the chain if it does not know it). */
+    async switchNetwork(caipNetworkId: string) {
+      const network = networkById(caipNetworkId)
+      if (!network) throw new Error(`Network not found: ${caipNetworkId} is not one of the widget's networks`)
+      const state = store.getState()
+      const connector = connectors.get(state.connectorId ?? '')
+      if (state.status === 'connected' && connector) {
+        await connector.switchChain({
+          id: network.id,
+          name: network.name,
+          nativeCurrency: network.nativeCurrency,
+          rpcUrls: network.rpcUrls.default.http,
+          blockExplorerUrls: network.blockExplorers ? [network.blockExplorers.default.url] : [],
+        })
+      }
+      store.setState({ activeCaipNetworkId: caipNetworkId, caipAddress: state.address ? `eip155:${network.id}:${state.address}` : undefined })
+      storage.set('activeCaipNetworkId', caipNetworkId)
+      checkUnsupportedChain()
+      await refreshBalance()
+    },
+    setThemeMode(mode: 'light' | 'dark') {
+      store.setState({ themeMode: mode })
+    },
+    reconnect,
+    refreshBalance,
+    destroy() {
+      stopWatching?.()
+      stopDiscovery?.()
+      discovery?.stop()
+      core?.destroy()
+    },
+  }
+  void reconnect()
+  return widget
+}
+
+export type Widget = ReturnType<typeof createWidget>
