@@ -11,6 +11,8 @@ export type DevWalletParameters = {
   accounts: readonly Address[]
   info?: ProviderInfo
   fetch?: typeof fetch
+  /** Where it remembers the sites it is connected to and its chain, as an extension would across reloads. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
 }
 
 type Listener = (...args: unknown[]) => void
@@ -41,17 +43,28 @@ const approvalMethods = new Set(['eth_requestAccounts', 'personal_sign', 'eth_si
  * Not part of the published bundle: the demo and the tests use it in place of a browser extension.
  * @example const wallet = createDevWallet({ chains, accounts }); announceProvider(window, wallet)
  */
-export function createDevWallet({ chains: initialChains, accounts, info = devWalletInfo, fetch = globalThis.fetch }: DevWalletParameters) {
+export function createDevWallet({ chains: initialChains, accounts, info = devWalletInfo, fetch = globalThis.fetch, storage }: DevWalletParameters) {
   const chains = new Map(initialChains.map((c) => [c.chainId, c]))
   const first = initialChains[0]
   if (!first) throw new Error('createDevWallet needs at least one chain')
-  let chainId = first.chainId
-  let connected: Address[] = []
+  const remembered = (() => {
+    try {
+      return JSON.parse(storage?.getItem('tessera-dev-wallet') ?? 'null') as { chainId?: number; connected?: Address[] } | null
+    } catch {
+      return null
+    }
+  })()
+  let chainId = remembered?.chainId && chains.has(remembered.chainId) ? remembered.chainId : first.chainId
+  let connected: Address[] = (remembered?.connected ?? []).filter((a) => accounts.includes(a))
+  const remember = () => storage?.setItem('tessera-dev-wallet', JSON.stringify({ chainId, connected }))
   let nextId = 0
   const listeners = new Map<string, Set<Listener>>()
   const rejections: string[] = []
 
-  const emit = (event: string, ...args: unknown[]) => listeners.get(event)?.forEach((listener) => listener(...args))
+  const emit = (event: string, ...args: unknown[]) => {
+    remember()
+    listeners.get(event)?.forEach((listener) => listener(...args))
+  }
   const hexChainId = () => `0x${chainId.toString(16)}`
 
   async function forward(method: string, params: unknown) {

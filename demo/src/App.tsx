@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { erc20Abi, formatUnits } from 'viem'
-import type { Core } from '../../src/main'
+import { ConnectButton, useWidget, type Core } from '../../src/main'
 import { stack } from './stack'
 
 type TokenBalance = { symbol: string; decimals: number; value: bigint }
@@ -46,7 +46,9 @@ function useTokenBalance(core: Core, chainId: number, token: { address: `0x${str
   return balance
 }
 
-export function App({ core }: { core: Core }) {
+export function App() {
+  const core = useWidget().core
+  if (!core) throw new Error('demo: this browser has no Web Workers')
   const chain = stack.chains[0]
   const owner = stack.devAccounts[0]
   if (!chain || !owner) throw new Error('demo: the stack manifest has no chain or dev account')
@@ -59,7 +61,10 @@ export function App({ core }: { core: Core }) {
 
   return (
     <main>
-      <h1>Tessera demo dApp</h1>
+      <header style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+        <h1>Tessera demo dApp</h1>
+        <ConnectButton />
+      </header>
       <section aria-labelledby="core-heading">
         <h2 id="core-heading">Chain data from the Tessera core</h2>
         <dl>

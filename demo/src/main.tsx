@@ -1,18 +1,39 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createCore } from '../../src/main'
+import { createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from '../../src/main'
+import { announceProvider, createDevWallet } from '../devWallet/createDevWallet'
 import { App } from './App'
 import { stack } from './stack'
 
-const core = createCore({
-  blockPollingIntervalMs: 500,
-  chains: stack.chains.map(({ chainId, name, rpcUrl, multicall3 }) => ({ chainId, name, rpcUrls: [rpcUrl], multicall3 })),
+// The demo has no browser extension: its dev wallet (anvil's unlocked accounts) announces itself by EIP-6963.
+const devWallet = createDevWallet({
+  chains: stack.chains.map(({ chainId, name, rpcUrl }) => ({ chainId, name, rpcUrl })),
+  accounts: stack.devAccounts.slice(0, 3),
+  storage: localStorage,
 })
+announceProvider(window, devWallet)
+Object.assign(window, { devWallet })
+
+const networks: WidgetNetwork[] = stack.chains.map((chain) => ({
+  chainNamespace: 'eip155',
+  caipNetworkId: chain.caipNetworkId,
+  id: chain.chainId,
+  name: chain.name,
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [chain.rpcUrl] } },
+  testnet: true,
+  contracts: { multicall3: { address: chain.multicall3 } },
+}))
+
+const widget = createWidget({ projectId: 'tessera-demo', networks, metadata: { name: 'Tessera demo dApp' } })
 
 const root = document.getElementById('root')
 if (!root) throw new Error('demo: #root is missing from index.html')
 createRoot(root).render(
   <StrictMode>
-    <App core={core} />
+    <WidgetProvider widget={widget}>
+      <App />
+      <WidgetModal />
+    </WidgetProvider>
   </StrictMode>,
 )

@@ -50,6 +50,7 @@ export const widgetConfigSchema = z
     enableNetworkSwitch: z._default(z.boolean(), true),
     enableEmbedded: z._default(z.boolean(), false),
     logLevel: z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'error'),
+    locale: z.optional(z.string()),
   })
   .check(
     z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {

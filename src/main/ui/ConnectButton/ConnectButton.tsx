@@ -1,0 +1,39 @@
+import { useAccount, useBalance } from '../../react/hooks'
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { formatBalance, shortenAddress } from '../format'
+import { prefetchModal } from '../WidgetModal'
+import { ShadowRoot } from '../ShadowRoot'
+import { useTranslate } from '../useTranslate'
+
+/** The button a page shows: "Connect Wallet", or the account with its balance once connected. Opens the modal. */
+export function ConnectButton() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const { status, address } = useAccount()
+  const balance = useBalance()
+  const themeMode = useWidgetState((s) => s.themeMode)
+  const isConnected = status === 'connected' && address
+  return (
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
+      <button
+        type="button"
+        className="button"
+        data-variant={isConnected ? 'account' : 'connect'}
+        onClick={() => widget.open()}
+        onPointerEnter={prefetchModal}
+        onFocus={prefetchModal}
+      >
+        {isConnected ? (
+          <>
+            {balance ? <span>{`${formatBalance(balance.value, balance.decimals)} ${balance.symbol}`}</span> : null}
+            <span>{shortenAddress(address)}</span>
+          </>
+        ) : status === 'connecting' || status === 'reconnecting' ? (
+          t('connecting')
+        ) : (
+          t('connectWallet')
+        )}
+      </button>
+    </ShadowRoot>
+  )
+}

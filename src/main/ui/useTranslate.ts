@@ -1,0 +1,11 @@
+import { useCallback } from 'react'
+import { useWidget } from '../react/WidgetProvider'
+import type { MessageKey } from './i18n/en'
+import { pickLocale, translate } from './i18n/translate'
+
+/** The translate function for the widget's locale (config, else the browser's). */
+export function useTranslate() {
+  const widget = useWidget()
+  const locale = pickLocale(widget.config.locale ?? (typeof navigator === 'undefined' ? undefined : navigator.language))
+  return useCallback((key: MessageKey, params?: Record<string, string>) => translate(locale, key, params), [locale])
+}

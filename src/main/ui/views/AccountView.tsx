@@ -1,0 +1,48 @@
+import { useState } from 'react'
+import { useAccount, useBalance, useNetwork } from '../../react/hooks'
+import { useWidget } from '../../react/WidgetProvider'
+import { formatBalance, shortenAddress } from '../format'
+import { useTranslate } from '../useTranslate'
+
+/** The connected account: address, balance, network, copy, explorer and disconnect. */
+export function AccountView() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const { address } = useAccount()
+  const balance = useBalance()
+  const { network } = useNetwork()
+  const [isCopied, setCopied] = useState(false)
+  if (!address) return null
+  const explorer = network.blockExplorers?.default.url
+  return (
+    <div className="account">
+      <span className="address" title={address}>
+        {shortenAddress(address)}
+      </span>
+      <span className="balance" aria-label={t('account.balance')}>
+        {balance ? `${formatBalance(balance.value, balance.decimals)} ${balance.symbol}` : `0.000 ${network.nativeCurrency.symbol}`}
+      </span>
+      <div className="actions">
+        <button type="button" className="item" onClick={() => widget.router.push('Networks')} aria-label={`${t('account.network')}: ${network.name}`}>
+          <span>{t('account.network')}</span>
+          <span className="tag">{network.name}</span>
+        </button>
+        <button
+          type="button"
+          className="item"
+          onClick={() => void navigator.clipboard?.writeText(address).then(() => setCopied(true), () => {})}
+        >
+          {isCopied ? t('account.copied') : t('account.copy')}
+        </button>
+        {explorer ? (
+          <a className="item" href={`${explorer}/address/${address}`} target="_blank" rel="noreferrer noopener">
+            {t('account.explorer')}
+          </a>
+        ) : null}
+        <button type="button" className="item" onClick={() => widget.disconnect().catch(() => {})}>
+          {t('account.disconnect')}
+        </button>
+      </div>
+    </div>
+  )
+}

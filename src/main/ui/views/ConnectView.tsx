@@ -1,0 +1,32 @@
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useTranslate } from '../useTranslate'
+import { WalletIcon } from './WalletIcon'
+
+/** The list of wallets found in the browser, recent ones first. */
+export function ConnectView() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const connectors = useWidgetState((s) => s.connectors)
+  const recent = useWidgetState((s) => s.recentWallets)
+  if (connectors.length === 0) return <p className="muted">{t('connect.noWallets')}</p>
+  return (
+    <ul className="list" aria-label={t('view.Connect')}>
+      {connectors.map((connector) => (
+        <li key={connector.id}>
+          <button
+            type="button"
+            className="item"
+            onClick={() => {
+              widget.router.push('ConnectingExternal', { connectorId: connector.id, name: connector.name })
+              widget.connect(connector.id).catch(() => {})
+            }}
+          >
+            <WalletIcon src={connector.imageUrl} />
+            <span>{connector.name}</span>
+            <span className="tag">{recent.some((w) => w.id === connector.id) ? t('connect.recent') : t('connect.installed')}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}

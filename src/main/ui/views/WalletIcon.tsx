@@ -1,0 +1,5 @@
+/** A wallet's image: only data: and http(s) URLs are used, as an <img> (never as markup). */
+export function WalletIcon({ src }: { src: string | undefined }) {
+  const isSafe = src !== undefined && /^(data:image\/(png|jpeg|webp|gif|svg\+xml)[;,]|https?:\/\/)/.test(src)
+  return isSafe ? <img src={src} alt="" width={28} height={28} /> : <span aria-hidden="true" style={{ width: '2.8em', height: '2.8em' }} />
+}

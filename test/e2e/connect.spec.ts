@@ -1,0 +1,75 @@
+import { createPublicClient, formatEther, http } from 'viem'
+import type { Page } from '@playwright/test'
+import { expect, test } from '../fixtures'
+
+const shorten = (address: string) => `0x${address.slice(2, 6)}…${address.slice(-6)}`
+const truncate3 = (value: string) => {
+  const [whole, fraction = ''] = value.split('.')
+  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)}`
+}
+
+async function connect(page: Page) {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Connect Wallet' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+}
+
+test('a visitor connects the dev wallet and sees the address and the on-chain balance; a reload keeps the connection', async ({ page, stack }) => {
+  const account = stack.devAccounts[0]!
+  const chain = stack.chains[0]!
+  await page.goto(stack.demo!.url)
+  await connect(page)
+
+  const dialog = page.getByRole('dialog', { name: 'Account' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByText(shorten(account))).toBeVisible()
+  const balance = await createPublicClient({ transport: http(chain.rpcUrl) }).getBalance({ address: account })
+  await expect(dialog.getByLabel('Balance')).toHaveText(`${truncate3(formatEther(balance))} ETH`)
+
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: new RegExp(shorten(account)) })).toBeVisible()
+
+  await page.reload()
+  await expect(page.getByRole('button', { name: new RegExp(shorten(account)) })).toBeVisible()
+})
+
+test('a visitor switches to the second chain and back', async ({ page, stack }) => {
+  const [first, second] = stack.chains
+  await page.goto(stack.demo!.url)
+  await connect(page)
+  const account = page.getByRole('dialog', { name: 'Account' })
+  await account.getByRole('button', { name: `Network: ${first!.name}` }).click()
+  await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: second!.name, exact: true }).click()
+  await expect(account.getByRole('button', { name: `Network: ${second!.name}` })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { devWallet: { provider: { request: (a: unknown) => Promise<string> } } }).devWallet.provider.request({ method: 'eth_chainId' }))).toBe(`0x${second!.chainId.toString(16)}`)
+
+  await account.getByRole('button', { name: `Network: ${second!.name}` }).click()
+  await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: first!.name, exact: true }).click()
+  await expect(account.getByRole('button', { name: `Network: ${first!.name}` })).toBeVisible()
+})
+
+test('the wallet declining shows why, and the visitor can try again', async ({ page, stack }) => {
+  await page.goto(stack.demo!.url)
+  await page.evaluate(() => (window as unknown as { devWallet: { rejectNext: (m: string) => void } }).devWallet.rejectNext('eth_requestAccounts'))
+  await connect(page)
+  const connecting = page.getByRole('dialog', { name: 'Continue in Tessera Dev Wallet' })
+  await expect(connecting.getByRole('alert')).toHaveText('Connection declined')
+  await connecting.getByRole('button', { name: 'Try again' }).click()
+  await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible()
+})
+
+test('the modal is a dialog that traps focus, closes on Escape and gives focus back', async ({ page, stack }) => {
+  await page.goto(stack.demo!.url)
+  const opener = page.getByRole('button', { name: 'Connect Wallet' })
+  await opener.focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('dialog', { name: 'Connect Wallet' })
+  await expect(dialog).toBeVisible()
+  for (let i = 0; i < 5; i++) await page.keyboard.press('Tab')
+  expect(await dialog.evaluate((d) => d.contains((d.getRootNode() as ShadowRoot).activeElement))).toBe(true)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await expect(opener).toBeFocused()
+})
