@@ -1,3 +1,4 @@
+import { createServer } from 'node:http'
 import { erc20Abi, parseAbiItem, parseEther, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAnvil, type Anvil } from '../../services/chain/anvil'
@@ -79,6 +80,46 @@ describe('worker api on anvil', () => {
     expect(receipt.status).toBe('success')
     expect(api.getState().pendingTransactions[hash]).toMatchObject({ status: 'success', blockNumber: receipt.blockNumber })
     expect(await api.getBalance({ chainId: 31337, address: to! })).toBe(before + parseEther('1.5'))
+  })
+
+  it('serves a balance from its 30 s cache until the account is invalidated', async () => {
+    const api = configured()
+    const [from, to] = seeded.devAccounts
+    const before = await api.getBalance({ chainId: 31337, address: to! })
+    await api.request({ chainId: 31337, method: 'eth_sendTransaction', params: [{ from, to, value: '0x1' }] })
+    expect(await api.getBalance({ chainId: 31337, address: to! })).toBe(before)
+    expect(await api.getBalance({ chainId: 31337, address: to!, force: true })).toBe(before + 1n)
+    await api.request({ chainId: 31337, method: 'eth_sendTransaction', params: [{ from, to, value: '0x1' }] })
+    expect(api.invalidateBalances({ chainId: 31337, address: to! })).toBeGreaterThan(0)
+    expect(await api.getBalance({ chainId: 31337, address: to! })).toBe(before + 2n)
+  })
+
+  it('calls the data service, caching what SPEC §9 times', async () => {
+    const requests: string[] = []
+    const server = createServer((req, res) => {
+      requests.push(req.url!)
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ name: 'alice.tessera.id', avatar: null }))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const api = createWorkerApi()
+      const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+      api.configure({ chains: [], dataService: { baseUrl, projectId: 'demo', sdkVersion: 'tessera-wagmi-0.1.0' } })
+      const identity = { method: 'getIdentity' as const, args: { address: '0xAbC' } }
+      expect(await api.callDataService(identity)).toEqual({ name: 'alice.tessera.id', avatar: null })
+      await api.callDataService(identity)
+      expect(requests).toEqual(['/v1/identity/0xAbC?st=tessera&sv=tessera-wagmi-0.1.0&projectId=demo'])
+      await expect(api.callDataService({ method: 'toString' as never })).rejects.toThrow('Unknown data-service call: toString')
+    } finally {
+      server.close()
+    }
+  })
+
+  it('says so when the data service is not configured', async () => {
+    const api = createWorkerApi()
+    api.configure({ chains: [] })
+    await expect(api.callDataService({ method: 'getSupportedChains' })).rejects.toMatchObject({ code: 'SERVICE_NOT_CONFIGURED' })
   })
 
   it('reads and decodes Transfer logs in the worker', async () => {

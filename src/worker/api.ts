@@ -1,6 +1,10 @@
 import type { Abi, Address, Hex, Log } from 'viem'
 import { createEip155Client, decodeLogs, type ContractCall, type Eip155ChainConfig, type Eip155Client } from './chain-clients/eip155'
 import type { TransportRanking } from './rpc-transport/ranking'
+import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
+import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
+import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
+import { dataServiceMethods, type DataServiceMethod } from './services/dataServiceMethods'
 import { balanceKey, createCoreStore, type PendingTransaction } from './state/coreStore'
 import { publishStore, type MessageTarget } from './state/publishStore'
 
@@ -10,6 +14,17 @@ export type CoreConfig = {
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
   blockPollingIntervalMs?: number
+  /** Our data service and wallet registry; without it, data-service calls fail with SERVICE_NOT_CONFIGURED. */
+  dataService?: { baseUrl: string; walletRegistryUrl?: string; projectId: string; sdkVersion: string; supportedCaipNetworkIds?: readonly string[] }
+}
+
+const cachedDataServiceKeys: Partial<Record<DataServiceMethod, (args: Record<string, unknown>) => QueryKey | undefined>> = {
+  getSupportedChains: () => ['supportedChains'],
+  getBalance: (a) => (a.forceUpdate ? undefined : ['portfolio', a.chainId, String(a.address).toLowerCase()]),
+  getIdentity: (a) => ['identity', String(a.address).toLowerCase()],
+  lookupName: (a) => ['names', 'forward', a.name],
+  reverseLookup: (a) => ['names', 'reverse', String(a.address).toLowerCase()],
+  getWallets: (a) => ['walletList', a],
 }
 
 export const PENDING_TRANSACTIONS_LIMIT = 99
@@ -20,8 +35,11 @@ type ChainEntry = { client: Eip155Client; ranking?: TransportRanking; rpcUrls: r
  * The worker's API, exposed to the main thread with comlink. Each worker holds its own clients and store:
  * two widgets on one page start two workers and share nothing.
  */
-export function createWorkerApi({ now = Date.now }: { now?: () => number } = {}) {
+export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexedDB }: { now?: () => number; indexedDB?: IDBFactory } = {}) {
   const store = createCoreStore()
+  const cache: QueryCache = createQueryCache({ now, persister: createIndexedDbPersister({ indexedDB, now }) })
+  const hydrated = cache.hydrate()
+  let dataService: DataServiceClient | undefined
   const chains = new Map<number, ChainEntry>()
   const aborts = new Map<string, AbortController>()
   const blockWatches = new Map<string, { chainId: number }>()
@@ -89,7 +107,13 @@ export function createWorkerApi({ now = Date.now }: { now?: () => number } = {})
   return {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, rankTransports = false, blockPollingIntervalMs: interval = 1_000 }: CoreConfig) {
+    configure({ chains: configured, rankTransports = false, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+      dataService = service
+        ? createDataServiceClient({
+            ...service,
+            isNetworkSupported: (id) => !service.supportedCaipNetworkIds || service.supportedCaipNetworkIds.includes(id),
+          })
+        : undefined
       for (const { ranking } of chains.values()) ranking?.stop()
       chains.clear()
       syncBlockLoops()
@@ -148,8 +172,11 @@ export function createWorkerApi({ now = Date.now }: { now?: () => number } = {})
     readContract: ({ chainId, ...call }: ContractCall & { chainId: number }) => clientFor(chainId).readContract(call),
     multicall: ({ chainId, contracts }: { chainId: number; contracts: readonly ContractCall[] }) =>
       clientFor(chainId).multicall(contracts),
-    getBalance: async ({ chainId, address, token = null }: { chainId: number; address: Address; token?: Address | null }) => {
-      const value = await clientFor(chainId).getBalance({ address, token })
+    /** A native or ERC-20 balance; cached for 30 s (SPEC §9) unless `force`. */
+    getBalance: async ({ chainId, address, token = null, force = false }: { chainId: number; address: Address; token?: Address | null; force?: boolean }) => {
+      await hydrated
+      const client = clientFor(chainId)
+      const value = await cache.fetch(['balance', `eip155:${chainId}`, address.toLowerCase(), token?.toLowerCase() ?? 'native'], () => client.getBalance({ address, token }), { force })
       const key = balanceKey(chainId, address, token)
       store.setState((s) => ({ balances: { ...s.balances, [key]: { chainId, owner: address, token, value, updatedAt: now() } } }))
       return value
@@ -163,6 +190,9 @@ export function createWorkerApi({ now = Date.now }: { now?: () => number } = {})
       try {
         const receipt = await clientFor(chainId).waitForTransactionReceipt({ hash, ...options })
         settle(hash, { status: receipt.status, blockNumber: receipt.blockNumber })
+        // A mined transaction changes its sender's balances (and its recipient's, for a plain transfer).
+        for (const party of [receipt.from, receipt.to]) if (party) cache.invalidate(['balance', `eip155:${chainId}`, party.toLowerCase()])
+        cache.invalidate(['portfolio', `eip155:${chainId}`, receipt.from.toLowerCase()])
         return receipt
       } catch (error) {
         settle(hash, { status: 'timeout' })
@@ -183,6 +213,22 @@ export function createWorkerApi({ now = Date.now }: { now?: () => number } = {})
     abort({ requestId }: { requestId: string }) {
       aborts.get(requestId)?.abort()
       aborts.delete(requestId)
+    },
+
+    /** Marks cached balances of an account stale (after it sent something, say). */
+    invalidateBalances({ chainId, address }: { chainId: number; address: Address }) {
+      return cache.invalidate(['balance', `eip155:${chainId}`, address.toLowerCase()]) + cache.invalidate(['portfolio', `eip155:${chainId}`, address.toLowerCase()])
+    },
+
+    /** One call to the data service, cached by kind where SPEC §9 gives a lifetime. */
+    async callDataService({ method, args }: { method: DataServiceMethod; args?: Record<string, unknown> }): Promise<unknown> {
+      if (!dataServiceMethods.includes(method)) throw new Error(`Unknown data-service call: ${String(method)}`)
+      if (!dataService) throw Object.assign(new Error('The data service is not configured'), { code: 'SERVICE_NOT_CONFIGURED' })
+      await hydrated
+      const service = dataService
+      const run = () => (service[method] as (a: unknown) => Promise<unknown>)(args ?? {})
+      const key = cachedDataServiceKeys[method]?.(args ?? {})
+      return key ? cache.fetch(key, run) : run()
     },
 
     getState: () => store.getState(),

@@ -3,6 +3,8 @@ import type { Abi, Address, Hex, Log } from 'viem'
 import { installErrorTransferHandler } from '../../shared/installErrorTransferHandler'
 import { CoreError, isSafeRpcMethod } from '../../shared/coreErrors'
 import type { CoreConfig } from '../../worker/api'
+import { dataServiceMethods, type DataServiceMethod } from '../../worker/services/dataServiceMethods'
+import type { DataServiceClient } from '../../worker/services/createDataServiceClient'
 import type { ContractCall } from '../../worker/chain-clients/eip155'
 import type { ExposedWorkerApi } from '../../worker/worker'
 import { createStoreMirror } from './createStoreMirror'
@@ -14,6 +16,11 @@ export type CreateCoreParameters = CoreConfig & {
   createWorker?: () => Worker
   /** How long one call may take before it fails with CORE_TIMEOUT. */
   callTimeoutMs?: number
+}
+
+/** The data-service calls as the main thread sees them: same names and arguments, answered by the worker. */
+export type CoreDataService = {
+  [K in DataServiceMethod]: (...args: Parameters<DataServiceClient[K]>) => Promise<Awaited<ReturnType<DataServiceClient[K]>>>
 }
 
 type CallOptions = { timeoutMs?: number; signal?: AbortSignal; onAbort?: () => void }
@@ -123,7 +130,12 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     getBlockNumber: (parameters: { chainId: number }) => call((r) => r.getBlockNumber(parameters)),
     readContract: (parameters: ContractCall & { chainId: number }) => call((r) => r.readContract(parameters)),
     multicall: (parameters: { chainId: number; contracts: readonly ContractCall[] }) => call((r) => r.multicall(parameters)),
-    getBalance: (parameters: { chainId: number; address: Address; token?: Address | null }) => call((r) => r.getBalance(parameters)),
+    getBalance: (parameters: { chainId: number; address: Address; token?: Address | null; force?: boolean }) => call((r) => r.getBalance(parameters)),
+    invalidateBalances: (parameters: { chainId: number; address: Address }) => call((r) => r.invalidateBalances(parameters)),
+    /** Tessera's data service and wallet registry (SPEC §7), called and cached in the worker. */
+    dataService: Object.fromEntries(
+      dataServiceMethods.map((method) => [method, (args?: Record<string, unknown>) => call((r) => r.callDataService({ method, args }))]),
+    ) as unknown as CoreDataService,
     getLogs: (parameters: { chainId: number; abi: Abi; address?: Address | Address[]; eventName?: string; fromBlock?: bigint; toBlock?: bigint }) =>
       call((r) => r.getLogs(parameters)),
     decodeEventLogs: (parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }) => call((r) => r.decodeEventLogs(parameters)),

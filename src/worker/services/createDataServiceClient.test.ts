@@ -1,0 +1,121 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createDataServiceClient, DataServiceError, formatSdkVersion } from './createDataServiceClient'
+
+type Recorded = { method: string; path: string; query: Record<string, string>; body: unknown }
+type Route = (req: Recorded, res: ServerResponse) => void
+
+const servers: { close: () => Promise<void> }[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()))
+})
+
+async function serve(route: Route) {
+  const requests: Recorded[] = []
+  const server = createServer(async (req: IncomingMessage, res) => {
+    let raw = ''
+    for await (const chunk of req) raw += chunk
+    const url = new URL(req.url!, 'http://x')
+    const recorded = { method: req.method!, path: url.pathname, query: Object.fromEntries(url.searchParams), body: raw ? JSON.parse(raw) : undefined }
+    requests.push(recorded)
+    route(recorded, res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise((resolve) => server.close(() => resolve())) })
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requests }
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(body))
+}
+
+const sdkVersion = formatSdkVersion({ type: 'react', adapters: ['wagmi'], version: '0.1.0' })
+const client = (url: string, extra: Partial<Parameters<typeof createDataServiceClient>[0]> = {}) =>
+  createDataServiceClient({ baseUrl: url, projectId: 'demo', sdkVersion, ...extra })
+
+const balance = { name: 'Tessera Dollar', symbol: 'TUSD', chainId: 'eip155:31337', address: 'eip155:31337:0xabc', value: 1.5, price: 1, iconUrl: '', quantity: { decimals: '6', numeric: '1.5' } }
+
+describe('data-service client', () => {
+  it('formats the sdk version as type-adapters-version', () => expect(sdkVersion).toBe('react-wagmi-0.1.0'))
+
+  it('adds st, sv and projectId to every call, with the spec’s paths and parameter names', async () => {
+    const server = await serve((req, res) => json(res, 200, req.path.includes('balance') ? { balances: [balance] } : { data: [], next: 'c2' }))
+    const service = client(server.url)
+    expect(await service.getBalance({ address: '0xabc', chainId: 'eip155:31337', forceUpdate: true })).toEqual({ balances: [balance] })
+    await service.getTransactionHistory({ account: '0xabc', cursor: 'c1', chainId: 'eip155:31337' })
+    expect(server.requests).toEqual([
+      { method: 'GET', path: '/v1/account/0xabc/balance', query: { currency: 'usd', chainId: 'eip155:31337', forceUpdate: 'true', st: 'tessera', sv: sdkVersion, projectId: 'demo' }, body: undefined },
+      { method: 'GET', path: '/v1/account/0xabc/history', query: { cursor: 'c1', chainId: 'eip155:31337', st: 'tessera', sv: sdkVersion, projectId: 'demo' }, body: undefined },
+    ])
+  })
+
+  it('posts the bodies the spec names', async () => {
+    const server = await serve((req, res) => json(res, 200, req.path === '/v1/profile/account' ? { success: true } : { fungibles: [] }))
+    const service = client(server.url)
+    await service.registerName({ name: 'alice', coinType: 60, address: '0xabc', message: '{}', signature: '0x1' })
+    await service.getFungiblePrice({ addresses: ['eip155:1:0xabc'] })
+    expect(server.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+      ['POST', '/v1/profile/account', { coin_type: 60, address: '0xabc', message: '{}', signature: '0x1' }],
+      ['POST', '/v1/fungible/price', { currency: 'usd', addresses: ['eip155:1:0xabc'], projectId: 'demo' }],
+    ])
+  })
+
+  it('skips calls for an unsupported network with empty results, and refuses gas price and swaps', async () => {
+    const server = await serve((_req, res) => json(res, 500, {}))
+    const service = client(server.url, { isNetworkSupported: (id) => id === 'eip155:1' })
+    expect(await service.getBalance({ address: '0xabc', chainId: 'eip155:999' })).toEqual({ balances: [] })
+    expect(await service.getTransactionHistory({ account: '0xabc', chainId: 'eip155:999' })).toEqual({ data: [], next: undefined })
+    expect(() => service.getGasPrice({ chainId: 'eip155:999' })).toThrow('Network not supported for Gas Price')
+    expect(() => service.getSwapTokens({ chainId: 'eip155:999' })).toThrow('Network not supported for Swaps')
+    expect(() => service.buildApproveTransaction({ chainId: 'eip155:999', userAddress: '0x', from: '0x', to: '0x' })).toThrow('Network not supported for Swaps')
+    expect(server.requests).toEqual([])
+  })
+
+  it('names the field and the endpoint when an answer is malformed', async () => {
+    const server = await serve((_req, res) => json(res, 200, { balances: [{ ...balance, quantity: { decimals: '6', numeric: 'lots' } }] }))
+    const error = await client(server.url).getBalance({ address: '0xabc', chainId: 'eip155:1' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DataServiceError)
+    expect((error as Error).message).toMatch(/^Token Balance Unavailable\. getBalance answered with an invalid balances\.0\.quantity\.numeric: /)
+    expect(error).toMatchObject({ code: 'SERVICE_BAD_RESPONSE' })
+  })
+
+  it('reports invalid JSON, HTTP errors with the server’s message, and an unreachable service', async () => {
+    const server = await serve((req, res) => {
+      if (req.path.includes('identity')) return void res.end('<html>')
+      json(res, 400, { error: { code: 'INVALID_NAME', message: 'name: too short', reasons: [{ description: 'Name must be at least 4 characters' }] } })
+    })
+    await expect(client(server.url).getIdentity({ address: '0xabc' })).rejects.toMatchObject({ code: 'SERVICE_BAD_RESPONSE', message: expect.stringContaining('invalid JSON') })
+    await expect(client(server.url).registerName({ name: 'abc', coinType: 60, address: '0x', message: '', signature: '' })).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+      shortMessage: 'Error registering name abc',
+      details: 'Name must be at least 4 characters',
+      status: 400,
+    })
+    await expect(client('http://127.0.0.1:9').getSupportedChains()).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+  })
+
+  it('times out a service that does not answer', async () => {
+    const server = await serve(() => {})
+    await expect(client(server.url, { timeoutMs: 100 }).getSupportedChains()).rejects.toMatchObject({ code: 'SERVICE_TIMEOUT', details: 'no answer within 100 ms' })
+  })
+
+  it("turns an analytics 403 into 'Invalid App Configuration', and never sends MODAL_CREATED", async () => {
+    const server = await serve((_req, res) => json(res, 403, { error: { code: 'ORIGIN_NOT_ALLOWED', message: 'origin http://evil.test is not allowed' } }))
+    const service = client(server.url)
+    const event = { eventId: '1', url: 'http://x', domain: 'x', timestamp: 1 }
+    expect(await service.sendAnalyticsEvent({ ...event, event: { type: 'track', event: 'MODAL_CREATED' } })).toBe(false)
+    expect(server.requests).toEqual([])
+    const error = await service.sendAnalyticsEvent({ ...event, event: { type: 'track', event: 'MODAL_OPEN', properties: { connected: false } } }).catch((e: unknown) => e)
+    expect(error).toMatchObject({ code: 'ANALYTICS_FORBIDDEN', shortMessage: 'Invalid App Configuration', status: 403 })
+    expect(server.requests[0]).toMatchObject({ path: '/e', body: { eventId: '1', props: { event: 'MODAL_OPEN', properties: { connected: false } } } })
+  })
+
+  it('queries the wallet registry with its parameters and builds image URLs', async () => {
+    const server = await serve((_req, res) => json(res, 200, { count: 1, data: [{ id: 'dev', name: 'Tessera Dev Wallet' }] }))
+    const service = client('http://unused.invalid', { walletRegistryUrl: server.url })
+    expect(await service.getWallets({ page: 1, entries: 40, exclude: ['a', 'b'], search: 'dev' })).toEqual({ count: 1, data: [{ id: 'dev', name: 'Tessera Dev Wallet' }] })
+    expect(server.requests[0]!.query).toEqual({ page: '1', entries: '40', exclude: 'a,b', search: 'dev', st: 'tessera', sv: sdkVersion, projectId: 'demo' })
+    expect(service.walletImageUrl('dev')).toBe(`${server.url}/getWalletImage/dev?st=tessera&sv=${sdkVersion}&projectId=demo`)
+  })
+})

@@ -1,0 +1,198 @@
+import * as z from 'zod/mini'
+import {
+  analyticsConfigSchema,
+  balanceResponseSchema,
+  fungiblePriceResponseSchema,
+  historyResponseSchema,
+  identityResponseSchema,
+  onrampOptionsSchema,
+  onrampQuoteSchema,
+  profileSchema,
+  sessionSchema,
+  suggestionsResponseSchema,
+  supportedChainsResponseSchema,
+  walletsResponseSchema,
+} from './schemas'
+
+/** An error from a data-service call: a stable code, the sentence a user may see, and what went wrong. */
+export class DataServiceError extends Error {
+  constructor(
+    readonly code: string,
+    readonly shortMessage: string,
+    readonly details: string | undefined,
+    options: { cause?: unknown; status?: number; endpoint: string },
+  ) {
+    super(details ? `${shortMessage}. ${details}` : shortMessage, { cause: options.cause })
+    this.name = 'DataServiceError'
+    this.status = options.status
+    this.endpoint = options.endpoint
+  }
+  readonly status: number | undefined
+  readonly endpoint: string
+}
+
+/** The SDK version string, of the form type-adapters-version (SPEC §1). */
+export const formatSdkVersion = ({ type, adapters, version }: { type: string; adapters: readonly string[]; version: string }) =>
+  `${type}-${adapters.join(',')}-${version}`
+
+export type DataServiceClientParameters = {
+  baseUrl: string
+  walletRegistryUrl?: string
+  projectId: string
+  sdkType?: string
+  sdkVersion: string
+  fetch?: typeof fetch
+  timeoutMs?: number
+  /** False for a network the service does not cover: most calls are then skipped with empty results. */
+  isNetworkSupported?: (caipNetworkId: string) => boolean
+}
+
+type Query = Record<string, string | number | boolean | readonly string[] | undefined>
+
+const EVENTS_NEVER_SENT = new Set(['MODAL_CREATED'])
+
+/**
+ * The client for Tessera's data service and wallet registry (SPEC §7), running in the worker. Every call carries
+ * st, sv and projectId; answers are validated; calls for an unsupported network return empty results.
+ * @example const service = createDataServiceClient({ baseUrl, projectId, sdkVersion: 'tessera-wagmi-0.1.0' })
+ */
+export function createDataServiceClient({
+  baseUrl,
+  walletRegistryUrl = baseUrl,
+  projectId,
+  sdkType = 'tessera',
+  sdkVersion,
+  fetch: fetchFn = globalThis.fetch,
+  timeoutMs = 10_000,
+  isNetworkSupported = () => true,
+}: DataServiceClientParameters) {
+  const url = (base: string, path: string, query: Query = {}) => {
+    const result = new URL(path, base.endsWith('/') ? base : `${base}/`)
+    for (const [name, value] of Object.entries({ ...query, st: sdkType, sv: sdkVersion, projectId })) {
+      if (value === undefined) continue
+      result.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value))
+    }
+    return result.toString()
+  }
+
+  async function call<S extends z.ZodMiniType>(
+    endpoint: string,
+    { base = baseUrl, path, query, method = 'GET', body, schema, failure }: { base?: string; path: string; query?: Query; method?: 'GET' | 'POST'; body?: unknown; schema: S; failure?: string },
+  ): Promise<z.infer<S>> {
+    const shortMessage = failure ?? `Data service request failed: ${endpoint}`
+    let response: Response
+    try {
+      response = await fetchFn(url(base, path, query), {
+        method,
+        headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+    } catch (cause) {
+      const isTimeout = (cause as Error)?.name === 'TimeoutError'
+      throw new DataServiceError(isTimeout ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', shortMessage, isTimeout ? `no answer within ${timeoutMs} ms` : `${base} could not be reached`, { cause, endpoint })
+    }
+    const text = await response.text()
+    let json: unknown
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch (cause) {
+      throw new DataServiceError('SERVICE_BAD_RESPONSE', shortMessage, `${endpoint} answered with invalid JSON (HTTP ${response.status})`, { cause, status: response.status, endpoint })
+    }
+    if (!response.ok) {
+      const error = (json as { error?: { code?: unknown; message?: unknown; reasons?: { description?: unknown }[] } } | undefined)?.error
+      const reason = error?.reasons?.[0]?.description
+      const message = typeof reason === 'string' ? reason : typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`
+      if (response.status === 403 && endpoint === 'sendAnalyticsEvent') {
+        throw new DataServiceError('ANALYTICS_FORBIDDEN', 'Invalid App Configuration', `${message}: this origin is not on the project's allowlist; update the project's configuration`, { status: 403, endpoint })
+      }
+      throw new DataServiceError(typeof error?.code === 'string' ? error.code : `HTTP_${response.status}`, shortMessage, message, { status: response.status, endpoint })
+    }
+    const parsed = schema.safeParse(json)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
+      throw new DataServiceError('SERVICE_BAD_RESPONSE', shortMessage, `${endpoint} answered with an invalid ${issue.path.join('.') || 'body'}: ${issue.message}`, { status: response.status, endpoint })
+    }
+    return parsed.data
+  }
+
+  const unsupported = (chainId: string | undefined) => chainId !== undefined && !isNetworkSupported(chainId)
+  const requireSupported = (chainId: string, message: 'Network not supported for Gas Price' | 'Network not supported for Swaps', endpoint: string) => {
+    if (unsupported(chainId)) throw new DataServiceError('NETWORK_NOT_SUPPORTED', message, chainId, { endpoint })
+  }
+  const ok = z.unknown()
+
+  return {
+    getSupportedChains: () => call('getSupportedChains', { path: 'v1/supported-chains', schema: supportedChainsResponseSchema }),
+    getIdentity: ({ address, sender }: { address: string; sender?: string }) =>
+      call('getIdentity', { path: `v1/identity/${address}`, query: { sender }, schema: identityResponseSchema }),
+    getTransactionHistory: async ({ account, cursor, onramp, chainId }: { account: string; cursor?: string; onramp?: string; chainId?: string }) => {
+      if (unsupported(chainId)) return { data: [], next: undefined }
+      return call('getTransactionHistory', { path: `v1/account/${account}/history`, query: { cursor, onramp, chainId }, schema: historyResponseSchema, failure: 'Failed to fetch transactions' })
+    },
+    getBalance: async ({ address, chainId, forceUpdate }: { address: string; chainId: string; forceUpdate?: boolean }) => {
+      if (unsupported(chainId)) return { balances: [] }
+      return call('getBalance', { path: `v1/account/${address}/balance`, query: { currency: 'usd', chainId, forceUpdate }, schema: balanceResponseSchema, failure: 'Token Balance Unavailable' })
+    },
+    getFungiblePrice: ({ addresses }: { addresses: readonly string[] }) =>
+      call('getFungiblePrice', { path: 'v1/fungible/price', method: 'POST', body: { currency: 'usd', addresses, projectId }, schema: fungiblePriceResponseSchema }),
+    getGasPrice: ({ chainId }: { chainId: string }) => {
+      requireSupported(chainId, 'Network not supported for Gas Price', 'getGasPrice')
+      return call('getGasPrice', { path: 'v1/convert/gas-price', query: { chainId }, schema: ok })
+    },
+    getSwapQuote: (query: { chainId: string; amount: string; userAddress: string; from: string; to: string; gasPrice: string }) => {
+      requireSupported(query.chainId, 'Network not supported for Swaps', 'getSwapQuote')
+      const { chainId: _chainId, ...rest } = query
+      return call('getSwapQuote', { path: 'v1/convert/quotes', query: rest, schema: ok })
+    },
+    getSwapTokens: ({ chainId }: { chainId: string }) => {
+      requireSupported(chainId, 'Network not supported for Swaps', 'getSwapTokens')
+      return call('getSwapTokens', { path: 'v1/convert/tokens', query: { chainId }, schema: ok })
+    },
+    getAllowance: ({ chainId, tokenAddress, userAddress }: { chainId: string; tokenAddress: string; userAddress: string }) => {
+      requireSupported(chainId, 'Network not supported for Swaps', 'getAllowance')
+      return call('getAllowance', { path: 'v1/convert/allowance', query: { tokenAddress, userAddress }, schema: ok })
+    },
+    buildSwapTransaction: ({ chainId, ...body }: { chainId: string; amount: string; from: string; to: string; userAddress: string; slippage: number; disableEstimate?: boolean }) => {
+      requireSupported(chainId, 'Network not supported for Swaps', 'buildSwapTransaction')
+      const { slippage, ...rest } = body
+      return call('buildSwapTransaction', { path: 'v1/convert/build-transaction', method: 'POST', body: { ...rest, eip155: { slippage: String(slippage) }, projectId }, schema: ok })
+    },
+    buildApproveTransaction: ({ chainId, userAddress, from, to }: { chainId: string; userAddress: string; from: string; to: string }) => {
+      requireSupported(chainId, 'Network not supported for Swaps', 'buildApproveTransaction')
+      return call('buildApproveTransaction', { path: 'v1/convert/build-approve', query: { userAddress, from, to }, schema: ok })
+    },
+    lookupName: ({ name }: { name: string }) =>
+      call('lookupName', { path: `v1/profile/account/${encodeURIComponent(name)}`, query: { apiVersion: 2 }, schema: profileSchema, failure: 'Error resolving name' }),
+    reverseLookup: ({ address, sender }: { address: string; sender?: string }) =>
+      call('reverseLookup', { path: `v1/profile/reverse/${address}`, query: { sender, apiVersion: 2 }, schema: z.array(profileSchema), failure: 'Error fetching names for address' }),
+    getNameSuggestions: async ({ name, zone }: { name: string; zone?: string }) =>
+      (await call('getNameSuggestions', { path: `v1/profile/suggestions/${encodeURIComponent(name)}`, query: { zone }, schema: suggestionsResponseSchema, failure: 'Error fetching name suggestions' })).suggestions,
+    registerName: ({ name, coinType, address, message, signature }: { name: string; coinType: number; address: string; message: string; signature: string }) =>
+      call('registerName', { path: 'v1/profile/account', method: 'POST', body: { coin_type: coinType, address, message, signature }, schema: z.object({ success: z.boolean() }), failure: `Error registering name ${name}` }),
+    generateOnrampUrl: (body: { destinationWallets: unknown[]; defaultNetwork?: string; partnerUserId: string; presetCryptoAmount?: number; presetFiatAmount?: number }) =>
+      call('generateOnrampUrl', { path: 'v1/generators/onrampurl', method: 'POST', body: { ...body, defaultExperience: 'buy' }, schema: z.object({ url: z.string() }) }),
+    getOnrampOptions: () => call('getOnrampOptions', { path: 'v1/onramp/options', schema: onrampOptionsSchema }),
+    getOnrampQuote: (body: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string }) =>
+      call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema }),
+    getSession: ({ id }: { id: string }) => call('getSession', { path: `v1/sessions/${encodeURIComponent(id)}`, schema: sessionSchema }),
+    revokeSession: ({ id, pci, signature }: { id: string; pci: string; signature: string }) =>
+      call('revokeSession', { path: `v1/sessions/${encodeURIComponent(id)}/revoke`, method: 'POST', body: { pci, signature }, schema: ok }),
+
+    getWallets: (query: { page: number; entries: number; include?: readonly string[]; exclude?: readonly string[]; chains?: readonly string[]; search?: string; badge_type?: string }) =>
+      call('getWallets', { base: walletRegistryUrl, path: 'getWallets', query, schema: walletsResponseSchema }),
+    walletImageUrl: (id: string) => url(walletRegistryUrl, `getWalletImage/${encodeURIComponent(id)}`),
+    assetImageUrl: (id: string) => url(walletRegistryUrl, `public/getAssetImage/${encodeURIComponent(id)}`),
+    currencyImageUrl: (id: string) => url(walletRegistryUrl, `public/getCurrencyImage/${encodeURIComponent(id)}`),
+    tokenImageUrl: (id: string) => url(walletRegistryUrl, `public/getTokenImage/${encodeURIComponent(id)}`),
+    getAnalyticsConfig: () => call('getAnalyticsConfig', { base: walletRegistryUrl, path: 'getAnalyticsConfig', schema: analyticsConfigSchema }),
+    /** Sends one analytics event (never MODAL_CREATED). Resolves false when the event was not sent. */
+    async sendAnalyticsEvent({ eventId, event, url: pageUrl, domain, timestamp, address }: { eventId: string; event: { type: string; event: string; properties?: Record<string, unknown> }; url: string; domain: string; timestamp: number; address?: string }) {
+      if (EVENTS_NEVER_SENT.has(event.event)) return false
+      await call('sendAnalyticsEvent', { path: 'e', method: 'POST', body: { eventId, url: pageUrl, domain, timestamp, props: { ...event, address } }, schema: ok })
+      return true
+    },
+  }
+}
+
+export type DataServiceClient = ReturnType<typeof createDataServiceClient>
