@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { formatBalance, formatRelativeTime, formatTokenQuantity, formatUnits, formatUsd, parseUnits, shortenAddress } from './display'
+
+describe('display (SPEC §5)', () => {
+  it.each([
+    [undefined, {}, '0.000'],
+    [0n, {}, '0.000'],
+    [1_999_999_999_999_999_999n, {}, '1.999'],
+    [10n ** 30n, {}, '1000000000000.000'],
+    [1_500_000n, { decimals: 6 }, '1.500'],
+    ['2.71828', {}, '2.718'],
+    ['-0.0001', {}, '0.000'],
+    [5n, { isTestnetOrUnsupported: true }, '0.00'],
+  ])('formatBalance(%s, %o) → %s', (value, options, expected) => expect(formatBalance(value as never, options)).toBe(expected))
+
+  it('shows token quantities with 3 decimals and dollars with 2', () => {
+    expect(formatTokenQuantity('1234.56789')).toBe('1234.567')
+    expect(formatTokenQuantity(123n, 2)).toBe('1.230')
+    expect(formatUsd('1234567.899')).toBe('$1,234,567.89')
+    expect(formatUsd('0')).toBe('$0.00')
+    expect(formatUsd('-12.5')).toBe('-$12.50')
+  })
+
+  it('converts base units exactly, in both directions', () => {
+    expect(formatUnits(123_456_789_000_000_000_000_000_000_001n, 18)).toBe('123456789000.000000000000000001')
+    expect(formatUnits(-1n, 6)).toBe('-0.000001')
+    expect(parseUnits('1.5', 6)).toBe(1_500_000n)
+    expect(parseUnits('0.1', 18) + parseUnits('0.2', 18)).toBe(parseUnits('0.3', 18))
+    expect(() => parseUnits('1.2345678', 6)).toThrow('Invalid amount: "1.2345678" has more than 6 decimals')
+    expect(() => parseUnits('1e5', 6)).toThrow('Invalid amount: "1e5"')
+  })
+
+  it('shortens addresses to 4 leading and 6 trailing characters', () => {
+    expect(shortenAddress('0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb')).toBe('0xab16…5Bfcdb')
+    expect(shortenAddress('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe('EPjF…yTDt1v')
+    expect(shortenAddress('0x1234')).toBe('0x1234')
+  })
+
+  it.each([
+    [44, '44 seconds ago'],
+    [45, 'a minute ago'],
+    [89, 'a minute ago'],
+    [90, '2 minutes ago'],
+    [44 * 60, '44 minutes ago'],
+    [45 * 60, 'an hour ago'],
+    [90 * 60, '2 hours ago'],
+    [21 * 3_600, '21 hours ago'],
+    [22 * 3_600, 'a day ago'],
+    [36 * 3_600, '2 days ago'],
+    [25 * 86_400, '25 days ago'],
+    [26 * 86_400, 'a month ago'],
+    [100 * 86_400, '3 months ago'],
+    [400 * 86_400, 'a year ago'],
+    [800 * 86_400, '2 years ago'],
+  ])('%i seconds → %s', (seconds, text) => expect(formatRelativeTime(0, seconds * 1_000)).toBe(text))
+
+  it('speaks of the future too', () => expect(formatRelativeTime(10_000, 0)).toBe('in 10 seconds'))
+})
