@@ -1,6 +1,7 @@
 export { createCore, type Core, type CreateCoreParameters } from './core/createCore'
 export { createWidget, type CreateWidgetParameters, type Widget, type WidgetState } from './widget/createWidget'
-export { WidgetConfigError, type WidgetNetwork } from './widget/config'
+export type { WidgetNetwork } from './widget/config'
+export { WidgetError, type ErrorCode } from './errors'
 export { WidgetProvider, useWidget, useWidgetState } from './react/WidgetProvider'
 export { useAccount, useBalance, useNetwork } from './react/hooks'
 export { ConnectButton } from './ui/ConnectButton/ConnectButton'

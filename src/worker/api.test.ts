@@ -40,6 +40,17 @@ describe('worker api on anvil', () => {
     expect(results[3]).toMatchObject({ status: 'failure', error: { name: 'ContractFunctionExecutionError' } })
   })
 
+  it('turns node and contract failures into WidgetErrors with the spec’s codes', async () => {
+    const api = configured()
+    await expect(api.request({ chainId: 31337, method: 'eth_noSuchMethod' })).rejects.toMatchObject({ code: 'METHOD_NOT_FOUND', rpcCode: -32601 })
+    await expect(
+      api.readContract({ chainId: 31337, address: seeded.tokens[0]!.address, abi: erc20Abi, functionName: 'transferFrom', args: [seeded.devAccounts[5]!, seeded.devAccounts[6]!, 1n] }),
+    ).rejects.toMatchObject({ code: 'CONTRACT_FUNCTION_REVERTED', details: 'DemoToken: allowance exceeded' })
+    const unreachable = createWorkerApi()
+    unreachable.configure({ chains: [{ chainId: 1, rpcUrls: ['http://127.0.0.1:9'] }] })
+    await expect(unreachable.getBlockNumber({ chainId: 1 })).rejects.toMatchObject({ code: 'HTTP_REQUEST_FAILED' })
+  })
+
   it('keeps watched block numbers current in its store, and stops when unwatched', async () => {
     const api = configured()
     const before = await api.getBlockNumber({ chainId: 31337 })
@@ -110,7 +121,7 @@ describe('worker api on anvil', () => {
       expect(await api.callDataService(identity)).toEqual({ name: 'alice.tessera.id', avatar: null })
       await api.callDataService(identity)
       expect(requests).toEqual(['/v1/identity/0xAbC?st=tessera&sv=tessera-wagmi-0.1.0&projectId=demo'])
-      await expect(api.callDataService({ method: 'toString' as never })).rejects.toThrow('Unknown data-service call: toString')
+      await expect(api.callDataService({ method: 'toString' as never })).rejects.toMatchObject({ code: 'INVALID_MESSAGE', details: 'unknown data-service call: toString' })
     } finally {
       server.close()
     }
@@ -134,6 +145,6 @@ describe('worker api on anvil', () => {
   it('refuses a chain it was not configured with', async () => {
     const api = createWorkerApi()
     api.configure({ chains: [] })
-    await expect(api.getBlockNumber({ chainId: 1 })).rejects.toThrow('Network not found: eip155:1 is not configured in the core')
+    await expect(api.getBlockNumber({ chainId: 1 })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', shortMessage: 'Network not found', details: 'eip155:1 is not configured in the core' })
   })
 })

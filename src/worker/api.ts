@@ -1,4 +1,7 @@
 import type { Abi, Address, Hex, Log } from 'viem'
+import { PENDING_TRANSACTIONS_LIMIT } from '../shared/protocol/constants'
+import { createWidgetError } from '../shared/protocol/errors'
+import { withWidgetErrors } from './rpc-transport/withWidgetErrors'
 import { createEip155Client, decodeLogs, type ContractCall, type Eip155ChainConfig, type Eip155Client } from './chain-clients/eip155'
 import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
@@ -27,7 +30,6 @@ const cachedDataServiceKeys: Partial<Record<DataServiceMethod, (args: Record<str
   getWallets: (a) => ['walletList', a],
 }
 
-export const PENDING_TRANSACTIONS_LIMIT = 99
 
 type ChainEntry = { client: Eip155Client; ranking?: TransportRanking; rpcUrls: readonly string[] }
 
@@ -50,7 +52,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 
   const chainFor = (chainId: number) => {
     const chain = chains.get(chainId)
-    if (!chain) throw new Error(`Network not found: eip155:${chainId} is not configured in the core`)
+    if (!chain) throw createWidgetError('NETWORK_NOT_FOUND', { details: `eip155:${chainId} is not configured in the core` })
     return chain
   }
   const clientFor = (chainId: number) => chainFor(chainId).client
@@ -90,7 +92,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const track = (tx: PendingTransaction) => {
     const all = Object.values(store.getState().pendingTransactions)
     if (all.filter((t) => t.status === 'pending').length >= PENDING_TRANSACTIONS_LIMIT) {
-      throw new Error(`Too many pending transactions: at most ${PENDING_TRANSACTIONS_LIMIT} are tracked at once`)
+      throw createWidgetError('TOO_MANY_PENDING_TRANSACTIONS', { details: `at most ${PENDING_TRANSACTIONS_LIMIT} are tracked at once` })
     }
     const kept = all
       .filter((t) => t.hash !== tx.hash)
@@ -104,7 +106,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       return tx ? { pendingTransactions: { ...s.pendingTransactions, [hash]: { ...tx, ...update } } } : s
     })
 
-  return {
+  return withWidgetErrors({
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
     configure({ chains: configured, rankTransports = false, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
@@ -222,8 +224,8 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 
     /** One call to the data service, cached by kind where SPEC §9 gives a lifetime. */
     async callDataService({ method, args }: { method: DataServiceMethod; args?: Record<string, unknown> }): Promise<unknown> {
-      if (!dataServiceMethods.includes(method)) throw new Error(`Unknown data-service call: ${String(method)}`)
-      if (!dataService) throw Object.assign(new Error('The data service is not configured'), { code: 'SERVICE_NOT_CONFIGURED' })
+      if (!dataServiceMethods.includes(method)) throw createWidgetError('INVALID_MESSAGE', { details: `unknown data-service call: ${String(method)}`, field: 'method' })
+      if (!dataService) throw createWidgetError('SERVICE_NOT_CONFIGURED')
       await hydrated
       const service = dataService
       const run = () => (service[method] as (a: unknown) => Promise<unknown>)(args ?? {})
@@ -232,7 +234,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     },
 
     getState: () => store.getState(),
-  }
+  })
 }
 
 export type WorkerApi = ReturnType<typeof createWorkerApi>

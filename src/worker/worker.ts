@@ -1,5 +1,5 @@
 import { expose, transferHandlers } from 'comlink'
-import { installErrorTransferHandler } from '../shared/installErrorTransferHandler'
+import { installErrorTransferHandler } from '../shared/protocol/errors'
 import { createWorkerApi } from './api'
 
 installErrorTransferHandler(transferHandlers)

@@ -39,11 +39,17 @@ test.describe('the core in a real worker', () => {
         await core.request({ chainId: chain.chainId, method: 'eth_noSuchMethod' })
         return null
       } catch (e) {
-        const error = e as Error & { code?: number; shortMessage?: string }
-        return { name: error.name, code: error.code, shortMessage: error.shortMessage }
+        const error = e as Error & { code?: string; rpcCode?: number; shortMessage?: string; details?: string }
+        return { name: error.name, code: error.code, rpcCode: error.rpcCode, shortMessage: error.shortMessage, details: error.details }
       }
     }, chain)
-    expect(error).toEqual({ name: 'MethodNotFoundRpcError', code: -32601, shortMessage: 'The method "eth_noSuchMethod" does not exist / is not available.' })
+    expect(error).toEqual({
+      name: 'RpcError',
+      code: 'METHOD_NOT_FOUND',
+      rpcCode: -32601,
+      shortMessage: 'The method does not exist / is not available.',
+      details: 'Method not found',
+    })
   })
 
   test('mirrors the worker store: watched block numbers arrive on the main thread', async ({ page, stack }) => {
@@ -69,7 +75,7 @@ test.describe('the core in a real worker', () => {
       const core = window.tessera.createCore({ chains: [], createWorker: silent, callTimeoutMs: 300 })
       return core.ping().then(() => null, (e: Error & { code?: string }) => ({ code: e.code, message: e.message }))
     })
-    expect(error).toEqual({ code: 'CORE_TIMEOUT', message: 'The core did not answer in time. no answer within 300 ms' })
+    expect(error).toEqual({ code: 'CORE_TIMEOUT', message: 'The core did not answer in time\n\nDetails: no answer within 300 ms' })
   })
 
   test('rejects pending calls when the worker dies, then serves calls from a fresh worker', async ({ page, stack }) => {
@@ -126,7 +132,7 @@ test.describe('the core in a real worker', () => {
       const coreB = window.tessera.createCore({ chains: [{ chainId: b.chainId, rpcUrls: [b.rpcUrl] }] })
       const stop = coreA.watchBlockNumber({ chainId: a.chainId }, () => {})
       await coreA.getBlockNumber({ chainId: a.chainId })
-      const bOnA = await coreB.getBlockNumber({ chainId: a.chainId }).then(() => 'answered', (e: Error) => e.message)
+      const bOnA = await coreB.getBlockNumber({ chainId: a.chainId }).then(() => 'answered', (e: Error & { code?: string }) => e.code)
       stop()
       return {
         aBlocks: Object.keys(coreA.store.getState().blockNumbers),
@@ -137,7 +143,7 @@ test.describe('the core in a real worker', () => {
     expect(result).toEqual({
       aBlocks: [String(a!.chainId)],
       bBlocks: [],
-      bOnA: `Network not found: eip155:${a!.chainId} is not configured in the core`,
+      bOnA: 'NETWORK_NOT_FOUND',
     })
     expect(workers).toHaveLength(2)
   })

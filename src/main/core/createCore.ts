@@ -1,7 +1,7 @@
 import { releaseProxy, transfer, transferHandlers, wrap, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
-import { installErrorTransferHandler } from '../../shared/installErrorTransferHandler'
-import { CoreError, isSafeRpcMethod } from '../../shared/coreErrors'
+import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
+import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { CoreConfig } from '../../worker/api'
 import { dataServiceMethods, type DataServiceMethod } from '../../worker/services/dataServiceMethods'
 import type { DataServiceClient } from '../../worker/services/createDataServiceClient'
@@ -60,7 +60,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     ready.catch(() => {})
     const onError = (event: Event) => {
       event.preventDefault()
-      restart(new CoreError('CORE_WORKER_DIED', { details: (event as ErrorEvent).message }))
+      restart(createWidgetError('CORE_WORKER_DIED', { details: (event as ErrorEvent).message }))
     }
     worker.addEventListener('error', onError)
     return { worker, remote, port: channel.port1, ready, onError }
@@ -89,7 +89,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
 
   function call<T>(run: (remote: Remote<ExposedWorkerApi>) => Promise<T>, { timeoutMs = callTimeoutMs, signal, onAbort }: CallOptions = {}) {
     return new Promise<T>((resolve, reject) => {
-      if (isDestroyed) return reject(new CoreError('CORE_DESTROYED'))
+      if (isDestroyed) return reject(createWidgetError('CORE_DESTROYED'))
       const settle = (done: () => void) => {
         clearTimeout(timer)
         pending.delete(fail)
@@ -99,9 +99,9 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       const fail = (error: unknown) => settle(() => reject(error))
       const abort = () => {
         onAbort?.()
-        fail(new CoreError('REQUEST_ABORTED'))
+        fail(createWidgetError('REQUEST_ABORTED'))
       }
-      const timer = setTimeout(() => fail(new CoreError('CORE_TIMEOUT', { details: `no answer within ${timeoutMs} ms` })), timeoutMs)
+      const timer = setTimeout(() => fail(createWidgetError('CORE_TIMEOUT', { details: `no answer within ${timeoutMs} ms` })), timeoutMs)
       pending.add(fail)
       if (signal?.aborted) return abort()
       signal?.addEventListener('abort', abort, { once: true })
@@ -166,7 +166,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       if (isDestroyed) return
       isDestroyed = true
       if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisibilityChange)
-      restart(new CoreError('CORE_DESTROYED'))
+      restart(createWidgetError('CORE_DESTROYED'))
     },
   }
 }

@@ -3,7 +3,8 @@ import type { Address } from 'viem'
 import { createDevWallet, devWalletInfo } from '../../../demo/devWallet/createDevWallet'
 import { startAnvil, type Anvil } from '../../../services/chain/anvil'
 import { freePorts } from '../../../services/stack/ports'
-import { createInjectedConnector, WalletRequestError } from './createInjectedConnector'
+import { ProviderRpcError } from '../../shared/protocol/errors'
+import { createInjectedConnector } from './createInjectedConnector'
 
 const accounts: Address[] = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']
 
@@ -38,8 +39,8 @@ describe('injected connector over a real EIP-1193 wallet', () => {
     const { wallet, connector } = setup()
     wallet.rejectNext('eth_requestAccounts')
     const error = await connector.connect().catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(WalletRequestError)
-    expect(error).toMatchObject({ code: 4001, message: 'User rejected the request.' })
+    expect(error).toBeInstanceOf(ProviderRpcError)
+    expect(error).toMatchObject({ code: 'USER_REJECTED', rpcCode: 4001, shortMessage: 'User rejected the request.' })
   })
 
   it('adds a chain the wallet does not know (4902), then switches to it', async () => {
@@ -54,13 +55,13 @@ describe('injected connector over a real EIP-1193 wallet', () => {
   it("says 'Chain is not supported' when adding fails", async () => {
     const { connector } = setup()
     const error = await connector.switchChain({ ...second(), rpcUrls: [] }).catch((e: unknown) => e)
-    expect(error).toMatchObject({ code: 'CHAIN_NOT_SUPPORTED', message: 'Chain is not supported' })
+    expect(error).toMatchObject({ code: 'CHAIN_NOT_SUPPORTED', shortMessage: 'Chain is not supported' })
   })
 
-  it('passes on a rejection of the switch as 4001', async () => {
+  it('passes on a rejection of the switch as USER_REJECTED', async () => {
     const { wallet, connector } = setup()
     wallet.rejectNext('wallet_switchEthereumChain')
-    await expect(connector.switchChain(second())).rejects.toMatchObject({ code: 4001 })
+    await expect(connector.switchChain(second())).rejects.toMatchObject({ code: 'USER_REJECTED' })
   })
 
   it('follows account changes and disconnects, and stops following', async () => {
@@ -82,7 +83,7 @@ describe('injected connector over a real EIP-1193 wallet', () => {
       isAnnounced: true,
       provider: { request: async ({ method }: { method: string }) => (method === 'eth_chainId' ? 'banana' : ['0xnot-an-address']) } as never,
     })
-    await expect(connector.getChainId()).rejects.toThrow('The wallet reported an invalid chain id: banana')
-    await expect(connector.connect()).rejects.toThrow('The wallet reported an invalid address: 0xnot-an-address')
+    await expect(connector.getChainId()).rejects.toMatchObject({ code: 'WALLET_BAD_RESPONSE', details: 'The wallet reported an invalid chain id: banana' })
+    await expect(connector.connect()).rejects.toMatchObject({ code: 'WALLET_BAD_RESPONSE', details: 'The wallet reported an invalid address: 0xnot-an-address' })
   })
 })

@@ -1,4 +1,5 @@
 import { getAddress, numberToHex, type Address, type EIP1193Provider } from 'viem'
+import { createWidgetError, fromRpcError, WidgetError } from '../../shared/protocol/errors'
 import type { InjectedProviderDetail } from './discoverInjected'
 
 export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
@@ -18,41 +19,28 @@ export type ConnectorEvents = {
   onDisconnect?: () => void
 }
 
-/** An error from the wallet, classified by its EIP-1193 code (never by its text). */
-export class WalletRequestError extends Error {
-  constructor(readonly code: number | string, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'WalletRequestError'
-  }
-}
-
-const codeOf = (error: unknown): number | undefined => {
-  const e = error as { code?: unknown; data?: { originalError?: { code?: unknown } } } | null
-  if (typeof e?.code === 'number') return e.code
-  const original = e?.data?.originalError?.code
-  return typeof original === 'number' ? original : undefined
-}
-
-const toWalletError = (error: unknown): WalletRequestError => {
-  if (error instanceof WalletRequestError) return error
-  const code = codeOf(error) ?? -1
-  const message = (error as { message?: unknown } | null)?.message
-  return new WalletRequestError(code, typeof message === 'string' && message ? message : 'The wallet refused the request', { cause: error })
+/** A wallet's error as a WidgetError: classified by its EIP-1193 code (never by its text), the original as cause. */
+const toWalletError = (error: unknown): WidgetError => {
+  if (error instanceof WidgetError) return error
+  const e = error as { code?: unknown; message?: unknown; data?: { originalError?: { code?: unknown } } } | null
+  const code = typeof e?.code === 'number' ? e.code : typeof e?.data?.originalError?.code === 'number' ? e.data.originalError.code : undefined
+  if (code !== undefined) return fromRpcError({ code, message: e?.message })
+  return createWidgetError('UNKNOWN', { details: typeof e?.message === 'string' ? e.message : String(error), cause: error })
 }
 
 const parseChainId = (value: unknown): number => {
   const id = typeof value === 'string' ? Number.parseInt(value, value.startsWith('0x') ? 16 : 10) : Number(value)
-  if (!Number.isSafeInteger(id) || id <= 0) throw new WalletRequestError('INVALID_CHAIN_ID', `The wallet reported an invalid chain id: ${String(value)}`)
+  if (!Number.isSafeInteger(id) || id <= 0) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid chain id: ${String(value)}` })
   return id
 }
 
 const parseAccounts = (value: unknown): Address[] => {
-  if (!Array.isArray(value)) throw new WalletRequestError('INVALID_ACCOUNTS', 'The wallet reported accounts that are not a list')
+  if (!Array.isArray(value)) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet reported accounts that are not a list' })
   return value.map((a) => {
     try {
       return getAddress(String(a))
     } catch {
-      throw new WalletRequestError('INVALID_ACCOUNTS', `The wallet reported an invalid address: ${String(a)}`)
+      throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid address: ${String(a)}` })
     }
   })
 }
@@ -100,7 +88,7 @@ export function createInjectedConnector({ info, provider, isAnnounced }: Injecte
     isAuthorized: async () => (await connector.getAccounts().catch(() => [])).length > 0,
     async connect({ chainId }: { chainId?: number } = {}) {
       const accounts = parseAccounts(await request({ method: 'eth_requestAccounts' }))
-      if (accounts.length === 0) throw new WalletRequestError(4100, 'The wallet returned no account')
+      if (accounts.length === 0) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet returned no account' })
       return { accounts, chainId: chainId ?? (await connector.getChainId()) }
     },
     async disconnect() {
@@ -109,21 +97,21 @@ export function createInjectedConnector({ info, provider, isAnnounced }: Injecte
     },
     /**
      * Switches the wallet to the network; when the wallet does not know it (4902), adds it and switches again.
-     * A failed add is 'Chain is not supported'; the user saying no stays a 4001.
+     * A failed add is 'Chain is not supported'; the user saying no stays USER_REJECTED.
      */
     async switchChain(network: AddableNetwork) {
       try {
         await request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(network.id) }] })
         return
       } catch (error) {
-        if ((error as WalletRequestError).code !== 4902) throw error
+        if ((error as WidgetError).rpcCode !== 4902) throw error
       }
       try {
         await addChain(network)
         await request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(network.id) }] })
       } catch (error) {
-        if ((error as WalletRequestError).code === 4001) throw error
-        throw new WalletRequestError('CHAIN_NOT_SUPPORTED', 'Chain is not supported', { cause: error })
+        if ((error as WidgetError).code === 'USER_REJECTED') throw error
+        throw createWidgetError('CHAIN_NOT_SUPPORTED', { details: (error as WidgetError).shortMessage, cause: error })
       }
     },
     /** Follows the wallet's account, chain and disconnect events; returns the function that stops. */

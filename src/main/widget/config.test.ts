@@ -26,7 +26,7 @@ describe('parseWidgetConfig', () => {
 
   it('rejects siweConfig together with siwx, with the spec’s sentence', () => {
     expect(() => parseWidgetConfig({ projectId: 'demo', networks: [local], siwx: {}, siweConfig: {} })).toThrowErrorMatchingInlineSnapshot(
-      `[WidgetConfigError: Cannot set both \`siweConfig\` and \`siwx\` options]`,
+      `[ValidationError: Cannot set both \`siweConfig\` and \`siwx\` options]`,
     )
   })
 
@@ -39,6 +39,14 @@ describe('parseWidgetConfig', () => {
     [{ projectId: 'demo', networks: [local], defaultNetwork: 'eip155:1' }, 'defaultNetwork'],
     [{ projectId: 'demo', networks: [local], themeVariables: { color: 'red' } }, 'themeVariables.color'],
   ])('names the failing field: %o', (input, field) => {
-    expect(() => parseWidgetConfig(input)).toThrow(new RegExp(`^Invalid widget config: ${field.replace(/\./g, '\\.')}: `))
+    const error = (() => {
+      try {
+        parseWidgetConfig(input)
+      } catch (e) {
+        return e as { code: string; field: string; details: string }
+      }
+    })()
+    expect(error).toMatchObject({ code: 'INVALID_CONFIG', field })
+    expect(error?.details.startsWith(`${field}: `)).toBe(true)
   })
 })

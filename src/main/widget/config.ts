@@ -1,4 +1,7 @@
 import * as z from 'zod/mini'
+import { DEFAULT_FEATURES } from '../../shared/protocol/constants'
+import { errorTable } from '../../shared/protocol/errorTable'
+import { createWidgetError } from '../../shared/protocol/errors'
 
 const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
 
@@ -17,20 +20,7 @@ const network = z.object({
 export type WidgetNetwork = z.infer<typeof network>
 
 /** Features and their defaults (SPEC §9). */
-export const defaultFeatures = {
-  swaps: true,
-  onramp: true,
-  receive: true,
-  send: true,
-  email: true,
-  emailShowWallets: true,
-  history: true,
-  analytics: true,
-  allWallets: true,
-  legalCheckbox: false,
-  smartSessions: false,
-  collapseWallets: false,
-} as const
+export const defaultFeatures = DEFAULT_FEATURES
 
 const features = z.object(Object.fromEntries(Object.keys(defaultFeatures).map((k) => [k, z.optional(z.boolean())])) as Record<keyof typeof defaultFeatures, z.ZodMiniOptional<z.ZodMiniBoolean>>)
 
@@ -54,7 +44,7 @@ export const widgetConfigSchema = z
   })
   .check(
     z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {
-      message: 'Cannot set both `siweConfig` and `siwx` options',
+      message: errorTable.SIWX_CONFIG_CONFLICT.message,
       path: ['siwx'],
     }),
     z.refine((config) => config.defaultNetwork === undefined || config.networks.some((n) => n.caipNetworkId === config.defaultNetwork), {
@@ -66,19 +56,15 @@ export const widgetConfigSchema = z
 export type WidgetConfigInput = z.input<typeof widgetConfigSchema>
 export type WidgetConfig = z.output<typeof widgetConfigSchema> & { features: Record<keyof typeof defaultFeatures, boolean> }
 
-/** A configuration the widget cannot start with; the message names each failing field. */
-export class WidgetConfigError extends Error {
-  constructor(readonly issues: { path: string; message: string }[]) {
-    super(issues.length === 1 && issues[0]!.path === 'siwx' ? issues[0]!.message : `Invalid widget config: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`)
-    this.name = 'WidgetConfigError'
-  }
-}
-
 /** Validates a host's config and fills in the defaults. */
 export function parseWidgetConfig(input: unknown): WidgetConfig {
   const parsed = widgetConfigSchema.safeParse(input)
   if (!parsed.success) {
-    throw new WidgetConfigError(parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message })))
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message }))
+    if (issues.some((i) => i.path === 'siwx' && i.message === errorTable.SIWX_CONFIG_CONFLICT.message)) {
+      throw createWidgetError('SIWX_CONFIG_CONFLICT', { field: 'siwx' })
+    }
+    throw createWidgetError('INVALID_CONFIG', { field: issues[0]?.path, details: issues.map((i) => `${i.path}: ${i.message}`).join('; ') })
   }
   return { ...parsed.data, features: { ...defaultFeatures, ...parsed.data.features } } as WidgetConfig
 }

@@ -73,8 +73,8 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
   it('keeps the wallet’s rejection and stays disconnected', async () => {
     const { widget, wallet } = page()
     wallet.rejectNext('eth_requestAccounts')
-    await expect(widget.connect('dev.tessera.wallet')).rejects.toMatchObject({ code: 4001 })
-    expect(widget.getState()).toMatchObject({ status: 'disconnected', error: { code: 4001, message: 'User rejected the request.' } })
+    await expect(widget.connect('dev.tessera.wallet')).rejects.toMatchObject({ code: 'USER_REJECTED' })
+    expect(widget.getState()).toMatchObject({ status: 'disconnected', error: { code: 'USER_REJECTED', message: 'User rejected the request.' } })
   })
 
   it('reconnects after a reload without asking the wallet again', async () => {
@@ -138,7 +138,7 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
 
   it('refuses a network it does not have', async () => {
     const { widget } = page()
-    await expect(widget.switchNetwork('eip155:1')).rejects.toThrow("Network not found: eip155:1 is not one of the widget's networks")
+    await expect(widget.switchNetwork('eip155:1')).rejects.toMatchObject({ shortMessage: 'Network not found', details: "eip155:1 is not one of the widget's networks" })
   })
 
   it('disconnects and clears what it stored', async () => {

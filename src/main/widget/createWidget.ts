@@ -1,4 +1,7 @@
 import { createStore } from 'zustand/vanilla'
+import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
+import { errorTable } from '../../shared/protocol/errorTable'
+import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
 import { subscribeWithSelector } from 'zustand/middleware'
 import type { Address } from 'viem'
 import { createCore, type Core } from '../core/createCore'
@@ -31,10 +34,9 @@ export type WidgetState = {
   recentWallets: RecentWallet[]
   themeMode: 'light' | 'dark'
   balance: { value: bigint; symbol: string; decimals: number } | undefined
-  error: { code: string | number; message: string } | undefined
+  error: { code: string; message: string } | undefined
 }
 
-export const RECENT_WALLETS_LIMIT = 2
 
 /** The network placeholder for a chain the host did not request (SPEC §3). */
 export const unknownNetwork = (chainId: number): WidgetNetwork => ({
@@ -145,7 +147,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     } catch {
       if (seq === balanceRequest) {
         store.setState({ balance: undefined })
-        notifications.show('Token Balance Unavailable', { variant: 'error' })
+        notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
       }
     }
   }
@@ -297,7 +299,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, or 'injected'). */
     async connect(connectorId: string) {
       const connector = connectors.get(connectorId)
-      if (!connector) throw new Error(`No wallet with id ${connectorId} was found on this page`)
+      if (!connector) throw createWidgetError('WALLET_NOT_FOUND', { details: connectorId })
       store.setState({ status: 'connecting', error: undefined })
       try {
         const { accounts, chainId } = await connector.connect()
@@ -305,8 +307,8 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         setConnected(connector, accounts, chainId)
         if (router.store.getState().view !== 'UnsupportedChain') router.reset('Account')
       } catch (error) {
-        const e = error as { code?: string | number; message?: string }
-        store.setState({ status: 'disconnected', error: { code: e.code ?? 'UNKNOWN', message: e.message ?? 'Something went wrong' } })
+        const e = error as Partial<WidgetError>
+        store.setState({ status: 'disconnected', error: { code: e.code ?? 'UNKNOWN', message: e.shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message } })
         throw error
       }
     },
@@ -315,7 +317,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       try {
         await connector?.disconnect()
       } catch (error) {
-        notifications.show('Failed to disconnect', { variant: 'error' })
+        notifications.show(errorTable.DISCONNECT_FAILED.message, { variant: 'error' })
         throw error
       } finally {
         clearConnection()
@@ -325,7 +327,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     /** Switches the active network; when connected, asks the wallet (adding the chain if it does not know it). */
     async switchNetwork(caipNetworkId: string) {
       const network = networkById(caipNetworkId)
-      if (!network) throw new Error(`Network not found: ${caipNetworkId} is not one of the widget's networks`)
+      if (!network) throw createWidgetError('NETWORK_NOT_FOUND', { details: `${caipNetworkId} is not one of the widget's networks` })
       const state = store.getState()
       const connector = connectors.get(state.connectorId ?? '')
       if (state.status === 'connected' && connector) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDataServiceClient, DataServiceError, formatSdkVersion } from './createDataServiceClient'
+import { WidgetError } from '../../shared/protocol/errors'
+import { createDataServiceClient, formatSdkVersion } from './createDataServiceClient'
 
 type Recorded = { method: string; path: string; query: Record<string, string>; body: unknown }
 type Route = (req: Recorded, res: ServerResponse) => void
@@ -66,18 +67,20 @@ describe('data-service client', () => {
     const service = client(server.url, { isNetworkSupported: (id) => id === 'eip155:1' })
     expect(await service.getBalance({ address: '0xabc', chainId: 'eip155:999' })).toEqual({ balances: [] })
     expect(await service.getTransactionHistory({ account: '0xabc', chainId: 'eip155:999' })).toEqual({ data: [], next: undefined })
-    expect(() => service.getGasPrice({ chainId: 'eip155:999' })).toThrow('Network not supported for Gas Price')
-    expect(() => service.getSwapTokens({ chainId: 'eip155:999' })).toThrow('Network not supported for Swaps')
-    expect(() => service.buildApproveTransaction({ chainId: 'eip155:999', userAddress: '0x', from: '0x', to: '0x' })).toThrow('Network not supported for Swaps')
+    expect(() => service.getGasPrice({ chainId: 'eip155:999' })).toThrow(expect.objectContaining({ shortMessage: 'Network not supported for Gas Price' }))
+    expect(() => service.getSwapTokens({ chainId: 'eip155:999' })).toThrow(expect.objectContaining({ shortMessage: 'Network not supported for Swaps' }))
+    expect(() => service.buildApproveTransaction({ chainId: 'eip155:999', userAddress: '0x', from: '0x', to: '0x' })).toThrow(
+      expect.objectContaining({ code: 'SWAP_NETWORK_UNSUPPORTED' }),
+    )
     expect(server.requests).toEqual([])
   })
 
   it('names the field and the endpoint when an answer is malformed', async () => {
     const server = await serve((_req, res) => json(res, 200, { balances: [{ ...balance, quantity: { decimals: '6', numeric: 'lots' } }] }))
     const error = await client(server.url).getBalance({ address: '0xabc', chainId: 'eip155:1' }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(DataServiceError)
-    expect((error as Error).message).toMatch(/^Token Balance Unavailable\. getBalance answered with an invalid balances\.0\.quantity\.numeric: /)
-    expect(error).toMatchObject({ code: 'SERVICE_BAD_RESPONSE' })
+    expect(error).toBeInstanceOf(WidgetError)
+    expect(error).toMatchObject({ code: 'TOKEN_BALANCE_UNAVAILABLE', shortMessage: 'Token Balance Unavailable' })
+    expect((error as WidgetError).details).toMatch(/^getBalance: answered with an invalid balances\.0\.quantity\.numeric: /)
   })
 
   it('reports invalid JSON, HTTP errors with the server’s message, and an unreachable service', async () => {
@@ -87,9 +90,9 @@ describe('data-service client', () => {
     })
     await expect(client(server.url).getIdentity({ address: '0xabc' })).rejects.toMatchObject({ code: 'SERVICE_BAD_RESPONSE', message: expect.stringContaining('invalid JSON') })
     await expect(client(server.url).registerName({ name: 'abc', coinType: 60, address: '0x', message: '', signature: '' })).rejects.toMatchObject({
-      code: 'INVALID_NAME',
+      code: 'NAME_REGISTER_FAILED',
       shortMessage: 'Error registering name abc',
-      details: 'Name must be at least 4 characters',
+      details: 'registerName: Name must be at least 4 characters',
       status: 400,
     })
     await expect(client('http://127.0.0.1:9').getSupportedChains()).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
@@ -97,7 +100,7 @@ describe('data-service client', () => {
 
   it('times out a service that does not answer', async () => {
     const server = await serve(() => {})
-    await expect(client(server.url, { timeoutMs: 100 }).getSupportedChains()).rejects.toMatchObject({ code: 'SERVICE_TIMEOUT', details: 'no answer within 100 ms' })
+    await expect(client(server.url, { timeoutMs: 100 }).getSupportedChains()).rejects.toMatchObject({ code: 'SERVICE_TIMEOUT', details: 'getSupportedChains: no answer within 100 ms' })
   })
 
   it("turns an analytics 403 into 'Invalid App Configuration', and never sends MODAL_CREATED", async () => {
@@ -107,7 +110,7 @@ describe('data-service client', () => {
     expect(await service.sendAnalyticsEvent({ ...event, event: { type: 'track', event: 'MODAL_CREATED' } })).toBe(false)
     expect(server.requests).toEqual([])
     const error = await service.sendAnalyticsEvent({ ...event, event: { type: 'track', event: 'MODAL_OPEN', properties: { connected: false } } }).catch((e: unknown) => e)
-    expect(error).toMatchObject({ code: 'ANALYTICS_FORBIDDEN', shortMessage: 'Invalid App Configuration', status: 403 })
+    expect(error).toMatchObject({ code: 'INVALID_APP_CONFIGURATION', shortMessage: 'Invalid App Configuration', status: 403 })
     expect(server.requests[0]).toMatchObject({ path: '/e', body: { eventId: '1', props: { event: 'MODAL_OPEN', properties: { connected: false } } } })
   })
 

@@ -1,4 +1,6 @@
 import * as z from 'zod/mini'
+import type { ErrorCode } from '../../shared/protocol/errorTable'
+import { createWidgetError } from '../../shared/protocol/errors'
 import {
   analyticsConfigSchema,
   balanceResponseSchema,
@@ -13,23 +15,6 @@ import {
   supportedChainsResponseSchema,
   walletsResponseSchema,
 } from './schemas'
-
-/** An error from a data-service call: a stable code, the sentence a user may see, and what went wrong. */
-export class DataServiceError extends Error {
-  constructor(
-    readonly code: string,
-    readonly shortMessage: string,
-    readonly details: string | undefined,
-    options: { cause?: unknown; status?: number; endpoint: string },
-  ) {
-    super(details ? `${shortMessage}. ${details}` : shortMessage, { cause: options.cause })
-    this.name = 'DataServiceError'
-    this.status = options.status
-    this.endpoint = options.endpoint
-  }
-  readonly status: number | undefined
-  readonly endpoint: string
-}
 
 /** The SDK version string, of the form type-adapters-version (SPEC §1). */
 export const formatSdkVersion = ({ type, adapters, version }: { type: string; adapters: readonly string[]; version: string }) =>
@@ -77,9 +62,20 @@ export function createDataServiceClient({
 
   async function call<S extends z.ZodMiniType>(
     endpoint: string,
-    { base = baseUrl, path, query, method = 'GET', body, schema, failure }: { base?: string; path: string; query?: Query; method?: 'GET' | 'POST'; body?: unknown; schema: S; failure?: string },
+    {
+      base = baseUrl,
+      path,
+      query,
+      method = 'GET',
+      body,
+      schema,
+      failure,
+      params,
+    }: { base?: string; path: string; query?: Query; method?: 'GET' | 'POST'; body?: unknown; schema: S; failure?: ErrorCode; params?: Record<string, string> },
   ): Promise<z.infer<S>> {
-    const shortMessage = failure ?? `Data service request failed: ${endpoint}`
+    // A call the spec names a failure for fails with that sentence; others with what went wrong.
+    const fail = (code: ErrorCode, details: string, extra: { cause?: unknown; status?: number; field?: string } = {}) =>
+      createWidgetError(failure ?? code, { params, details: `${endpoint}: ${details}`, ...extra })
     let response: Response
     try {
       response = await fetchFn(url(base, path, query), {
@@ -90,35 +86,39 @@ export function createDataServiceClient({
       })
     } catch (cause) {
       const isTimeout = (cause as Error)?.name === 'TimeoutError'
-      throw new DataServiceError(isTimeout ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', shortMessage, isTimeout ? `no answer within ${timeoutMs} ms` : `${base} could not be reached`, { cause, endpoint })
+      throw fail(isTimeout ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', isTimeout ? `no answer within ${timeoutMs} ms` : `${base} could not be reached`, { cause })
     }
     const text = await response.text()
     let json: unknown
     try {
       json = text ? JSON.parse(text) : undefined
     } catch (cause) {
-      throw new DataServiceError('SERVICE_BAD_RESPONSE', shortMessage, `${endpoint} answered with invalid JSON (HTTP ${response.status})`, { cause, status: response.status, endpoint })
+      throw fail('SERVICE_BAD_RESPONSE', `answered with invalid JSON (HTTP ${response.status})`, { cause, status: response.status })
     }
     if (!response.ok) {
       const error = (json as { error?: { code?: unknown; message?: unknown; reasons?: { description?: unknown }[] } } | undefined)?.error
       const reason = error?.reasons?.[0]?.description
       const message = typeof reason === 'string' ? reason : typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`
       if (response.status === 403 && endpoint === 'sendAnalyticsEvent') {
-        throw new DataServiceError('ANALYTICS_FORBIDDEN', 'Invalid App Configuration', `${message}: this origin is not on the project's allowlist; update the project's configuration`, { status: 403, endpoint })
+        throw createWidgetError('INVALID_APP_CONFIGURATION', {
+          details: `${message}: this origin is not on the project's allowlist; update the project's configuration`,
+          status: 403,
+        })
       }
-      throw new DataServiceError(typeof error?.code === 'string' ? error.code : `HTTP_${response.status}`, shortMessage, message, { status: response.status, endpoint })
+      const field = (error as { field?: unknown } | undefined)?.field
+      throw fail('SERVICE_BAD_RESPONSE', message, { status: response.status, field: typeof field === 'string' ? field : undefined })
     }
     const parsed = schema.safeParse(json)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
-      throw new DataServiceError('SERVICE_BAD_RESPONSE', shortMessage, `${endpoint} answered with an invalid ${issue.path.join('.') || 'body'}: ${issue.message}`, { status: response.status, endpoint })
+      throw fail('SERVICE_BAD_RESPONSE', `answered with an invalid ${issue.path.join('.') || 'body'}: ${issue.message}`, { status: response.status })
     }
     return parsed.data
   }
 
   const unsupported = (chainId: string | undefined) => chainId !== undefined && !isNetworkSupported(chainId)
-  const requireSupported = (chainId: string, message: 'Network not supported for Gas Price' | 'Network not supported for Swaps', endpoint: string) => {
-    if (unsupported(chainId)) throw new DataServiceError('NETWORK_NOT_SUPPORTED', message, chainId, { endpoint })
+  const requireSupported = (chainId: string, code: 'GAS_PRICE_NETWORK_UNSUPPORTED' | 'SWAP_NETWORK_UNSUPPORTED') => {
+    if (unsupported(chainId)) throw createWidgetError(code, { details: chainId })
   }
   const ok = z.unknown()
 
@@ -128,48 +128,48 @@ export function createDataServiceClient({
       call('getIdentity', { path: `v1/identity/${address}`, query: { sender }, schema: identityResponseSchema }),
     getTransactionHistory: async ({ account, cursor, onramp, chainId }: { account: string; cursor?: string; onramp?: string; chainId?: string }) => {
       if (unsupported(chainId)) return { data: [], next: undefined }
-      return call('getTransactionHistory', { path: `v1/account/${account}/history`, query: { cursor, onramp, chainId }, schema: historyResponseSchema, failure: 'Failed to fetch transactions' })
+      return call('getTransactionHistory', { path: `v1/account/${account}/history`, query: { cursor, onramp, chainId }, schema: historyResponseSchema, failure: 'FETCH_TRANSACTIONS_FAILED' })
     },
     getBalance: async ({ address, chainId, forceUpdate }: { address: string; chainId: string; forceUpdate?: boolean }) => {
       if (unsupported(chainId)) return { balances: [] }
-      return call('getBalance', { path: `v1/account/${address}/balance`, query: { currency: 'usd', chainId, forceUpdate }, schema: balanceResponseSchema, failure: 'Token Balance Unavailable' })
+      return call('getBalance', { path: `v1/account/${address}/balance`, query: { currency: 'usd', chainId, forceUpdate }, schema: balanceResponseSchema, failure: 'TOKEN_BALANCE_UNAVAILABLE' })
     },
     getFungiblePrice: ({ addresses }: { addresses: readonly string[] }) =>
       call('getFungiblePrice', { path: 'v1/fungible/price', method: 'POST', body: { currency: 'usd', addresses, projectId }, schema: fungiblePriceResponseSchema }),
     getGasPrice: ({ chainId }: { chainId: string }) => {
-      requireSupported(chainId, 'Network not supported for Gas Price', 'getGasPrice')
+      requireSupported(chainId, 'GAS_PRICE_NETWORK_UNSUPPORTED')
       return call('getGasPrice', { path: 'v1/convert/gas-price', query: { chainId }, schema: ok })
     },
     getSwapQuote: (query: { chainId: string; amount: string; userAddress: string; from: string; to: string; gasPrice: string }) => {
-      requireSupported(query.chainId, 'Network not supported for Swaps', 'getSwapQuote')
+      requireSupported(query.chainId, 'SWAP_NETWORK_UNSUPPORTED')
       const { chainId: _chainId, ...rest } = query
       return call('getSwapQuote', { path: 'v1/convert/quotes', query: rest, schema: ok })
     },
     getSwapTokens: ({ chainId }: { chainId: string }) => {
-      requireSupported(chainId, 'Network not supported for Swaps', 'getSwapTokens')
+      requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
       return call('getSwapTokens', { path: 'v1/convert/tokens', query: { chainId }, schema: ok })
     },
     getAllowance: ({ chainId, tokenAddress, userAddress }: { chainId: string; tokenAddress: string; userAddress: string }) => {
-      requireSupported(chainId, 'Network not supported for Swaps', 'getAllowance')
+      requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
       return call('getAllowance', { path: 'v1/convert/allowance', query: { tokenAddress, userAddress }, schema: ok })
     },
     buildSwapTransaction: ({ chainId, ...body }: { chainId: string; amount: string; from: string; to: string; userAddress: string; slippage: number; disableEstimate?: boolean }) => {
-      requireSupported(chainId, 'Network not supported for Swaps', 'buildSwapTransaction')
+      requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
       const { slippage, ...rest } = body
       return call('buildSwapTransaction', { path: 'v1/convert/build-transaction', method: 'POST', body: { ...rest, eip155: { slippage: String(slippage) }, projectId }, schema: ok })
     },
     buildApproveTransaction: ({ chainId, userAddress, from, to }: { chainId: string; userAddress: string; from: string; to: string }) => {
-      requireSupported(chainId, 'Network not supported for Swaps', 'buildApproveTransaction')
+      requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
       return call('buildApproveTransaction', { path: 'v1/convert/build-approve', query: { userAddress, from, to }, schema: ok })
     },
     lookupName: ({ name }: { name: string }) =>
-      call('lookupName', { path: `v1/profile/account/${encodeURIComponent(name)}`, query: { apiVersion: 2 }, schema: profileSchema, failure: 'Error resolving name' }),
+      call('lookupName', { path: `v1/profile/account/${encodeURIComponent(name)}`, query: { apiVersion: 2 }, schema: profileSchema, failure: 'NAME_RESOLVE_FAILED' }),
     reverseLookup: ({ address, sender }: { address: string; sender?: string }) =>
-      call('reverseLookup', { path: `v1/profile/reverse/${address}`, query: { sender, apiVersion: 2 }, schema: z.array(profileSchema), failure: 'Error fetching names for address' }),
+      call('reverseLookup', { path: `v1/profile/reverse/${address}`, query: { sender, apiVersion: 2 }, schema: z.array(profileSchema), failure: 'NAMES_FOR_ADDRESS_FAILED' }),
     getNameSuggestions: async ({ name, zone }: { name: string; zone?: string }) =>
-      (await call('getNameSuggestions', { path: `v1/profile/suggestions/${encodeURIComponent(name)}`, query: { zone }, schema: suggestionsResponseSchema, failure: 'Error fetching name suggestions' })).suggestions,
+      (await call('getNameSuggestions', { path: `v1/profile/suggestions/${encodeURIComponent(name)}`, query: { zone }, schema: suggestionsResponseSchema, failure: 'NAME_SUGGESTIONS_FAILED' })).suggestions,
     registerName: ({ name, coinType, address, message, signature }: { name: string; coinType: number; address: string; message: string; signature: string }) =>
-      call('registerName', { path: 'v1/profile/account', method: 'POST', body: { coin_type: coinType, address, message, signature }, schema: z.object({ success: z.boolean() }), failure: `Error registering name ${name}` }),
+      call('registerName', { path: 'v1/profile/account', method: 'POST', body: { coin_type: coinType, address, message, signature }, schema: z.object({ success: z.boolean() }), failure: 'NAME_REGISTER_FAILED', params: { name } }),
     generateOnrampUrl: (body: { destinationWallets: unknown[]; defaultNetwork?: string; partnerUserId: string; presetCryptoAmount?: number; presetFiatAmount?: number }) =>
       call('generateOnrampUrl', { path: 'v1/generators/onrampurl', method: 'POST', body: { ...body, defaultExperience: 'buy' }, schema: z.object({ url: z.string() }) }),
     getOnrampOptions: () => call('getOnrampOptions', { path: 'v1/onramp/options', schema: onrampOptionsSchema }),

@@ -1,6 +1,6 @@
 import { useAccount, useBalance } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
-import { formatBalance, shortenAddress } from '../format'
+import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { prefetchModal } from '../WidgetModal'
 import { ShadowRoot } from '../ShadowRoot'
 import { useTranslate } from '../useTranslate'
@@ -25,7 +25,7 @@ export function ConnectButton() {
       >
         {isConnected ? (
           <>
-            {balance ? <span>{`${formatBalance(balance.value, balance.decimals)} ${balance.symbol}`}</span> : null}
+            {balance ? <span>{`${formatBalance(balance.value, { decimals: balance.decimals })} ${balance.symbol}`}</span> : null}
             <span>{shortenAddress(address)}</span>
           </>
         ) : status === 'connecting' || status === 'reconnecting' ? (

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
 import { useWidget } from '../../react/WidgetProvider'
-import { formatBalance, shortenAddress } from '../format'
+import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { useTranslate } from '../useTranslate'
 
 /** The connected account: address, balance, network, copy, explorer and disconnect. */
@@ -20,7 +20,7 @@ export function AccountView() {
         {shortenAddress(address)}
       </span>
       <span className="balance" aria-label={t('account.balance')}>
-        {balance ? `${formatBalance(balance.value, balance.decimals)} ${balance.symbol}` : `0.000 ${network.nativeCurrency.symbol}`}
+        {balance ? `${formatBalance(balance.value, { decimals: balance.decimals })} ${balance.symbol}` : `0.000 ${network.nativeCurrency.symbol}`}
       </span>
       <div className="actions">
         <button type="button" className="item" onClick={() => widget.router.push('Networks')} aria-label={`${t('account.network')}: ${network.name}`}>

@@ -16,7 +16,7 @@ export function ConnectingExternalView() {
       {error && status !== 'connecting' ? (
         <>
           <p className="error" role="alert">
-            {error.code === 4001 ? t('error.userRejected') : error.message}
+            {error.code === 'USER_REJECTED' ? t('error.userRejected') : error.message}
           </p>
           <button type="button" className="button" onClick={() => widget.connect(connectorId).catch(() => {})}>
             {t('connecting.retry')}

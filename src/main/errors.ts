@@ -1,0 +1,2 @@
+export { WidgetError } from '../shared/protocol/errors'
+export type { ErrorCode } from '../shared/protocol/errorTable'

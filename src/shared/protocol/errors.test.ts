@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest'
+import { errorTable, type ErrorCode } from './errorTable'
+import {
+  createWidgetError,
+  fromRpcError,
+  installErrorTransferHandler,
+  NodeError,
+  ProviderRpcError,
+  reviveError,
+  RpcError,
+  serializeError,
+  ServiceError,
+  WidgetError,
+} from './errors'
+
+describe('WidgetError', () => {
+  it('fills the spec’s parameters', () => {
+    expect(new WidgetError('EMAIL_LOGIN_THROTTLED', { params: { n: 12 } }).message).toBe('Please try again after 12 seconds')
+    expect(new WidgetError('NAME_REGISTER_FAILED', { params: { name: 'alice' } }).shortMessage).toBe('Error registering name alice')
+  })
+
+  it('keeps shortMessage, details and cause apart', () => {
+    const cause = new Error('socket hang up')
+    const error = new WidgetError('TOKEN_BALANCE_UNAVAILABLE', { details: 'eip155:1 answered 503', cause })
+    expect(error).toMatchObject({ code: 'TOKEN_BALANCE_UNAVAILABLE', shortMessage: 'Token Balance Unavailable', details: 'eip155:1 answered 503', cause })
+    expect(error.message).toBe('Token Balance Unavailable\n\nDetails: eip155:1 answered 503')
+  })
+
+  it('has the spec’s exact sentence for every message of SPEC §5, §6 and §8', () => {
+    const sentences = Object.fromEntries((Object.keys(errorTable) as ErrorCode[]).map((code) => [code, createWidgetError(code).shortMessage]))
+    expect(sentences).toMatchInlineSnapshot(`
+      {
+        "ABI_DECODING_FAILED": "Could not decode the data returned by the contract.",
+        "ACTION_NOT_ALLOWED": "Action not allowed",
+        "ADAPTER_NOT_FOUND": "Adapter not found",
+        "ATOMICITY_NOT_SUPPORTED": "The wallet does not support atomic execution but the request requires it.",
+        "ATOMIC_READY_WALLET_REJECTED_UPGRADE": "The Wallet can support atomicity after an upgrade, but the user rejected the upgrade.",
+        "AUTHENTICATING": "Authenticating...",
+        "AUTH_CONNECTOR_NOT_FOUND": "Address or auth connector not found",
+        "BUNDLE_TOO_LARGE": "The call bundle is too large for the Wallet to process.",
+        "CAIP_NETWORK_UNDEFINED": "CaipNetwork is undefined",
+        "CHAIN_ADAPTER_NOT_FOUND": "Chain adapter not found",
+        "CHAIN_DISCONNECTED": "The Provider is not connected to the requested chain.",
+        "CHAIN_NOT_SUPPORTED": "Chain is not supported",
+        "CHAIN_REQUIRED": "Chain is required to update chain account data",
+        "CONNECTION_CLIENT_NOT_SET": "ConnectionController client not set",
+        "CONTRACT_FUNCTION_REVERTED": "The contract function reverted.",
+        "CONTRACT_ZERO_DATA": "The contract function returned no data ("0x").",
+        "CORE_DESTROYED": "The core was destroyed",
+        "CORE_TIMEOUT": "The core did not answer in time",
+        "CORE_WORKER_DIED": "The core worker stopped",
+        "COUNTERFACTUAL_DEPLOYMENT_FAILED": "Deployment for counterfactual contract call failed.",
+        "DISCONNECTED": "The Provider is disconnected from all chains.",
+        "DISCONNECT_FAILED": "Failed to disconnect",
+        "DUPLICATE_ID": "There is already a bundle submitted with this ID.",
+        "EMAIL_DEPENDENCY_FAILED": "Unable to load email login dependency",
+        "EMAIL_LOGIN_THROTTLED": "Please try again after {n} seconds",
+        "EXECUTION_REVERTED": "Execution reverted for an unknown reason.",
+        "FEE_CAP_TOO_HIGH": "The fee cap (\`maxFeePerGas\`) cannot be higher than the maximum allowed value (2^256-1).",
+        "FEE_CAP_TOO_LOW": "The fee cap (\`maxFeePerGas\`) cannot be lower than the block base fee.",
+        "FETCH_TRANSACTIONS_FAILED": "Failed to fetch transactions",
+        "FRAME_ERROR": "An error occurred",
+        "GAS_PRICE_NETWORK_UNSUPPORTED": "Network not supported for Gas Price",
+        "HTTP_REQUEST_FAILED": "HTTP request failed.",
+        "INSUFFICIENT_FUNDS": "The total cost (gas * gas fee + value) of executing this transaction exceeds the balance of the account.",
+        "INTERNAL_ERROR": "An internal error was received.",
+        "INTRINSIC_GAS_TOO_HIGH": "The amount of gas provided for the transaction exceeds the limit allowed for the block.",
+        "INTRINSIC_GAS_TOO_LOW": "The amount of gas provided for the transaction is too low.",
+        "INVALID_ADDRESS": "Address is invalid.",
+        "INVALID_APP_CONFIGURATION": "Invalid App Configuration",
+        "INVALID_CONFIG": "Invalid widget config",
+        "INVALID_INPUT": "Missing or invalid parameters.",
+        "INVALID_MESSAGE": "Invalid message",
+        "INVALID_PARAMS": "Invalid parameters were provided to the RPC method.",
+        "INVALID_REQUEST": "JSON is not a valid request object.",
+        "JSON_RPC_VERSION_UNSUPPORTED": "Version of JSON-RPC protocol is not supported.",
+        "LIMIT_EXCEEDED": "Request exceeds defined limit.",
+        "METHOD_NOT_FOUND": "The method does not exist / is not available.",
+        "METHOD_NOT_SUPPORTED": "Method is not implemented.",
+        "NAMES_FOR_ADDRESS_FAILED": "Error fetching names for address",
+        "NAME_REGISTER_FAILED": "Error registering name {name}",
+        "NAME_RESOLVE_FAILED": "Error resolving name",
+        "NAME_SUGGESTIONS_FAILED": "Error fetching name suggestions",
+        "NETWORK_CLIENT_NOT_SET": "NetworkController client not set",
+        "NETWORK_NOT_FOUND": "Network not found",
+        "NONCE_MAX_VALUE": "Nonce provided for the transaction has exceeded the maximum allowed nonce.",
+        "NONCE_TOO_HIGH": "Nonce provided for the transaction is higher than the next one expected.",
+        "NONCE_TOO_LOW": "Nonce provided for the transaction is lower than the current nonce of the account.",
+        "NO_ACTIVE_CAIP_ADDRESS": "No ActiveCaipAddress found",
+        "NO_RPC_URL": "No URL was provided to the Transport. Please provide a valid RPC URL to the Transport.",
+        "PARSE_ERROR": "Invalid JSON was received by the server. An error occurred on the server while parsing the JSON text.",
+        "PROJECT_ID_MISSING": "Project ID is missing: set projectId in the widget config",
+        "REQUEST_ABORTED": "Request was aborted",
+        "RESOURCE_NOT_FOUND": "Requested resource not found.",
+        "RESOURCE_UNAVAILABLE": "Requested resource not available.",
+        "RPC_NOT_ALLOWED": "Requested RPC call is not allowed",
+        "RPC_REQUEST_FAILED": "RPC Request failed.",
+        "RPC_TIMEOUT": "The request took too long to respond.",
+        "SCHEMA_INVALID_INPUT": "Invalid input",
+        "SCHEMA_INVALID_TYPE": "Expected {expected}, received {received}",
+        "SCHEMA_REQUIRED": "Required",
+        "SCHEMA_TOO_BIG": "String must contain at most {n} character(s)",
+        "SCHEMA_TOO_SMALL": "String must contain at least {n} character(s)",
+        "SERVICE_BAD_RESPONSE": "The service answered with something unexpected",
+        "SERVICE_NOT_CONFIGURED": "The data service is not configured",
+        "SERVICE_TIMEOUT": "The service did not answer in time",
+        "SERVICE_UNREACHABLE": "The service could not be reached",
+        "SIGNATURE_DECLINED": "Signature declined",
+        "SIWX_CONFIG_CONFLICT": "Cannot set both \`siweConfig\` and \`siwx\` options",
+        "SIWX_INIT_FAILED": "A problem occurred while trying initialize authentication",
+        "SIWX_NOT_ENABLED": "SIWX is not enabled",
+        "SMART_ACCOUNT_UNSUPPORTED": "This application might not support Smart Accounts",
+        "SOCIAL_LOGIN_TIMEOUT": "Social login timed out: please try again",
+        "SOLANA_SEND_FAILED": "Failed to send transaction. Please try again.",
+        "SOLANA_SEND_INVALID": "Please enter a valid amount and receiver address",
+        "SOMETHING_WENT_WRONG": "Something went wrong",
+        "SWAP_NETWORK_UNSUPPORTED": "Network not supported for Swaps",
+        "SWITCH_NETWORK_NOT_FOUND": "The network to switch to was not found",
+        "TIP_ABOVE_FEE_CAP": "The provided tip (\`maxPriorityFeePerGas\`) cannot be higher than the fee cap (\`maxFeePerGas\`).",
+        "TOKEN_BALANCE_UNAVAILABLE": "Token Balance Unavailable",
+        "TOO_MANY_PENDING_TRANSACTIONS": "Too many pending transactions",
+        "TRANSACTIONS_NO_ACCOUNT": "Transactions can't be fetched without an accountAddress",
+        "TRANSACTION_REJECTED": "Transaction creation failed.",
+        "TRANSACTION_STARTED": "Transaction started",
+        "TRANSACTION_TYPE_NOT_SUPPORTED": "The transaction type is not supported for this chain.",
+        "UNAUTHORIZED": "The requested method and/or account has not been authorized by the user.",
+        "UNKNOWN": "An error occurred",
+        "UNKNOWN_BUNDLE_ID": "This bundle id is unknown / has not been submitted",
+        "UNKNOWN_NODE_ERROR": "An error occurred while executing.",
+        "UNKNOWN_RPC_ERROR": "An unknown RPC error occurred.",
+        "UNRECOGNIZED_CHAIN": "Unrecognized chain.",
+        "UNSUPPORTED_CHAIN": "Unsupported chain",
+        "UNSUPPORTED_CHAIN_ID": "This Wallet does not support the requested chain ID.",
+        "UNSUPPORTED_METHOD": "The Provider does not support the requested method.",
+        "UNSUPPORTED_NON_OPTIONAL_CAPABILITY": "This Wallet does not support a capability that was not marked as optional.",
+        "USER_REJECTED": "User rejected the request.",
+        "WALLET_BAD_RESPONSE": "The wallet answered with something unexpected",
+        "WALLET_NOT_FOUND": "No wallet with this id was found on this page",
+      }
+    `)
+  })
+})
+
+describe('fromRpcError (SPEC §8)', () => {
+  it.each([
+    [-32700, 'PARSE_ERROR', RpcError], [-32600, 'INVALID_REQUEST', RpcError], [-32601, 'METHOD_NOT_FOUND', RpcError],
+    [-32602, 'INVALID_PARAMS', RpcError], [-32603, 'INTERNAL_ERROR', RpcError], [-32000, 'INVALID_INPUT', RpcError],
+    [-32001, 'RESOURCE_NOT_FOUND', RpcError], [-32002, 'RESOURCE_UNAVAILABLE', RpcError], [-32003, 'TRANSACTION_REJECTED', RpcError],
+    [-32004, 'METHOD_NOT_SUPPORTED', RpcError], [-32005, 'LIMIT_EXCEEDED', RpcError], [-32006, 'JSON_RPC_VERSION_UNSUPPORTED', RpcError],
+    [4001, 'USER_REJECTED', ProviderRpcError], [4100, 'UNAUTHORIZED', ProviderRpcError], [4200, 'UNSUPPORTED_METHOD', ProviderRpcError],
+    [4900, 'DISCONNECTED', ProviderRpcError], [4901, 'CHAIN_DISCONNECTED', ProviderRpcError], [4902, 'UNRECOGNIZED_CHAIN', ProviderRpcError],
+    [5700, 'UNSUPPORTED_NON_OPTIONAL_CAPABILITY', ProviderRpcError], [5710, 'UNSUPPORTED_CHAIN_ID', ProviderRpcError],
+    [5720, 'DUPLICATE_ID', ProviderRpcError], [5730, 'UNKNOWN_BUNDLE_ID', ProviderRpcError], [5740, 'BUNDLE_TOO_LARGE', ProviderRpcError],
+    [5750, 'ATOMIC_READY_WALLET_REJECTED_UPGRADE', ProviderRpcError], [5760, 'ATOMICITY_NOT_SUPPORTED', ProviderRpcError],
+    [-1, 'UNKNOWN_RPC_ERROR', RpcError], [12345, 'UNKNOWN_RPC_ERROR', RpcError],
+  ] as const)('%i → %s', (rpcCode, code, ErrorClass) => {
+    const error = fromRpcError({ code: rpcCode, message: 'from the node' })
+    expect(error).toBeInstanceOf(ErrorClass)
+    expect(error.code).toBe(code)
+    expect(error.details).toBe('from the node')
+  })
+
+  it.each([
+    ['execution reverted: not owner', 'EXECUTION_REVERTED'],
+    ['nonce too low: next nonce 5, tx nonce 4', 'NONCE_TOO_LOW'],
+    ['nonce too high', 'NONCE_TOO_HIGH'],
+    ['insufficient funds for gas * price + value', 'INSUFFICIENT_FUNDS'],
+    ['max fee per gas less than block base fee', 'FEE_CAP_TOO_LOW'],
+    ['intrinsic gas too low', 'INTRINSIC_GAS_TOO_LOW'],
+    ['max priority fee per gas higher than max fee per gas', 'TIP_ABOVE_FEE_CAP'],
+  ])('classifies the node message %j as %s', (message, code) => {
+    const error = fromRpcError({ code: -32000, message })
+    expect(error).toBeInstanceOf(NodeError)
+    expect(error.code).toBe(code)
+  })
+})
+
+describe('error codec across worker and frame boundaries', () => {
+  it('revives a WidgetError with its class, code and fields through structured clone', () => {
+    const original = new ServiceError('NAME_REGISTER_FAILED', { params: { name: 'alice' }, details: 'name taken', status: 409, field: 'name', cause: new Error('conflict') })
+    const revived = reviveError(structuredClone(serializeError(original)))
+    expect(revived).toBeInstanceOf(ServiceError)
+    expect(revived).toMatchObject({ code: 'NAME_REGISTER_FAILED', shortMessage: 'Error registering name alice', details: 'name taken', status: 409, field: 'name' })
+    expect((revived.cause as Error).message).toBe('conflict')
+  })
+
+  it('keeps a foreign error’s name and numeric code', () => {
+    const viemLike = Object.assign(new Error('User rejected the request.'), { name: 'UserRejectedRequestError', code: 4001, shortMessage: 'User rejected the request.' })
+    expect(reviveError(serializeError(viemLike))).toMatchObject({ name: 'UserRejectedRequestError', code: 4001, shortMessage: 'User rejected the request.' })
+  })
+
+  it.each([null, undefined, 42, 'boom', { code: 'NOT_A_CODE' }, { message: 5 }, []])('never throws on %j', (value) => {
+    expect(() => reviveError(value)).not.toThrow()
+    expect(() => serializeError(value)).not.toThrow()
+  })
+
+  it('stops following causes after 8 levels (cycles included)', () => {
+    const a = new Error('a') as Error & { cause?: unknown }
+    a.cause = a
+    let depth = 0
+    for (let e: { cause?: unknown } | undefined = serializeError(a); e; e = e.cause as typeof e) depth++
+    expect(depth).toBe(9)
+  })
+
+  it('replaces comlink’s throw handler so thrown errors keep their code', () => {
+    const handlers = new Map<string, never>([['throw', { canHandle: () => true, serialize: () => [null, []], deserialize: () => null } as never]])
+    installErrorTransferHandler(handlers as never)
+    const handler = (handlers as unknown as Map<string, { serialize: (v: unknown) => [unknown, unknown[]]; deserialize: (v: unknown) => unknown }>).get('throw')!
+    const [wire] = handler.serialize({ value: new WidgetError('REQUEST_ABORTED') })
+    expect(() => handler.deserialize(structuredClone(wire))).toThrow(expect.objectContaining({ code: 'REQUEST_ABORTED', message: 'Request was aborted' }))
+    expect(() => installErrorTransferHandler(new Map() as never)).toThrow("comlink has no 'throw' transfer handler to replace")
+  })
+})
