@@ -2,6 +2,7 @@ import type { Abi, Address, Hex, Log } from 'viem'
 import { PENDING_TRANSACTIONS_LIMIT } from '../shared/protocol/constants'
 import { createWidgetError } from '../shared/protocol/errors'
 import { withWidgetErrors } from './rpc-transport/withWidgetErrors'
+import { createChainClientRegistry } from './chain-clients/createChainClientRegistry'
 import { createEip155Client, decodeLogs, type ContractCall, type Eip155ChainConfig, type Eip155Client } from './chain-clients/eip155'
 import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
@@ -42,7 +43,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const cache: QueryCache = createQueryCache({ now, persister: createIndexedDbPersister({ indexedDB, now }) })
   const hydrated = cache.hydrate()
   let dataService: DataServiceClient | undefined
-  const chains = new Map<number, ChainEntry>()
+  const chains = createChainClientRegistry<ChainEntry>()
   const aborts = new Map<string, AbortController>()
   const blockWatches = new Map<string, { chainId: number }>()
   const blockLoops = new Map<number, { timer?: ReturnType<typeof setTimeout> }>()
@@ -50,11 +51,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   let isVisible = true
   let unpublish: (() => void) | undefined
 
-  const chainFor = (chainId: number) => {
-    const chain = chains.get(chainId)
-    if (!chain) throw createWidgetError('NETWORK_NOT_FOUND', { details: `eip155:${chainId} is not configured in the core` })
-    return chain
-  }
+  const chainFor = (chainId: number) => chains.get('eip155', chainId)
   const clientFor = (chainId: number) => chainFor(chainId).client
 
   const setBlockNumber = (chainId: number, blockNumber: bigint) =>
@@ -64,7 +61,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 
   // Block polling: one loop per watched chain, paused while the page is hidden.
   const syncBlockLoop = (chainId: number) => {
-    const shouldRun = isVisible && chains.has(chainId) && [...blockWatches.values()].some((w) => w.chainId === chainId)
+    const shouldRun = isVisible && chains.has('eip155', chainId) && [...blockWatches.values()].some((w) => w.chainId === chainId)
     const running = blockLoops.get(chainId)
     if (!shouldRun) {
       clearTimeout(running?.timer)
@@ -137,7 +134,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
             )
           },
         })
-        chains.set(chain.chainId, entry)
+        chains.set('eip155', chain.chainId, entry)
       }
       syncBlockLoops()
     },

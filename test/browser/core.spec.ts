@@ -123,6 +123,31 @@ test.describe('the core in a real worker', () => {
     expect(result).toEqual({ sendOutcome: 'REQUEST_ABORTED: Request was aborted', chainId: `0x${chain.chainId.toString(16)}` })
   })
 
+  test('a reload starts warm: balances come from the worker’s IndexedDB cache without a request', async ({ page, stack }) => {
+    const chain = stack.chains[0]!
+    const token = chain.tokens[1]!
+    const owner = stack.devAccounts[2]!
+    const read = (args: { chain: typeof chain; token: typeof token; owner: string }) =>
+      page.evaluate(async ({ chain, token, owner }) => {
+        const core = window.tessera.createCore({ chains: [{ chainId: chain.chainId, rpcUrls: [chain.rpcUrl] }] })
+        const balance = await core.getBalance({ chainId: chain.chainId, address: owner as `0x${string}`, token: token.address })
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        core.destroy()
+        return balance.toString()
+      }, args)
+    let rpcRequests = 0
+    page.on('request', (request) => {
+      if (request.url().startsWith(chain.rpcUrl)) rpcRequests++
+    })
+    const first = await read({ chain, token, owner })
+    expect(rpcRequests).toBeGreaterThan(0)
+    await page.reload()
+    await expect(page.locator('#status')).toHaveText('ready')
+    rpcRequests = 0
+    expect(await read({ chain, token, owner })).toBe(first)
+    expect(rpcRequests).toBe(0)
+  })
+
   test('two cores on one page share nothing', async ({ page, stack }) => {
     const [a, b] = stack.chains
     const workers: string[] = []
