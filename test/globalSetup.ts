@@ -14,10 +14,11 @@ export default async function globalSetup() {
   }
   const manifestPath = resolve('.tessera', 'test-stack.json')
   process.env.TESSERA_MANIFEST = manifestPath
-  const stack = await startStack({ ports: await freePorts(), demo: 'preview', manifestPath })
+  const harnessPort = (await freePorts()).demo
+  const harnessUrl = `http://127.0.0.1:${harnessPort}`
+  const stack = await startStack({ ports: await freePorts(), demo: 'preview', manifestPath, extraOrigins: [harnessUrl] })
   try {
-    const harnessPort = (await freePorts()).demo
-    const manifest = { ...stack.manifest, harness: { url: `http://127.0.0.1:${harnessPort}` } }
+    const manifest = { ...stack.manifest, harness: { url: harnessUrl } }
     const stopHarness = await serveViteApp({ root: harnessRoot, mode: 'preview', host: '127.0.0.1', port: harnessPort, manifest })
     mkdirSync(resolve('.tessera'), { recursive: true })
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)

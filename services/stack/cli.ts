@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { defaultManifestPath } from './manifest'
 import { PortInUseError, resolvePorts } from './ports'
 import { startStack, type Stack } from './startStack'
@@ -21,6 +22,7 @@ async function main() {
       ports,
       demo: process.env.TESSERA_DEMO_MODE === 'preview' ? 'preview' : 'dev',
       manifestPath: process.env.TESSERA_MANIFEST ?? defaultManifestPath,
+      dataDir: process.env.TESSERA_DATA_DIR ?? resolve('.tessera', 'data'),
       log: (line) => console.log(`  ${line}`),
     })
   } catch (error) {

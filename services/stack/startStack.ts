@@ -3,6 +3,8 @@ import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startAnvil } from '../chain/anvil'
 import { seedChain } from '../chain/seedChain'
+import { openDatabase } from '../api/db/createDatabase'
+import { loadWallets } from '../api/routes/wallets'
 import { startApiServer } from '../api/server'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
@@ -16,8 +18,18 @@ export type StartStackParameters = {
   demo?: DemoMode
   manifestPath?: string
   blockTimeSeconds?: number
+  /** Where the data service keeps its database (PGlite files); in memory without one. DATABASE_URL wins. */
+  dataDir?: string
+  /** More browser origins the demo project accepts (the test harness, say). */
+  extraOrigins?: readonly string[]
   log?: (line: string) => void
 }
+
+/** The project id the demo and the tests use. */
+export const DEMO_PROJECT_ID = 'tessera-demo'
+
+/** Demo prices in USD for the data service's balance endpoint. */
+const demoPrices = { ETH: 3_000, TUSD: 1, TSR: 2.5 }
 
 export type Stack = { manifest: StackManifest; stop: () => Promise<void> }
 
@@ -38,6 +50,8 @@ export async function startStack({
   demo = 'dev',
   manifestPath,
   blockTimeSeconds = 2,
+  dataDir,
+  extraOrigins = [],
   log = () => {},
 }: StartStackParameters): Promise<Stack> {
   const stops: (() => Promise<void>)[] = []
@@ -65,15 +79,34 @@ export async function startStack({
     }
 
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
-    const api = await startApiServer({ host, port: ports.api, allowedOrigins: demoUrl ? [demoUrl] : [] })
+    const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir })
+    const api = await startApiServer({
+      host,
+      port: ports.api,
+      db,
+      projects: [{ id: DEMO_PROJECT_ID, allowedOrigins: [...(demoUrl ? [demoUrl] : []), ...extraOrigins] }],
+      chains: chains.map((chain) => ({
+        chainId: chain.chainId,
+        name: chain.name,
+        rpcUrl: chain.rpcUrl,
+        multicall3: chain.multicall3,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        tokens: chain.tokens,
+      })),
+      prices: demoPrices,
+      wallets: loadWallets(),
+    }).catch(async (error: unknown) => {
+      await db.close()
+      throw error
+    })
     stops.push(api.stop)
-    log(`data service on ${api.url}`)
+    log(`data service on ${api.url} (${db.kind}${db.kind === 'pglite' ? `, ${dataDir ?? 'in memory'}` : ''})`)
 
     const manifest: StackManifest = {
       version: 1,
       chains,
       devAccounts,
-      services: { api: api.url },
+      services: { api: api.url, projectId: DEMO_PROJECT_ID },
       demo: demoUrl ? { url: demoUrl } : null,
     }
     if (manifestPath) {

@@ -1,0 +1,70 @@
+import type { Database } from './createDatabase'
+
+/** Schema changes in order; each runs once, in a transaction, recorded in schema_migrations. */
+export const migrations: readonly string[] = [
+  `create table names (
+     name text primary key,
+     address text not null,
+     coin_type integer not null,
+     attributes jsonb not null default '{}',
+     registered_at timestamptz not null default now()
+   );
+   create index names_address on names (lower(address));
+   create table sessions (
+     id text primary key,
+     project_id text not null,
+     caip_address text not null,
+     message text not null,
+     signature text not null,
+     expires_at timestamptz,
+     revoked boolean not null default false,
+     created_at timestamptz not null default now()
+   );
+   create table analytics_events (
+     id bigserial primary key,
+     project_id text not null,
+     event_id text not null,
+     origin text,
+     url text not null,
+     domain text not null,
+     timestamp bigint not null,
+     props jsonb not null,
+     received_at timestamptz not null default now()
+   );
+   create table indexed_blocks (
+     chain_id integer not null,
+     number bigint not null,
+     hash text not null,
+     parent_hash text not null,
+     timestamp bigint not null,
+     primary key (chain_id, number)
+   );
+   create table transfers (
+     id bigserial primary key,
+     chain_id integer not null,
+     block_number bigint not null,
+     tx_hash text not null,
+     log_index integer not null,
+     from_address text not null,
+     to_address text not null,
+     token text,
+     value numeric(78, 0) not null,
+     status text not null,
+     timestamp bigint not null,
+     unique (chain_id, tx_hash, log_index)
+   );
+   create index transfers_from on transfers (lower(from_address), block_number desc, id desc);
+   create index transfers_to on transfers (lower(to_address), block_number desc, id desc);`,
+]
+
+export async function migrate(db: Database) {
+  await db.query('create table if not exists schema_migrations (version integer primary key, applied_at timestamptz not null default now())')
+  const applied = new Set((await db.query<{ version: number }>('select version from schema_migrations')).map((r) => Number(r.version)))
+  for (const [index, sql] of migrations.entries()) {
+    if (applied.has(index + 1)) continue
+    await db.transaction(async (tx) => {
+      for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement)
+      await tx.query('insert into schema_migrations (version) values ($1)', [index + 1])
+    })
+  }
+}

@@ -1,0 +1,83 @@
+import { Hono } from 'hono'
+import * as z from 'zod/mini'
+import { formatUnits } from '../../../src/shared/protocol/display'
+import { errorBody, type ApiConfig } from '../config'
+import { eip155ChainId, evmAddress, validate } from './validate'
+
+const PAGE_SIZE = 50
+
+type TransferRow = {
+  id: string
+  chain_id: number
+  block_number: string
+  tx_hash: string
+  log_index: number
+  from_address: string
+  to_address: string
+  token: string | null
+  value: string
+  status: string
+  timestamp: string
+}
+
+const encodeCursor = (blockNumber: string, id: string) => Buffer.from(`${blockNumber}:${id}`).toString('base64url')
+const decodeCursor = (cursor: string) => {
+  const match = /^(\d+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString())
+  return match ? { blockNumber: match[1]!, id: match[2]! } : undefined
+}
+
+/** Transaction history (SPEC §7) from the indexer's transfers, newest first, with a stable cursor. */
+export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
+  const app = new Hono()
+  app.get('/v1/account/:account/history', async (c) => {
+    const account = evmAddress.safeParse(c.req.param('account'))
+    if (!account.success) return c.json(errorBody('INVALID_INPUT', 'account: Expected a 0x address of 40 hex digits', 'account'), 400)
+    const query = await validate(c, 'query', z.object({ cursor: z.optional(z.string()), chainId: z.optional(eip155ChainId), onramp: z.optional(z.string()) }))
+    if (!query.ok) return query.response
+    const cursor = query.data.cursor ? decodeCursor(query.data.cursor) : undefined
+    if (query.data.cursor && !cursor) return c.json(errorBody('INVALID_INPUT', 'cursor: not a cursor this service issued', 'cursor'), 400)
+    const chainId = query.data.chainId ? Number(query.data.chainId.split(':')[1]) : null
+
+    const rows = await db.query<TransferRow>(
+      `select id::text, chain_id, block_number::text, tx_hash, log_index, from_address, to_address, token, value::text, status, timestamp::text
+         from transfers
+        where (lower(from_address) = lower($1) or lower(to_address) = lower($1))
+          and ($2::integer is null or chain_id = $2)
+          and ($3::bigint is null or (block_number, id) < ($3::bigint, $4::bigint))
+        order by transfers.block_number desc, transfers.id desc
+        limit ${PAGE_SIZE + 1}`,
+      [account.data, chainId, cursor?.blockNumber ?? null, cursor?.id ?? null],
+    )
+    const page = rows.slice(0, PAGE_SIZE)
+    const last = page.at(-1)
+    const data = page.map((row) => {
+      const chain = chains.find((ch) => ch.chainId === row.chain_id)
+      const token = row.token ? chain?.tokens.find((t) => t.address.toLowerCase() === row.token!.toLowerCase()) : undefined
+      const symbol = token?.symbol ?? chain?.nativeCurrency.symbol ?? 'ETH'
+      const numeric = formatUnits(BigInt(row.value), token?.decimals ?? chain?.nativeCurrency.decimals ?? 18)
+      const isSend = row.from_address.toLowerCase() === account.data.toLowerCase()
+      return {
+        id: `${row.tx_hash}:${row.log_index}`,
+        metadata: {
+          operationType: isSend ? 'send' : 'receive',
+          hash: row.tx_hash,
+          minedAt: new Date(Number(row.timestamp) * 1_000).toISOString(),
+          sentFrom: row.from_address,
+          sentTo: row.to_address,
+          status: row.status,
+          chain: `eip155:${row.chain_id}`,
+        },
+        transfers: [
+          {
+            fungible_info: { name: token?.name ?? chain?.nativeCurrency.name ?? 'Ether', symbol, icon: { url: token?.iconUrl ?? '' } },
+            direction: isSend ? 'out' : 'in',
+            quantity: { numeric },
+            price: prices[symbol] ?? 0,
+          },
+        ],
+      }
+    })
+    return c.json({ data, next: rows.length > PAGE_SIZE && last ? encodeCursor(last.block_number, last.id) : null })
+  })
+  return app
+}
