@@ -12,6 +12,7 @@ import { freePorts } from '../stack/ports'
 import type { ApiConfig } from './config'
 import { openDatabase } from './db/createDatabase'
 import { startApiServer, type ApiServer } from './server'
+import { createDataServiceClient } from '../../src/worker/services/createDataServiceClient'
 import { startPostgres } from './testing/startPostgres'
 
 // anvil's well-known dev keys (accounts 1 and 4).
@@ -214,6 +215,21 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
     expect((await post(`/v1/sessions/${session.id}/revoke`, { pci: session.id, signature: await mallory.signMessage({ message: `revoke:${session.id}` }) })).status).toBe(401)
     expect((await post(`/v1/sessions/${session.id}/revoke`, { pci: session.id, signature: await alice.signMessage({ message: `revoke:${session.id}` }) })).status).toBe(200)
     expect(await (await get(`/v1/sessions/${session.id}`)).json()).toMatchObject({ id: session.id, revoked: true })
+  })
+
+  it('answers in the shapes the widget’s own client validates (src/shared/protocol schemas)', async () => {
+    const client = createDataServiceClient({ baseUrl: server.url, projectId: PROJECT, sdkVersion: 'test-x-1' })
+    const [, receiver] = seeded.devAccounts
+    const balances = await client.getBalance({ address: receiver!, chainId: 'eip155:31337' })
+    expect(balances.balances.map((b) => b.symbol)).toEqual(['ETH', 'TUSD', 'TSR'])
+    const history = await client.getTransactionHistory({ account: receiver!, chainId: 'eip155:31337' })
+    expect(history.data.length).toBeGreaterThan(0)
+    expect((await client.getWallets({ page: 1, entries: 40 })).count).toBe(3)
+    expect((await client.lookupName({ name: 'alice' })).name).toBe('alice.tessera.id')
+    expect((await client.reverseLookup({ address: alice.address }))[0]?.name).toBe('alice.tessera.id')
+    expect((await client.getNameSuggestions({ name: 'alice' }))[0]).toEqual({ name: 'alice.tessera.id', registered: true })
+    expect((await client.getSupportedChains()).http).toEqual(['eip155:31337'])
+    await expect(client.lookupName({ name: 'nobody' })).rejects.toMatchObject({ code: 'NAME_RESOLVE_FAILED', status: 404 })
   })
 
   it('answers on-ramp calls with the samples, the placeholder quote and the provider URL; swaps are refused', async () => {

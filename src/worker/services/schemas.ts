@@ -1,46 +1,10 @@
 import * as z from 'zod/mini'
+import { tokenBalanceSchema, transactionSchema, walletListingEntrySchema } from '../../shared/protocol/schemas/entities'
+
+export type { Transaction } from '../../shared/protocol/schemas/entities'
 
 /** Response shapes of the data service (SPEC §3 and §7), checked where they enter the worker. */
-const decimalString = z.string().check(z.regex(/^-?\d+(\.\d+)?$/))
-
-export const tokenBalanceSchema = z.object({
-  name: z.string(),
-  symbol: z.string(),
-  chainId: z.string(),
-  address: z.optional(z.string()),
-  value: z.number(),
-  price: z.number(),
-  iconUrl: z.string(),
-  quantity: z.object({ decimals: z.string(), numeric: decimalString }),
-})
-
 export const balanceResponseSchema = z.object({ balances: z.array(tokenBalanceSchema) })
-
-const transferSchema = z.object({
-  fungible_info: z.optional(z.object({ name: z.optional(z.string()), symbol: z.string(), icon: z.optional(z.object({ url: z.string() })) })),
-  nft_info: z.optional(z.object({ name: z.optional(z.string()), content: z.optional(z.object({ preview: z.optional(z.object({ url: z.string() })) })), flags: z.optional(z.object({ is_spam: z.boolean() })) })),
-  direction: z.optional(z.enum(['in', 'out', 'self'])),
-  quantity: z.object({ numeric: decimalString }),
-  value: z.optional(z.number()),
-  price: z.optional(z.number()),
-})
-
-export const transactionSchema = z.object({
-  id: z.string(),
-  metadata: z.object({
-    operationType: z.string(),
-    hash: z.string(),
-    minedAt: z.string(),
-    sentFrom: z.string(),
-    sentTo: z.string(),
-    status: z.string(),
-    nonce: z.optional(z.number()),
-    chain: z.string(),
-  }),
-  transfers: z.array(transferSchema),
-})
-
-export type Transaction = z.infer<typeof transactionSchema>
 
 export const historyResponseSchema = z.object({ data: z.array(transactionSchema), next: z.optional(z.nullable(z.string())) })
 
@@ -62,18 +26,7 @@ export const profileSchema = z.object({
 
 export const suggestionsResponseSchema = z.object({ suggestions: z.array(z.object({ name: z.string(), registered: z.boolean() })) })
 
-export const walletEntrySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  image_id: z.optional(z.string()),
-  rdns: z.optional(z.nullable(z.string())),
-  chains: z.optional(z.array(z.string())),
-  mobile_link: z.optional(z.nullable(z.string())),
-  desktop_link: z.optional(z.nullable(z.string())),
-  webapp_link: z.optional(z.nullable(z.string())),
-})
-
-export const walletsResponseSchema = z.object({ count: z.number(), data: z.array(walletEntrySchema) })
+export const walletsResponseSchema = z.object({ count: z.number(), data: z.array(walletListingEntrySchema) })
 
 export const analyticsConfigSchema = z.object({ isAnalyticsEnabled: z.boolean() })
 
