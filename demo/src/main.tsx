@@ -25,7 +25,12 @@ const networks: WidgetNetwork[] = stack.chains.map((chain) => ({
   contracts: { multicall3: { address: chain.multicall3 } },
 }))
 
-const widget = createWidget({ projectId: 'tessera-demo', networks, metadata: { name: 'Tessera demo dApp' } })
+const widget = createWidget({
+  projectId: stack.services.projectId,
+  networks,
+  metadata: { name: 'Tessera demo dApp' },
+  services: { api: stack.services.api, walletRegistry: stack.services.api },
+})
 
 const root = document.getElementById('root')
 if (!root) throw new Error('demo: #root is missing from index.html')

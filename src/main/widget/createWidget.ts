@@ -8,11 +8,19 @@ import { createCore, type Core } from '../core/createCore'
 import { createInjectedConnector, type ConnectorType, type InjectedConnector } from '../providers/createInjectedConnector'
 import { discoverInjected, type InjectedDiscovery } from '../providers/discoverInjected'
 import { createModal } from '../state/createModal'
+import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
+import { createAnalytics } from './createAnalytics'
+import { createHistoryController } from './createHistoryController'
+import { createNamesController } from './createNamesController'
+import { createSendController } from './createSendController'
 import { createNotifications } from '../state/createNotifications'
 import { createRouter, type RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, shouldShowUnsupportedChain, type View } from '../state/views'
 import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
 import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput, type WidgetNetwork } from './config'
+
+/** This package's version, in the SDK version string (type-adapters-version, SPEC §1). */
+export const SDK_VERSION = '0.1.0'
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'reconnecting' | 'connected'
 
@@ -34,6 +42,8 @@ export type WidgetState = {
   recentWallets: RecentWallet[]
   themeMode: 'light' | 'dark'
   balance: { value: bigint; symbol: string; decimals: number } | undefined
+  /** The account's registered name, from the identity service. */
+  profileName: string | undefined
   error: { code: string; message: string } | undefined
 }
 
@@ -86,6 +96,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       recentWallets: storage.get('recentWallets') ?? [],
       themeMode: config.themeMode,
       balance: undefined,
+      profileName: undefined,
       error: undefined,
     })),
   )
@@ -101,7 +112,22 @@ export function createWidget({ window: target = globalThis.window, storage = cre
           chains: networks
             .filter((n) => n.rpcUrls.default.http.length > 0)
             .map((n) => ({ chainId: n.id, name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
+          dataService: config.services?.api
+            ? {
+                baseUrl: config.services.api,
+                walletRegistryUrl: config.services.walletRegistry,
+                projectId: config.projectId,
+                sdkVersion: formatSdkVersion({ type: 'react', adapters: ['eip155'], version: SDK_VERSION }),
+                supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId),
+              }
+            : undefined,
         })
+  const analytics = createAnalytics({
+    isEnabled: config.features.analytics,
+    dataService: core?.dataService,
+    notifications,
+    getAddress: () => store.getState().address,
+  })
 
   const connectors = new Map<string, InjectedConnector>()
   const discovery: InjectedDiscovery | undefined = target ? discoverInjected(target) : undefined
@@ -174,8 +200,9 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         if (next.length === 0) return void clearConnection()
         const { caipAddress } = store.getState()
         const id = Number(caipAddress?.split(':')[1])
-        store.setState({ address: next[0], allAccounts: next, caipAddress: `eip155:${id}:${next[0]!}` })
+        store.setState({ address: next[0], allAccounts: next, caipAddress: `eip155:${id}:${next[0]!}`, profileName: undefined })
         void refreshBalance()
+        void refreshIdentity()
       },
       onChainChanged: (id) => {
         const { address } = store.getState()
@@ -187,13 +214,14 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       onDisconnect: () => clearConnection(),
     })
     void refreshBalance()
+    void refreshIdentity()
     checkUnsupportedChain()
   }
 
   const clearConnection = () => {
     stopWatching?.()
     stopWatching = undefined
-    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined })
+    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined })
     storage.remove('connectedConnectorIds')
     storage.remove('connectedNamespaces')
     storage.remove('connectedSocialProvider')
@@ -273,9 +301,50 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     }
   }
 
+  const connectedConnector = () => {
+    const connector = connectors.get(store.getState().connectorId ?? '')
+    if (!connector || store.getState().status !== 'connected') throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+    return connector
+  }
+  const currentAccount = () => {
+    const { address, activeCaipNetworkId } = store.getState()
+    return { address, chainId: Number(activeCaipNetworkId.split(':')[1]) }
+  }
+  const send = createSendController({
+    core,
+    notifications,
+    router,
+    getAccount: currentAccount,
+    walletRequest: (args) => connectedConnector().request(args),
+    onConfirmed: () => void refreshBalance(),
+  })
+
+  const refreshIdentity = async () => {
+    const { address } = store.getState()
+    if (!core || !address || !config.services?.api) return
+    try {
+      const identity = await core.dataService.getIdentity({ address })
+      if (store.getState().address === address) store.setState({ profileName: identity.name ?? undefined })
+    } catch {
+      // identity is optional decoration; the address stays
+    }
+  }
+  const names = createNamesController({
+    core,
+    router,
+    getAddress: () => store.getState().address,
+    walletRequest: (args) => connectedConnector().request(args),
+    onRegistered: (name) => store.setState({ profileName: name }),
+  })
+  const history = createHistoryController({ core, notifications, analytics, projectId: config.projectId })
+
   const widget = {
     config,
+    send,
+    history,
+    names,
     core,
+    analytics,
     router,
     modal,
     notifications,
@@ -291,10 +360,12 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       const state = store.getState()
       router.reset(resolveOpenView({ requestedView: view, isConnected: state.status === 'connected', isMobile, hasAdapters: true }), data)
       void modal.open({ namespace: 'eip155' })
+      void analytics.track('MODAL_OPEN', { connected: state.status === 'connected' })
     },
     close() {
       if (config.enableEmbedded) return router.reset(embeddedCloseView(store.getState().status === 'connected'))
       modal.close()
+      void analytics.track('MODAL_CLOSE', { connected: store.getState().status === 'connected' })
     },
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, or 'injected'). */
     async connect(connectorId: string) {
@@ -305,6 +376,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         const { accounts, chainId } = await connector.connect()
         rememberWallet(connector)
         setConnected(connector, accounts, chainId)
+        void analytics.track('CONNECT_SUCCESS', { method: 'browser', name: connector.name })
         if (router.store.getState().view !== 'UnsupportedChain') router.reset('Account')
       } catch (error) {
         const e = error as Partial<WidgetError>

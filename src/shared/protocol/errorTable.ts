@@ -116,6 +116,7 @@ export const errorTable = {
   WALLET_NOT_FOUND: { message: 'No wallet with this id was found on this page', kind: 'widget' },
   INVALID_CONFIG: { message: 'Invalid widget config', kind: 'validation' },
   TOO_MANY_PENDING_TRANSACTIONS: { message: 'Too many pending transactions', kind: 'widget' },
+  SEND_INPUT_MISSING: { message: 'A token, an amount and a receiver are needed to send', kind: 'validation' },
   UNKNOWN: { message: 'An error occurred', kind: 'widget' },
 } as const satisfies Record<string, { message: string; kind: ErrorKind; rpcCode?: number }>
 

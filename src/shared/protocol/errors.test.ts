@@ -101,6 +101,7 @@ describe('WidgetError', () => {
         "SCHEMA_REQUIRED": "Required",
         "SCHEMA_TOO_BIG": "String must contain at most {n} character(s)",
         "SCHEMA_TOO_SMALL": "String must contain at least {n} character(s)",
+        "SEND_INPUT_MISSING": "A token, an amount and a receiver are needed to send",
         "SERVICE_BAD_RESPONSE": "The service answered with something unexpected",
         "SERVICE_NOT_CONFIGURED": "The data service is not configured",
         "SERVICE_TIMEOUT": "The service did not answer in time",

@@ -16,9 +16,7 @@ import {
   walletsResponseSchema,
 } from './schemas'
 
-/** The SDK version string, of the form type-adapters-version (SPEC §1). */
-export const formatSdkVersion = ({ type, adapters, version }: { type: string; adapters: readonly string[]; version: string }) =>
-  `${type}-${adapters.join(',')}-${version}`
+export { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 
 export type DataServiceClientParameters = {
   baseUrl: string

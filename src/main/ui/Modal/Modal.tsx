@@ -6,6 +6,9 @@ import { AccountView } from '../views/AccountView'
 import { ConnectingExternalView } from '../views/ConnectingExternalView'
 import { ConnectView } from '../views/ConnectView'
 import { NetworksView } from '../views/NetworksView'
+import { ActivityView } from '../views/ActivityView'
+import { RegisterAccountNameSuccessView, RegisterAccountNameView } from '../views/RegisterAccountNameView'
+import { SendView } from '../views/SendView'
 import type { MessageKey } from '../i18n/en'
 
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
@@ -14,6 +17,10 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Account: AccountView,
   Networks: NetworksView,
   UnsupportedChain: NetworksView,
+  Send: SendView,
+  Activity: ActivityView,
+  RegisterAccountName: RegisterAccountNameView,
+  RegisterAccountNameSuccess: RegisterAccountNameSuccessView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */

@@ -1,21 +1,24 @@
 import { useState } from 'react'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
-import { useWidget } from '../../react/WidgetProvider'
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { useTranslate } from '../useTranslate'
 
 /** The connected account: address, balance, network, copy, explorer and disconnect. */
 export function AccountView() {
   const widget = useWidget()
+  const config = widget.config
   const t = useTranslate()
   const { address } = useAccount()
   const balance = useBalance()
   const { network } = useNetwork()
   const [isCopied, setCopied] = useState(false)
+  const profileName = useWidgetState((s) => s.profileName)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   return (
     <div className="account">
+      {profileName ? <span className="balance">{profileName}</span> : null}
       <span className="address" title={address}>
         {shortenAddress(address)}
       </span>
@@ -27,6 +30,21 @@ export function AccountView() {
           <span>{t('account.network')}</span>
           <span className="tag">{network.name}</span>
         </button>
+        {widget.config.features.send ? (
+          <button type="button" className="item" onClick={() => widget.router.push('Send')}>
+            {t('account.send')}
+          </button>
+        ) : null}
+        {widget.config.features.history ? (
+          <button type="button" className="item" onClick={() => widget.router.push('Activity')}>
+            {t('account.activity')}
+          </button>
+        ) : null}
+        {config.services?.api && !profileName ? (
+          <button type="button" className="item" onClick={() => widget.router.push('RegisterAccountName')}>
+            {t('account.registerName')}
+          </button>
+        ) : null}
         <button
           type="button"
           className="item"

@@ -1,0 +1,71 @@
+import { useEffect, useId } from 'react'
+import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { useTranslate } from '../useTranslate'
+
+/** The send form: token, amount, receiver (address or name), network fee, and the spec's checks. */
+export function SendView() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const send = widget.send
+  const state = useStoreSelector(send.store, (s) => s)
+  const ids = { token: useId(), amount: useId(), receiver: useId() }
+  useEffect(() => {
+    void send.loadTokenBalances()
+  }, [send])
+  useEffect(() => {
+    const timer = setTimeout(() => void send.estimate(), 300)
+    return () => clearTimeout(timer)
+  }, [send, state.token, state.sendTokenAmount, state.receiverAddress])
+
+  const native = state.tokenBalances.find((b) => b.address === undefined)
+  return (
+    <form
+      className="actions"
+      onSubmit={(event) => {
+        event.preventDefault()
+        send.send().catch(() => {})
+      }}
+    >
+      <label htmlFor={ids.token} className="muted">
+        {t('send.token')}
+      </label>
+      <select
+        id={ids.token}
+        className="item"
+        value={state.token ? (state.token.address ?? state.token.symbol) : ''}
+        onChange={(e) => send.setToken(state.tokenBalances.find((b) => (b.address ?? b.symbol) === e.target.value))}
+      >
+        <option value="" disabled>
+          …
+        </option>
+        {state.tokenBalances.map((b) => (
+          <option key={b.address ?? b.symbol} value={b.address ?? b.symbol}>
+            {`${b.symbol} — ${t('send.available', { amount: b.quantity.numeric, symbol: b.symbol })}`}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={ids.amount} className="muted">
+        {t('send.amount')}
+      </label>
+      <input id={ids.amount} className="item" inputMode="decimal" autoComplete="off" value={state.sendTokenAmount ?? ''} onChange={(e) => send.setAmount(e.target.value.trim())} />
+      <label htmlFor={ids.receiver} className="muted">
+        {t('send.receiver')}
+      </label>
+      <input id={ids.receiver} className="item" autoComplete="off" spellCheck={false} value={state.receiverAddress ?? ''} onChange={(e) => send.setReceiver(e.target.value.trim())} />
+      {state.gasPriceInUSD !== undefined ? <p className="muted">{t('send.gas', { usd: state.gasPriceInUSD.toFixed(2) })}</p> : null}
+      {state.isInsufficientGas ? (
+        <p className="error" role="alert">
+          {t('send.insufficientGas', { symbol: native?.symbol ?? 'ETH' })}
+        </p>
+      ) : null}
+      {state.error ? (
+        <p className="error" role="alert">
+          {state.error}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={state.loading || state.isInsufficientGas}>
+        {t('send.submit')}
+      </button>
+    </form>
+  )
+}

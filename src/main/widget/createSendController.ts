@@ -1,0 +1,183 @@
+import { createStore } from 'zustand/vanilla'
+import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
+import { errorTable } from '../../shared/protocol/errorTable'
+import { formatUnits, parseUnits } from '../../shared/protocol/display'
+import { createWidgetError } from '../../shared/protocol/errors'
+import { checkSendInput, isInsufficientGas } from '../../shared/protocol/send'
+import { TOKEN_BALANCE_RETRY_GAP_MS } from '../../shared/protocol/constants'
+import { isEvmAddress } from '../../shared/protocol/addresses/evm'
+import type { TokenBalance } from '../../shared/protocol/schemas/entities'
+import type { Core } from '../core/createCore'
+import type { Notifications } from '../state/createNotifications'
+import type { Router } from '../state/createRouter'
+
+/** The send form's state (SPEC §3). */
+export type SendState = {
+  token: TokenBalance | undefined
+  sendTokenAmount: string | undefined
+  receiverAddress: string | undefined
+  receiverProfileName: string | undefined
+  gasPrice: bigint | undefined
+  gasPriceInUSD: number | undefined
+  networkBalanceInUSD: string | undefined
+  tokenBalances: TokenBalance[]
+  loading: boolean
+  lastRetry: number | undefined
+  isInsufficientGas: boolean
+  error: string | undefined
+}
+
+const initialSendState = (): SendState => ({
+  token: undefined,
+  sendTokenAmount: undefined,
+  receiverAddress: undefined,
+  receiverProfileName: undefined,
+  gasPrice: undefined,
+  gasPriceInUSD: undefined,
+  networkBalanceInUSD: undefined,
+  tokenBalances: [],
+  loading: false,
+  lastRetry: undefined,
+  isInsufficientGas: false,
+  error: undefined,
+})
+
+export type SendContext = {
+  core: Core | undefined
+  notifications: Notifications
+  router: Router
+  getAccount: () => { address: Address | undefined; chainId: number | undefined }
+  /** Sends an EIP-1193 request to the connected wallet. */
+  walletRequest: (args: { method: string; params?: unknown }) => Promise<unknown>
+  /** Called once the transaction is mined. */
+  onConfirmed?: (hash: Hex) => void
+  now?: () => number
+}
+
+const tokenAddressOf = (token: TokenBalance) => token.address?.split(':')[2] as Address | undefined
+
+/**
+ * The send flow (SPEC §4, §5): load balances, pick a token, amount and receiver (an address or a registered name),
+ * estimate gas in the worker, send through the wallet; 'Transaction started', Account with no back, form reset, and
+ * the sender's balances refreshed when the receipt lands.
+ */
+export function createSendController({ core, notifications, router, getAccount, walletRequest, onConfirmed, now = Date.now }: SendContext) {
+  const store = createStore<SendState>()(initialSendState)
+  const reset = ({ keepBalances = true } = {}) =>
+    store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry })
+
+  const loadTokenBalances = async ({ force = false } = {}) => {
+    const { address, chainId } = getAccount()
+    const { lastRetry } = store.getState()
+    if (!core || !address || !chainId) return
+    if (lastRetry !== undefined && now() - lastRetry < TOKEN_BALANCE_RETRY_GAP_MS && !force) return
+    store.setState({ loading: true })
+    try {
+      const { balances } = await core.dataService.getBalance({ address, chainId: `eip155:${chainId}`, forceUpdate: force })
+      store.setState({ tokenBalances: balances.filter((b) => b.quantity.decimals !== '0'), loading: false, lastRetry: undefined })
+    } catch {
+      store.setState({ loading: false, lastRetry: now() })
+      notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
+    }
+  }
+
+  /** Resolves the receiver field: an address as is, a name through the name service. */
+  const resolveReceiver = async (value: string): Promise<Address> => {
+    if (isEvmAddress(value, { strict: false }) && value.startsWith('0x')) return value as Address
+    if (!core) throw createWidgetError('NAME_RESOLVE_FAILED', { details: value })
+    const profile = await core.dataService.lookupName({ name: value })
+    const address = profile.addresses['60']?.address
+    if (!address) throw createWidgetError('NAME_RESOLVE_FAILED', { details: `${value} has no Ethereum address` })
+    store.setState({ receiverProfileName: profile.name })
+    return address as Address
+  }
+
+  const buildTransaction = (from: Address, token: TokenBalance, to: Address, amount: string) => {
+    const value = parseUnits(amount, Number(token.quantity.decimals))
+    const tokenAddress = tokenAddressOf(token)
+    return tokenAddress
+      ? { from, to: tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, value] }) }
+      : { from, to, value: `0x${value.toString(16)}` }
+  }
+
+  const estimate = async () => {
+    const { token, sendTokenAmount, receiverAddress, tokenBalances } = store.getState()
+    const { address, chainId } = getAccount()
+    if (!core || !address || !chainId || !token || !sendTokenAmount || !receiverAddress || !isEvmAddress(receiverAddress)) return
+    try {
+      const tx = buildTransaction(address, token, receiverAddress as Address, sendTokenAmount)
+      const [gasPriceHex, gasHex] = (await Promise.all([
+        core.request({ chainId, method: 'eth_gasPrice' }),
+        core.request({ chainId, method: 'eth_estimateGas', params: [tx] }),
+      ])) as [Hex, Hex]
+      const gasPrice = BigInt(gasPriceHex)
+      const native = tokenBalances.find((b) => b.address === undefined)
+      const nativePrice = native?.price ?? 0
+      const gasCost = formatUnits(gasPrice * BigInt(gasHex), 18)
+      const gasCostUsd = (Number(gasCost) * nativePrice).toFixed(6)
+      const networkBalanceInUSD = native ? String(native.value) : '0'
+      store.setState({
+        gasPrice,
+        gasPriceInUSD: Number(gasCostUsd),
+        networkBalanceInUSD,
+        isInsufficientGas: isInsufficientGas({
+          nativeBalance: native ? parseUnits(native.quantity.numeric, Number(native.quantity.decimals)) : 0n,
+          gasCostUsd,
+          nativeBalanceUsd: networkBalanceInUSD,
+          isSmartAccount: false,
+        }),
+      })
+    } catch (error) {
+      store.setState({ error: (error as { shortMessage?: string }).shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message })
+    }
+  }
+
+  return {
+    store,
+    loadTokenBalances,
+    setToken: (token: TokenBalance | undefined) => store.setState({ token, error: undefined }),
+    setAmount: (sendTokenAmount: string) => store.setState({ sendTokenAmount, error: undefined }),
+    setReceiver: (receiverAddress: string) => store.setState({ receiverAddress, receiverProfileName: undefined, error: undefined }),
+    estimate,
+    reset,
+    /** Sends what the form holds. Resolves to the transaction hash. */
+    async send(): Promise<Hex> {
+      if (store.getState().gasPrice === undefined) await estimate()
+      const { token, sendTokenAmount, receiverAddress, gasPrice } = store.getState()
+      const { address, chainId } = getAccount()
+      const missing = checkSendInput({
+        namespace: 'eip155',
+        token: token ? { symbol: token.symbol, decimals: token.quantity.decimals, address: tokenAddressOf(token) } : undefined,
+        amount: sendTokenAmount,
+        receiverAddress,
+        gasPrice,
+      })
+      if (missing.length > 0 || !address || !chainId || !token || !sendTokenAmount || !receiverAddress) {
+        const error = createWidgetError('SEND_INPUT_MISSING', { field: missing[0], details: `missing: ${missing.join(', ')}` })
+        store.setState({ error: error.shortMessage })
+        throw error
+      }
+      store.setState({ loading: true, error: undefined })
+      try {
+        const to = await resolveReceiver(receiverAddress)
+        const hash = (await walletRequest({ method: 'eth_sendTransaction', params: [buildTransaction(address, token, to, sendTokenAmount)] })) as Hex
+        notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
+        router.reset('Account')
+        reset({ keepBalances: tokenAddressOf(token) !== undefined })
+        void core
+          ?.waitForTransactionReceipt({ chainId, hash })
+          .then(() => core.invalidateBalances({ chainId, address }))
+          .then(() => onConfirmed?.(hash))
+          .then(() => loadTokenBalances({ force: true }))
+          .catch(() => {})
+        return hash
+      } catch (error) {
+        store.setState({ loading: false })
+        notifications.show(errorTable.SOMETHING_WENT_WRONG.message, { variant: 'error' })
+        throw error
+      }
+    },
+  }
+}
+
+export type SendController = ReturnType<typeof createSendController>

@@ -1,0 +1,93 @@
+import { createPublicClient, erc20Abi, formatUnits, http, parseUnits } from 'viem'
+import type { Page } from '@playwright/test'
+import { expect, test } from '../fixtures'
+import type { StackManifest } from '../../services/stack/manifest'
+
+async function connectAndOpenAccount(page: Page, stack: StackManifest) {
+  await page.goto(stack.demo!.url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  const account = page.getByRole('dialog', { name: 'Account' })
+  await expect(account).toBeVisible()
+  return account
+}
+
+test('a visitor sends 1.5 TSR to another dev account; it lands on chain and shows in the activity', async ({ page, stack }) => {
+  test.setTimeout(60_000)
+  const chain = stack.chains[0]!
+  const tsr = chain.tokens.find((t) => t.symbol === 'TSR')!
+  const recipient = stack.devAccounts[1]!
+  const node = createPublicClient({ transport: http(chain.rpcUrl) })
+  const balanceOf = () => node.readContract({ address: tsr.address, abi: erc20Abi, functionName: 'balanceOf', args: [recipient] })
+  const before = await balanceOf()
+
+  const account = await connectAndOpenAccount(page, stack)
+  await account.getByRole('button', { name: 'Send' }).click()
+  const send = page.getByRole('dialog', { name: 'Send' })
+  await expect(send.getByLabel('Token')).toContainText('TSR')
+  const tsrOption = await send.getByLabel('Token').locator('option', { hasText: /^TSR/ }).getAttribute('value')
+  await send.getByLabel('Token').selectOption(tsrOption!)
+  await send.getByLabel('Amount').fill('1.5')
+  await send.getByLabel('To (address or name)').fill(recipient)
+  await send.getByRole('button', { name: 'Send' }).click()
+
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Back' })).toHaveCount(0)
+  await expect.poll(balanceOf, { timeout: 15_000 }).toBe(before + parseUnits('1.5', 18))
+  expect(formatUnits((await balanceOf()) - before, 18)).toBe('1.5')
+
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Activity' }).click()
+  const activity = page.getByRole('dialog', { name: 'Activity' })
+  await expect
+    .poll(
+      async () => {
+        await activity.getByRole('button', { name: 'Back' }).click()
+        await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Activity' }).click()
+        return activity.getByText('Sent 1.500 TSR').count()
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(0)
+})
+
+test('a visitor registers a name, and the account shows it', async ({ page, stack }) => {
+  const account = await connectAndOpenAccount(page, stack)
+  await account.getByRole('button', { name: 'Register a name' }).click()
+  const register = page.getByRole('dialog', { name: 'Choose a name' })
+  await register.getByLabel('Name').fill('abc')
+  await register.getByRole('button', { name: 'Register' }).click()
+  await expect(register.getByRole('alert')).toHaveText('A name has at least 4 characters: letters, digits and hyphens')
+  const name = `visitor-${Date.now().toString(36)}`
+  await register.getByLabel('Name').fill(name)
+  await register.getByRole('button', { name: 'Register' }).click()
+  const success = page.getByRole('dialog', { name: 'Name registered' })
+  await expect(success.getByRole('status')).toHaveText(`${name} is now yours.`)
+  await success.getByRole('button', { name: 'Back to account' }).click()
+  await expect(page.getByRole('dialog', { name: 'Account' }).getByText(name, { exact: true })).toBeVisible()
+
+  // The data service resolves it.
+  const profile = await (await fetch(`${stack.services.api}/v1/profile/account/${name}?projectId=${stack.services.projectId}`)).json()
+  expect(profile.addresses['60'].address).toBe(stack.devAccounts[0])
+})
+
+test('a name that is taken sends the visitor back to the form with the server’s reason', async ({ page, stack }) => {
+  const switchTo = (address: string) =>
+    page.evaluate((a) => (window as unknown as { devWallet: { switchAccount: (a: string) => void } }).devWallet.switchAccount(a), address)
+  const registerAs = async (name: string) => {
+    await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Register a name' }).click()
+    const register = page.getByRole('dialog', { name: 'Choose a name' })
+    await register.getByLabel('Name').fill(name)
+    await register.getByRole('button', { name: 'Register' }).click()
+    return register
+  }
+  await connectAndOpenAccount(page, stack)
+  const name = `taken-${Date.now().toString(36)}`
+  await switchTo(stack.devAccounts[1]!)
+  await registerAs(name)
+  await page.getByRole('dialog', { name: 'Name registered' }).getByRole('button', { name: 'Back to account' }).click()
+  // Another account of the same visitor tries the same name.
+  await switchTo(stack.devAccounts[2]!)
+  const register = await registerAs(name)
+  await expect(register.getByRole('alert')).toHaveText(`Error registering name ${name}: ${name}.tessera.id is already registered`)
+})
