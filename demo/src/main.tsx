@@ -25,11 +25,15 @@ const networks: WidgetNetwork[] = stack.chains.map((chain) => ({
   contracts: { multicall3: { address: chain.multicall3 } },
 }))
 
+const siwxMode = new URLSearchParams(location.search).get('siwx')
+
 const widget = createWidget({
   projectId: stack.services.projectId,
   networks,
   metadata: { name: 'Tessera demo dApp' },
   services: { api: stack.services.api, walletRegistry: stack.services.api },
+  // ?siwx=required or ?siwx=optional turns on sign-in with the wallet (the default SIWX, sessions in the data service).
+  siwx: siwxMode ? { required: siwxMode === 'required' } : undefined,
 })
 
 const root = document.getElementById('root')

@@ -91,3 +91,31 @@ test('a name that is taken sends the visitor back to the form with the server’
   const register = await registerAs(name)
   await expect(register.getByRole('alert')).toHaveText(`Error registering name ${name}: ${name}.tessera.id is already registered`)
 })
+
+test('sign in with the wallet: the session lands in the data service; declining says so; cancel disconnects when required', async ({ page, stack }) => {
+  await page.goto(`${stack.demo!.url}/?siwx=required`)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.evaluate(() => (window as unknown as { devWallet: { rejectNext: (m: string) => void } }).devWallet.rejectNext('personal_sign'))
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  const signIn = page.getByRole('dialog', { name: 'Sign in' })
+  await expect(signIn).toBeVisible()
+  await signIn.getByRole('button', { name: 'Sign' }).click()
+  await expect(signIn.getByRole('alert')).toHaveText('Signature declined')
+
+  await signIn.getByRole('button', { name: 'Sign' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string; message: string }[])
+  expect(sessions).toHaveLength(1)
+  expect(sessions[0]!.message).toContain('wants you to sign in with your Ethereum account:')
+  const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
+  expect(session).toMatchObject({ caipAddress: `eip155:${stack.chains[0]!.chainId}:${stack.devAccounts[0]}`, revoked: false })
+
+  // A reload with a valid session stays signed in; a new account without one is asked, and cancel disconnects.
+  await page.reload()
+  await expect(page.getByRole('button', { name: /0xf39F/ })).toBeVisible()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await page.evaluate(() => localStorage.removeItem('tessera:v1:siwxSessions'))
+  await page.reload()
+  await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('button', { name: 'Connect Wallet' })).toBeVisible()
+})

@@ -23,7 +23,7 @@ export const storageItems = {
   lastUsedChain: namespace,
   smartAccountEnabledNetworks: z.array(z.number().check(z.int(), z.positive())),
   preferredAccountTypes: z.partialRecord(namespace, z.enum(['eoa', 'smartAccount', 'payment'])),
-  siwxSessions: z.array(z.object({ caipAddress: z.string(), message: z.string(), signature: z.string(), expiresAt: z.optional(z.number()) })),
+  siwxSessions: z.array(z.object({ caipAddress: z.string(), message: z.string(), signature: z.string(), expiresAt: z.optional(z.number()), id: z.optional(z.string()) })),
   authToken: z.string(),
   nonceToken: z.string(),
 } as const

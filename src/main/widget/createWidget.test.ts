@@ -163,6 +163,68 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
     expect(widget.router.store.getState().view).toBe('Networks')
   })
 
+  describe('sign in with the wallet (SIWX)', () => {
+    const siwxWidget = (required: boolean) => {
+      const sessions: { caipAddress: string; message: string; signature: string }[] = []
+      const { widget, wallet } = page()
+      const withSiwx = createWidget({
+        projectId: 'test',
+        networks: [network(31337, a.rpcUrl)],
+        window: (() => {
+          const target = new EventTarget() as Window
+          announceProvider(target, wallet)
+          return target
+        })(),
+        storage: createWidgetStorage({ storage: memoryStorage() }),
+        siwx: {
+          createMessage: async ({ accountAddress, chainId }) => `Sign in as ${accountAddress} on ${chainId}`,
+          addSession: async (session) => void sessions.push(session),
+          getSessions: async ({ accountAddress }) => sessions.filter((s) => s.caipAddress.endsWith(accountAddress)),
+          revokeSession: async () => {},
+          getRequired: () => required,
+        },
+      })
+      widget.destroy()
+      widgets.push(withSiwx)
+      return { widget: withSiwx, wallet, sessions }
+    }
+
+    it('opens the sign-message view after connect; signing stores a session and closes', async () => {
+      const { widget, sessions } = siwxWidget(false)
+      await widget.connect('dev.tessera.wallet')
+      expect(widget.router.store.getState().view).toBe('SIWXSignMessage')
+      expect(widget.modal.store.getState().open).toBe(true)
+      expect(await widget.signIn()).toBe(true)
+      expect(sessions).toHaveLength(1)
+      expect(sessions[0]!.message).toBe(`Sign in as ${accounts[0]} on 31337`)
+      expect(widget.modal.store.getState().open).toBe(false)
+      await widget.disconnect()
+      await widget.connect('dev.tessera.wallet')
+      expect(widget.router.store.getState().view).toBe('Account')
+    })
+
+    it("keeps the view with 'Signature declined' when the wallet refuses", async () => {
+      const { widget, wallet } = siwxWidget(false)
+      await widget.connect('dev.tessera.wallet')
+      wallet.rejectNext('personal_sign')
+      expect(await widget.signIn()).toBe(false)
+      expect(widget.getState().siwxError).toBe('Signature declined')
+      expect(widget.router.store.getState().view).toBe('SIWXSignMessage')
+    })
+
+    it('disconnects on cancel when sign-in is required, and only closes otherwise', async () => {
+      const required = siwxWidget(true)
+      await required.widget.connect('dev.tessera.wallet')
+      await required.widget.cancelSignIn()
+      expect(required.widget.getState().status).toBe('disconnected')
+      const optional = siwxWidget(false)
+      await optional.widget.connect('dev.tessera.wallet')
+      await optional.widget.cancelSignIn()
+      expect(optional.widget.getState().status).toBe('connected')
+      expect(optional.widget.modal.store.getState().open).toBe(false)
+    })
+  })
+
   it('keeps two widgets on one page apart', async () => {
     const one = page()
     const widget2 = createWidget({ projectId: 'other', networks: [network(31337, a.rpcUrl)], window: one.target, storage: createWidgetStorage({ storage: memoryStorage() }) })

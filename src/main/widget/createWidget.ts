@@ -3,13 +3,14 @@ import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
 import { subscribeWithSelector } from 'zustand/middleware'
-import type { Address } from 'viem'
+import { toHex, type Address } from 'viem'
 import { createCore, type Core } from '../core/createCore'
 import { createInjectedConnector, type ConnectorType, type InjectedConnector } from '../providers/createInjectedConnector'
 import { discoverInjected, type InjectedDiscovery } from '../providers/discoverInjected'
 import { createModal } from '../state/createModal'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 import { createAnalytics } from './createAnalytics'
+import { createDefaultSiwx, isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwx'
 import { createHistoryController } from './createHistoryController'
 import { createNamesController } from './createNamesController'
 import { createSendController } from './createSendController'
@@ -44,6 +45,8 @@ export type WidgetState = {
   balance: { value: bigint; symbol: string; decimals: number } | undefined
   /** The account's registered name, from the identity service. */
   profileName: string | undefined
+  /** Why signing in failed, shown on the sign-in view. */
+  siwxError: string | undefined
   error: { code: string; message: string } | undefined
 }
 
@@ -58,7 +61,9 @@ export const unknownNetwork = (chainId: number): WidgetNetwork => ({
   rpcUrls: { default: { http: [] }, chainDefault: { http: [] } },
 })
 
-export type CreateWidgetParameters = WidgetConfigInput & {
+export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
+  /** Sign in with the wallet: your own SIWXConfig, or options for the default one (sessions in the data service). */
+  siwx?: SIWXConfig | DefaultSiwxOptions | boolean
   /** Where injected wallets announce themselves; defaults to the page's window. */
   window?: Window
   storage?: WidgetStorage
@@ -97,6 +102,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       themeMode: config.themeMode,
       balance: undefined,
       profileName: undefined,
+      siwxError: undefined,
       error: undefined,
     })),
   )
@@ -122,6 +128,11 @@ export function createWidget({ window: target = globalThis.window, storage = cre
               }
             : undefined,
         })
+  const siwx: SIWXConfig | undefined = isSiwxConfig(config.siwx)
+    ? config.siwx
+    : config.siwx && core
+      ? createDefaultSiwx({ dataService: core.dataService, storage, ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}) })
+      : undefined
   const analytics = createAnalytics({
     isEnabled: config.features.analytics,
     dataService: core?.dataService,
@@ -281,6 +292,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
           const [accounts, chainId] = await Promise.all([connector.getAccounts(), connector.getChainId()])
           setConnected(connector, accounts, chainId)
           pendingReconnect = []
+          await requireSignIn()
           return
         } catch {
           // try the next one
@@ -338,8 +350,47 @@ export function createWidget({ window: target = globalThis.window, storage = cre
   })
   const history = createHistoryController({ core, notifications, analytics, projectId: config.projectId })
 
+  /** After connecting (SPEC §4): with SIWX on and no session for the account, the sign-message view opens. */
+  const requireSignIn = async () => {
+    const { address, activeCaipNetworkId } = store.getState()
+    if (!siwx || !address) return false
+    const sessions = await siwx.getSessions({ accountAddress: address, chainId: Number(activeCaipNetworkId.split(':')[1]) }).catch(() => [])
+    if (sessions.length > 0) return false
+    store.setState({ siwxError: undefined })
+    router.reset('SIWXSignMessage')
+    void modal.open({ namespace: 'eip155' })
+    return true
+  }
+
   const widget = {
     config,
+    siwx,
+    /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
+    async signIn() {
+      const { address, activeCaipNetworkId, caipAddress } = store.getState()
+      if (!siwx) throw createWidgetError('SIWX_NOT_ENABLED')
+      if (!address || !caipAddress) throw createWidgetError('NO_ACTIVE_CAIP_ADDRESS')
+      store.setState({ siwxError: undefined })
+      notifications.show(errorTable.AUTHENTICATING.message, { variant: 'loading', autoClose: false })
+      try {
+        const message = await siwx.createMessage({ accountAddress: address, chainId: Number(activeCaipNetworkId.split(':')[1]) })
+        const signature = (await connectedConnector().request({ method: 'personal_sign', params: [toHex(message), address] })) as string
+        await siwx.addSession({ caipAddress, message, signature })
+        notifications.close()
+        modal.close()
+        return true
+      } catch (error) {
+        notifications.close()
+        const isDeclined = (error as { code?: string }).code === 'USER_REJECTED'
+        store.setState({ siwxError: (isDeclined ? errorTable.SIGNATURE_DECLINED : errorTable.SIWX_INIT_FAILED).message })
+        return false
+      }
+    },
+    /** Declining to sign in: disconnects when sign-in is required, otherwise just closes. */
+    async cancelSignIn() {
+      if (siwx?.getRequired()) await widget.disconnect().catch(() => {})
+      modal.close()
+    },
     send,
     history,
     names,
@@ -377,7 +428,8 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         rememberWallet(connector)
         setConnected(connector, accounts, chainId)
         void analytics.track('CONNECT_SUCCESS', { method: 'browser', name: connector.name })
-        if (router.store.getState().view !== 'UnsupportedChain') router.reset('Account')
+        if (router.store.getState().view === 'UnsupportedChain') return
+        if (!(await requireSignIn())) router.reset('Account')
       } catch (error) {
         const e = error as Partial<WidgetError>
         store.setState({ status: 'disconnected', error: { code: e.code ?? 'UNKNOWN', message: e.shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message } })

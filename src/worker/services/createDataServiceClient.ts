@@ -173,6 +173,8 @@ export function createDataServiceClient({
     getOnrampOptions: () => call('getOnrampOptions', { path: 'v1/onramp/options', schema: onrampOptionsSchema }),
     getOnrampQuote: (body: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string }) =>
       call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema }),
+    createSession: ({ message, signature }: { message: string; signature: string }) =>
+      call('createSession', { path: 'v1/sessions', method: 'POST', body: { message, signature }, schema: sessionSchema, failure: 'SIWX_INIT_FAILED' }),
     getSession: ({ id }: { id: string }) => call('getSession', { path: `v1/sessions/${encodeURIComponent(id)}`, schema: sessionSchema }),
     revokeSession: ({ id, pci, signature }: { id: string; pci: string; signature: string }) =>
       call('revokeSession', { path: `v1/sessions/${encodeURIComponent(id)}/revoke`, method: 'POST', body: { pci, signature }, schema: ok }),

@@ -9,6 +9,7 @@ import { NetworksView } from '../views/NetworksView'
 import { ActivityView } from '../views/ActivityView'
 import { RegisterAccountNameSuccessView, RegisterAccountNameView } from '../views/RegisterAccountNameView'
 import { SendView } from '../views/SendView'
+import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
 import type { MessageKey } from '../i18n/en'
 
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
@@ -21,6 +22,7 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Activity: ActivityView,
   RegisterAccountName: RegisterAccountNameView,
   RegisterAccountNameSuccess: RegisterAccountNameSuccessView,
+  SIWXSignMessage: SIWXSignMessageView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */

@@ -1,0 +1,78 @@
+import { createSiweMessage } from 'viem/siwe'
+import type { Address } from 'viem'
+import type { CoreDataService } from '../core/createCore'
+import type { WidgetStorage } from '../storage/createWidgetStorage'
+
+export type SIWXSession = { caipAddress: string; message: string; signature: string; id?: string; expiresAt?: number }
+
+/** The pluggable sign-in-with-wallet interface: any backend can hold the sessions. */
+export type SIWXConfig = {
+  createMessage(input: { accountAddress: Address; chainId: number }): Promise<string>
+  addSession(session: SIWXSession): Promise<void>
+  getSessions(input: { accountAddress: Address; chainId: number }): Promise<SIWXSession[]>
+  revokeSession(input: { accountAddress: Address; chainId: number }): Promise<void>
+  /** When true, declining to sign disconnects. */
+  getRequired(): boolean
+}
+
+export type DefaultSiwxOptions = { required?: boolean; statement?: string; expiresInMs?: number }
+
+const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1_000
+
+/**
+ * The default SIWX: EIP-4361 messages (viem's createSiweMessage, parseable by the `siwe` package), sessions stored and
+ * checked by Tessera's data service (/v1/sessions), remembered in browser storage.
+ */
+export function createDefaultSiwx({
+  dataService,
+  storage,
+  location = globalThis.location,
+  required = false,
+  statement = 'Sign in with your wallet.',
+  expiresInMs = SESSION_LIFETIME_MS,
+  now = Date.now,
+}: DefaultSiwxOptions & { dataService: CoreDataService; storage: WidgetStorage; location?: Pick<Location, 'host' | 'origin'>; now?: () => number }): SIWXConfig {
+  const caip = (chainId: number, address: string) => `eip155:${chainId}:${address}`
+  const stored = () => storage.get('siwxSessions') ?? []
+  return {
+    async createMessage({ accountAddress, chainId }) {
+      const nonce = crypto.randomUUID().replace(/-/g, '')
+      return createSiweMessage({
+        address: accountAddress,
+        chainId,
+        domain: location.host,
+        uri: location.origin,
+        version: '1',
+        nonce,
+        statement,
+        issuedAt: new Date(now()),
+        expirationTime: new Date(now() + expiresInMs),
+      })
+    },
+    async addSession(session) {
+      const created = await dataService.createSession({ message: session.message, signature: session.signature })
+      storage.set('siwxSessions', [
+        ...stored().filter((s) => s.caipAddress !== session.caipAddress),
+        { caipAddress: session.caipAddress, message: session.message, signature: session.signature, expiresAt: created.expiresAt ?? undefined, id: created.id },
+      ] as never)
+    },
+    async getSessions({ accountAddress, chainId }) {
+      const mine = stored().filter((s) => s.caipAddress.toLowerCase() === caip(chainId, accountAddress).toLowerCase())
+      const valid: SIWXSession[] = []
+      for (const session of mine) {
+        const id = (session as SIWXSession).id
+        if (!id || (session.expiresAt !== undefined && session.expiresAt <= now())) continue
+        const remote = await dataService.getSession({ id }).catch(() => undefined)
+        if (remote && !remote.revoked) valid.push(session as SIWXSession)
+      }
+      return valid
+    },
+    async revokeSession({ accountAddress, chainId }) {
+      storage.set('siwxSessions', stored().filter((s) => s.caipAddress.toLowerCase() !== caip(chainId, accountAddress).toLowerCase()) as never)
+    },
+    getRequired: () => required,
+  }
+}
+
+export const isSiwxConfig = (value: unknown): value is SIWXConfig =>
+  typeof value === 'object' && value !== null && typeof (value as SIWXConfig).createMessage === 'function'
