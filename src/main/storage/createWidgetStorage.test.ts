@@ -1,29 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { createWidgetStorage, STORAGE_VERSION } from './createWidgetStorage'
+import { createMemoryStorage, createWidgetStorage, STORAGE_VERSION } from './createWidgetStorage'
 
 function memory(initial: Record<string, string> = {}) {
-  const map = new Map(Object.entries(initial))
-  return {
-    map,
-    storage: {
-      get length() {
-        return map.size
-      },
-      key: (i: number) => [...map.keys()][i] ?? null,
-      getItem: (k: string) => map.get(k) ?? null,
-      setItem: (k: string, v: string) => void map.set(k, v),
-      removeItem: (k: string) => void map.delete(k),
-    },
-  }
+  const storage = createMemoryStorage()
+  for (const [key, value] of Object.entries(initial)) storage.setItem(key, value)
+  const keys = () => Array.from({ length: storage.length }, (_, i) => storage.key(i)!)
+  return { storage, keys }
 }
 
 describe('createWidgetStorage', () => {
   it('stores each item under a versioned key and reads it back', () => {
-    const { map, storage } = memory()
+    const { storage } = memory()
     const s = createWidgetStorage({ storage })
     s.set('recentWallets', [{ id: 'dev', name: 'Tessera Dev Wallet' }])
     s.set('activeCaipNetworkId', 'eip155:31337')
-    expect(map.get(`tessera:v${STORAGE_VERSION}:activeCaipNetworkId`)).toBe('"eip155:31337"')
+    expect(storage.getItem(`tessera:v${STORAGE_VERSION}:activeCaipNetworkId`)).toBe('"eip155:31337"')
     expect(s.get('recentWallets')).toEqual([{ id: 'dev', name: 'Tessera Dev Wallet' }])
     expect(s.get('activeCaipNetworkId')).toBe('eip155:31337')
     s.remove('activeCaipNetworkId')
@@ -38,15 +29,15 @@ describe('createWidgetStorage', () => {
     ['an unknown namespace', 'activeNamespace', '"cosmos"'],
   ] as const)('reads %s as absent and removes it', (_name, item, raw) => {
     const key = `tessera:v${STORAGE_VERSION}:${item}`
-    const { map, storage } = memory({ [key]: raw })
+    const { storage } = memory({ [key]: raw })
     expect(createWidgetStorage({ storage }).get(item)).toBeUndefined()
-    expect(map.has(key)).toBe(false)
+    expect(storage.getItem(key)).toBeNull()
   })
 
   it('drops keys of other versions and leaves other apps’ keys alone', () => {
-    const { map, storage } = memory({ 'tessera:v0:walletId': '"old"', 'tessera:v9:walletId': '"new"', 'other:key': 'x' })
+    const { storage, keys } = memory({ 'tessera:v0:walletId': '"old"', 'tessera:v9:walletId': '"new"', 'other:key': 'x' })
     createWidgetStorage({ storage })
-    expect([...map.keys()]).toEqual(['other:key'])
+    expect(keys()).toEqual(['other:key'])
   })
 
   it('refuses to write a malformed value, naming the field', () => {

@@ -36,7 +36,8 @@ export const STORAGE_VERSION = 1
 
 type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key'> & { readonly length: number }
 
-function memoryStorage(): StorageLike {
+/** A Storage kept in memory: the fallback when localStorage is missing, and a test double with the same contract. */
+export function createMemoryStorage(): StorageLike {
   const map = new Map<string, string>()
   return {
     get length() {
@@ -57,7 +58,7 @@ function defaultStorage(): StorageLike {
     storage.removeItem(probe)
     return storage
   } catch {
-    return memoryStorage()
+    return createMemoryStorage()
   }
 }
 

@@ -3,23 +3,11 @@ import type { Address } from 'viem'
 import { announceProvider, createDevWallet, type DevWallet } from '../../../demo/devWallet/createDevWallet'
 import { startAnvil, type Anvil } from '../../../services/chain/anvil'
 import { freePorts } from '../../../services/stack/ports'
-import { createWidgetStorage } from '../storage/createWidgetStorage'
+import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
 import { createWidget, type Widget } from './createWidget'
 
 const accounts: Address[] = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']
 
-function memoryStorage() {
-  const map = new Map<string, string>()
-  return {
-    get length() {
-      return map.size
-    },
-    key: (i: number) => [...map.keys()][i] ?? null,
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-  }
-}
 
 describe('createWidget with a real EIP-1193 wallet on anvil', () => {
   let a: Anvil
@@ -41,7 +29,7 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
     rpcUrls: { default: { http: [rpcUrl] } },
   })
 
-  function page({ storage = memoryStorage(), announce = true, networks = [network(31337, a.rpcUrl), network(31338, b.rpcUrl)] } = {}) {
+  function page({ storage = createMemoryStorage(), announce = true, networks = [network(31337, a.rpcUrl), network(31338, b.rpcUrl)] } = {}) {
     const target = new EventTarget() as Window
     const wallet: DevWallet = createDevWallet({
       chains: [
@@ -175,7 +163,7 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
           announceProvider(target, wallet)
           return target
         })(),
-        storage: createWidgetStorage({ storage: memoryStorage() }),
+        storage: createWidgetStorage({ storage: createMemoryStorage() }),
         siwx: {
           createMessage: async ({ accountAddress, chainId }) => `Sign in as ${accountAddress} on ${chainId}`,
           addSession: async (session) => void sessions.push(session),
@@ -227,7 +215,7 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
 
   it('keeps two widgets on one page apart', async () => {
     const one = page()
-    const widget2 = createWidget({ projectId: 'other', networks: [network(31337, a.rpcUrl)], window: one.target, storage: createWidgetStorage({ storage: memoryStorage() }) })
+    const widget2 = createWidget({ projectId: 'other', networks: [network(31337, a.rpcUrl)], window: one.target, storage: createWidgetStorage({ storage: createMemoryStorage() }) })
     widgets.push(widget2)
     await one.widget.connect('dev.tessera.wallet')
     expect(widget2.getState().status).toBe('disconnected')

@@ -465,6 +465,8 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       }
       store.setState({ activeCaipNetworkId: caipNetworkId, caipAddress: state.address ? `eip155:${network.id}:${state.address}` : undefined })
       storage.set('activeCaipNetworkId', caipNetworkId)
+      // A network switch resets the send form (SPEC §4): its token and fee belong to the old network.
+      send.reset({ keepBalances: false })
       checkUnsupportedChain()
       await refreshBalance()
     },

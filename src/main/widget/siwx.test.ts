@@ -1,21 +1,9 @@
 import { ParsedMessage } from '@spruceid/siwe-parser'
 import { describe, expect, it, vi } from 'vitest'
 import type { CoreDataService } from '../core/createCore'
-import { createWidgetStorage } from '../storage/createWidgetStorage'
+import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
 import { createDefaultSiwx } from './siwx'
 
-const memory = () => {
-  const map = new Map<string, string>()
-  return {
-    get length() {
-      return map.size
-    },
-    key: (i: number) => [...map.keys()][i] ?? null,
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-  }
-}
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
 
@@ -23,7 +11,7 @@ describe('default SIWX', () => {
   const setup = (dataService: Partial<CoreDataService> = {}) =>
     createDefaultSiwx({
       dataService: dataService as CoreDataService,
-      storage: createWidgetStorage({ storage: memory() }),
+      storage: createWidgetStorage({ storage: createMemoryStorage() }),
       location: { host: 'dapp.test', origin: 'https://dapp.test' },
       now: () => Date.parse('2026-11-22T12:00:00Z'),
     })

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
 /** Choose a name: suggestions as you type, then sign and register. */
@@ -34,11 +35,7 @@ export function RegisterAccountNameView() {
           ))}
         </ul>
       ) : null}
-      {state.error ? (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
+      <Alert message={state.error} />
       <button type="submit" className="button" disabled={state.loading}>
         {t('names.register')}
       </button>

@@ -1,4 +1,5 @@
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
 /** Sign in with the wallet: sign, or cancel (which disconnects when sign-in is required). */
@@ -9,11 +10,7 @@ export function SIWXSignMessageView() {
   return (
     <div className="account">
       <p className="muted">{t('siwx.explain', { app: widget.config.metadata?.name ?? location.host })}</p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Alert message={error} />
       <div className="actions">
         <button type="button" className="button" onClick={() => void widget.signIn()}>
           {t('siwx.sign')}

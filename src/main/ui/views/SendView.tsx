@@ -1,5 +1,6 @@
 import { useEffect, useId } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
 /** The send form: token, amount, receiver (address or name), network fee, and the spec's checks. */
@@ -58,11 +59,7 @@ export function SendView() {
           {t('send.insufficientGas', { symbol: native?.symbol ?? 'ETH' })}
         </p>
       ) : null}
-      {state.error ? (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
+      <Alert message={state.error} />
       <button type="submit" className="button" disabled={state.loading || state.isInsufficientGas}>
         {t('send.submit')}
       </button>
