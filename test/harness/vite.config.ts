@@ -1,14 +1,18 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
 /** A bare page that exposes Tessera's entry points to browser tests (test/browser). */
 export default defineConfig({
+  plugins: [react()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',
-    rollupOptions: { input: { index: resolve(root, 'index.html'), bench: resolve(root, 'bench.html') } },
+    rollupOptions: {
+      input: { index: resolve(root, 'index.html'), bench: resolve(root, 'bench.html'), ui: resolve(root, 'ui.html'), floor: resolve(root, 'floor.html') },
+    },
   },
 })

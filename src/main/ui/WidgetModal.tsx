@@ -1,14 +1,24 @@
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useEffect, type ComponentType } from 'react'
 import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProvider'
 import { ShadowRoot } from './ShadowRoot'
 
-const loadModal = () => import('./Modal/Modal')
-const Modal = lazy(loadModal)
+// Once the modal's code is here it renders at once: going through Suspense again would wait for React's fallback
+// throttle (about 300 ms) even for a module already loaded.
+let LoadedModal: ComponentType | undefined
+const loadModal = () =>
+  import('./Modal/Modal').then((module) => {
+    LoadedModal = module.default
+    return module
+  })
+const LazyModal = lazy(loadModal)
 
 /** Starts loading the modal's code before the first click (on hover, focus or idle). */
 export function prefetchModal() {
   void loadModal()
 }
+
+const whenIdle = (run: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 200)
 
 /** Mounts the modal (loaded on demand) and the toast, each in the widget's shadow root. */
 export function WidgetModal() {
@@ -16,11 +26,13 @@ export function WidgetModal() {
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
+  useEffect(() => void whenIdle(prefetchModal), [])
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
-      {isOpen ? (
+      {isOpen && LoadedModal ? <LoadedModal /> : null}
+      {isOpen && !LoadedModal ? (
         <Suspense fallback={null}>
-          <Modal />
+          <LazyModal />
         </Suspense>
       ) : null}
       {toast.open ? (
