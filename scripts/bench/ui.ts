@@ -22,14 +22,16 @@ async function gzKiB(urls: Iterable<string>) {
   return kib(total)
 }
 
-/** Script URLs the document itself fetched (resource timing of the page; workers keep their own). */
+/**
+ * Script URLs the document itself fetched (resource timing of the page; workers keep their own), split into those
+ * the page loaded with (started before the load event) and those prefetched afterwards (the modal, on idle).
+ */
 const documentScripts = (page: Page) =>
-  page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script' || e.name.endsWith('.js'))
-      .map((e) => e.name),
-  )
+  page.evaluate(() => {
+    const loadEnd = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd
+    const scripts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js'))
+    return { initial: scripts.filter((e) => e.startTime < loadEnd).map((e) => e.name), prefetched: scripts.filter((e) => e.startTime >= loadEnd).map((e) => e.name) }
+  })
 
 const takeTbt = (page: Page) =>
   page.evaluate(() => {
@@ -44,7 +46,7 @@ async function measureFloor(browser: Browser, base: string) {
   const page = await context.newPage()
   await page.goto(`${base}/floor.html`)
   await page.getByRole('button').waitFor()
-  const size = await gzKiB(await documentScripts(page))
+  const size = await gzKiB((await documentScripts(page)).initial)
   await context.close()
   return size
 }
@@ -66,8 +68,9 @@ async function measureRun(browser: Browser, base: string) {
   const buttonVisibleMs = Math.round(await page.evaluate(() => performance.now()))
   await page.waitForTimeout(500)
   const isWorkerScript = (url: string) => /\/worker-[^/]*\.js$/.test(url)
-  const beforeInteraction = (await documentScripts(page)).filter((url) => !isWorkerScript(url))
-  const jsBeforeInteractionGzKiB = await gzKiB(beforeInteraction)
+  const scripts = await documentScripts(page)
+  const jsBeforeInteractionGzKiB = await gzKiB(scripts.initial.filter((url) => !isWorkerScript(url)))
+  const prefetchedJsGzKiB = await gzKiB(scripts.prefetched.filter((url) => !isWorkerScript(url)))
   const loadTbtMs = await takeTbt(page)
 
   await button.hover()
@@ -96,6 +99,7 @@ async function measureRun(browser: Browser, base: string) {
   await context.close()
   return {
     jsBeforeInteractionGzKiB,
+    prefetchedJsGzKiB,
     workerJsGzKiB,
     buttonVisibleMs,
     clickToConnectViewMs: Math.round(clickToConnectViewMs * 10) / 10,
@@ -122,6 +126,7 @@ async function main() {
     const pick = <K extends keyof (typeof runs)[number]>(key: K) => median(runs.map((r) => r[key] as number))
     const result = {
       jsBeforeInteractionGzKiB: pick('jsBeforeInteractionGzKiB'),
+      prefetchedJsGzKiB: pick('prefetchedJsGzKiB'),
       workerJsGzKiB: pick('workerJsGzKiB'),
       reactFloorGzKiB,
       buttonVisibleMs: pick('buttonVisibleMs'),

@@ -10,10 +10,7 @@ import { discoverInjected, type InjectedDiscovery } from '../providers/discoverI
 import { createModal } from '../state/createModal'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 import { createAnalytics } from './createAnalytics'
-import { createDefaultSiwx, isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwx'
-import { createHistoryController } from './createHistoryController'
-import { createNamesController } from './createNamesController'
-import { createSendController } from './createSendController'
+import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
 import { createNotifications } from '../state/createNotifications'
 import { createRouter, type RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, shouldShowUnsupportedChain, type View } from '../state/views'
@@ -128,11 +125,14 @@ export function createWidget({ window: target = globalThis.window, storage = cre
               }
             : undefined,
         })
-  const siwx: SIWXConfig | undefined = isSiwxConfig(config.siwx)
-    ? config.siwx
+  // The default SIWX (and viem's SIWE code) loads only when a site turns sign-in on.
+  const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
+    ? Promise.resolve(config.siwx)
     : config.siwx && core
-      ? createDefaultSiwx({ dataService: core.dataService, storage, ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}) })
-      : undefined
+      ? import('./siwx').then(({ createDefaultSiwx }) =>
+          createDefaultSiwx({ dataService: core.dataService, storage, ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}) }),
+        )
+      : Promise.resolve(undefined)
   const analytics = createAnalytics({
     isEnabled: config.features.analytics,
     dataService: core?.dataService,
@@ -322,15 +322,6 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     const { address, activeCaipNetworkId } = store.getState()
     return { address, chainId: Number(activeCaipNetworkId.split(':')[1]) }
   }
-  const send = createSendController({
-    core,
-    notifications,
-    router,
-    getAccount: currentAccount,
-    walletRequest: (args) => connectedConnector().request(args),
-    onConfirmed: () => void refreshBalance(),
-  })
-
   const refreshIdentity = async () => {
     const { address } = store.getState()
     if (!core || !address || !config.services?.api) return
@@ -341,18 +332,10 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       // identity is optional decoration; the address stays
     }
   }
-  const names = createNamesController({
-    core,
-    router,
-    getAddress: () => store.getState().address,
-    walletRequest: (args) => connectedConnector().request(args),
-    onRegistered: (name) => store.setState({ profileName: name }),
-  })
-  const history = createHistoryController({ core, notifications, analytics, projectId: config.projectId })
-
   /** After connecting (SPEC §4): with SIWX on and no session for the account, the sign-message view opens. */
   const requireSignIn = async () => {
     const { address, activeCaipNetworkId } = store.getState()
+    const siwx = await siwxReady
     if (!siwx || !address) return false
     const sessions = await siwx.getSessions({ accountAddress: address, chainId: Number(activeCaipNetworkId.split(':')[1]) }).catch(() => [])
     if (sessions.length > 0) return false
@@ -364,10 +347,10 @@ export function createWidget({ window: target = globalThis.window, storage = cre
 
   const widget = {
     config,
-    siwx,
     /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
     async signIn() {
       const { address, activeCaipNetworkId, caipAddress } = store.getState()
+      const siwx = await siwxReady
       if (!siwx) throw createWidgetError('SIWX_NOT_ENABLED')
       if (!address || !caipAddress) throw createWidgetError('NO_ACTIVE_CAIP_ADDRESS')
       store.setState({ siwxError: undefined })
@@ -388,12 +371,21 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     },
     /** Declining to sign in: disconnects when sign-in is required, otherwise just closes. */
     async cancelSignIn() {
-      if (siwx?.getRequired()) await widget.disconnect().catch(() => {})
+      if ((await siwxReady)?.getRequired()) await widget.disconnect().catch(() => {})
       modal.close()
     },
-    send,
-    history,
-    names,
+    /** What the lazily loaded features (send, history, names) need from this widget. */
+    context: {
+      core,
+      notifications,
+      router,
+      analytics,
+      projectId: config.projectId,
+      getAccount: currentAccount,
+      walletRequest: (args: { method: string; params?: unknown }) => connectedConnector().request(args),
+      onBalancesChanged: () => void refreshBalance(),
+      setProfileName: (profileName: string) => store.setState({ profileName }),
+    },
     core,
     analytics,
     router,
@@ -465,8 +457,6 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       }
       store.setState({ activeCaipNetworkId: caipNetworkId, caipAddress: state.address ? `eip155:${network.id}:${state.address}` : undefined })
       storage.set('activeCaipNetworkId', caipNetworkId)
-      // A network switch resets the send form (SPEC §4): its token and fee belong to the old network.
-      send.reset({ keepBalances: false })
       checkUnsupportedChain()
       await refreshBalance()
     },

@@ -1,21 +1,7 @@
 import { createSiweMessage } from 'viem/siwe'
-import type { Address } from 'viem'
 import type { CoreDataService } from '../core/createCore'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
-
-export type SIWXSession = { caipAddress: string; message: string; signature: string; id?: string; expiresAt?: number }
-
-/** The pluggable sign-in-with-wallet interface: any backend can hold the sessions. */
-export type SIWXConfig = {
-  createMessage(input: { accountAddress: Address; chainId: number }): Promise<string>
-  addSession(session: SIWXSession): Promise<void>
-  getSessions(input: { accountAddress: Address; chainId: number }): Promise<SIWXSession[]>
-  revokeSession(input: { accountAddress: Address; chainId: number }): Promise<void>
-  /** When true, declining to sign disconnects. */
-  getRequired(): boolean
-}
-
-export type DefaultSiwxOptions = { required?: boolean; statement?: string; expiresInMs?: number }
+import type { DefaultSiwxOptions, SIWXConfig, SIWXSession } from './siwxConfig'
 
 const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1_000
 
@@ -74,5 +60,3 @@ export function createDefaultSiwx({
   }
 }
 
-export const isSiwxConfig = (value: unknown): value is SIWXConfig =>
-  typeof value === 'object' && value !== null && typeof (value as SIWXConfig).createMessage === 'function'

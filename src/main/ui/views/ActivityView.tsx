@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { formatRelativeTime, formatTokenQuantity } from '../../../shared/protocol/display'
 import { useAccount } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { getFeatures } from '../../widget/features'
 import { useTranslate } from '../useTranslate'
 
 const monthName = (year: number, month: number, locale: string | undefined) =>
@@ -13,10 +14,11 @@ export function ActivityView() {
   const t = useTranslate()
   const { address } = useAccount()
   const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
-  const history = useStoreSelector(widget.history.store, (s) => s)
+  const { history: historyController } = getFeatures(widget)
+  const history = useStoreSelector(historyController.store, (s) => s)
   useEffect(() => {
-    void widget.history.fetch({ accountAddress: address, caipNetworkId }).catch(() => {})
-  }, [widget, address, caipNetworkId])
+    void historyController.fetch({ accountAddress: address, caipNetworkId }).catch(() => {})
+  }, [historyController, address, caipNetworkId])
 
   const years = Object.keys(history.transactionsByYear).map(Number).sort((a, b) => b - a)
   if (history.loading && history.transactions.length === 0) return <p className="muted">{t('activity.loading')}</p>
@@ -47,7 +49,7 @@ export function ActivityView() {
           )),
       )}
       {history.next ? (
-        <button type="button" className="item" onClick={() => void widget.history.fetch({ accountAddress: address, caipNetworkId, more: true }).catch(() => {})}>
+        <button type="button" className="item" onClick={() => void historyController.fetch({ accountAddress: address, caipNetworkId, more: true }).catch(() => {})}>
           {t('activity.more')}
         </button>
       ) : null}

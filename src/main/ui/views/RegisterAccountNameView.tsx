@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { getFeatures } from '../../widget/features'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
@@ -9,17 +10,18 @@ export function RegisterAccountNameView() {
   const t = useTranslate()
   const id = useId()
   const [name, setName] = useState('')
-  const state = useStoreSelector(widget.names.store, (s) => s)
+  const { names } = getFeatures(widget)
+  const state = useStoreSelector(names.store, (s) => s)
   useEffect(() => {
-    const timer = setTimeout(() => void widget.names.suggest(name), 300)
+    const timer = setTimeout(() => void names.suggest(name), 300)
     return () => clearTimeout(timer)
-  }, [widget, name])
+  }, [names, name])
   return (
     <form
       className="actions"
       onSubmit={(event) => {
         event.preventDefault()
-        void widget.names.register(name)
+        void names.register(name)
       }}
     >
       <label htmlFor={id} className="muted">

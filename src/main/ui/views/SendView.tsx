@@ -1,5 +1,6 @@
 import { useEffect, useId } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { getFeatures } from '../../widget/features'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
@@ -7,7 +8,7 @@ import { useTranslate } from '../useTranslate'
 export function SendView() {
   const widget = useWidget()
   const t = useTranslate()
-  const send = widget.send
+  const { send } = getFeatures(widget)
   const state = useStoreSelector(send.store, (s) => s)
   const ids = { token: useId(), amount: useId(), receiver: useId() }
   useEffect(() => {
