@@ -36,6 +36,8 @@ const widget = createWidget({
   siwx: siwxMode ? { required: siwxMode === 'required' } : undefined,
 })
 
+Object.assign(window, { widget })
+
 const root = document.getElementById('root')
 if (!root) throw new Error('demo: #root is missing from index.html')
 createRoot(root).render(

@@ -40,14 +40,14 @@ test('a visitor switches to the second chain and back', async ({ page, stack }) 
   await page.goto(stack.demo!.url)
   await connect(page)
   const account = page.getByRole('dialog', { name: 'Account' })
-  await account.getByRole('button', { name: `Network: ${first!.name}` }).click()
+  await account.getByRole('button', { name: `Network ${first!.name}`, exact: true }).click()
   await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: second!.name, exact: true }).click()
-  await expect(account.getByRole('button', { name: `Network: ${second!.name}` })).toBeVisible()
+  await expect(account.getByRole('button', { name: `Network ${second!.name}`, exact: true })).toBeVisible()
   expect(await page.evaluate(() => (window as unknown as { devWallet: { provider: { request: (a: unknown) => Promise<string> } } }).devWallet.provider.request({ method: 'eth_chainId' }))).toBe(`0x${second!.chainId.toString(16)}`)
 
-  await account.getByRole('button', { name: `Network: ${second!.name}` }).click()
+  await account.getByRole('button', { name: `Network ${second!.name}`, exact: true }).click()
   await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: first!.name, exact: true }).click()
-  await expect(account.getByRole('button', { name: `Network: ${first!.name}` })).toBeVisible()
+  await expect(account.getByRole('button', { name: `Network ${first!.name}`, exact: true })).toBeVisible()
 })
 
 test('the wallet declining shows why, and the visitor can try again', async ({ page, stack }) => {

@@ -3,7 +3,7 @@ export const widgetCss = `
 :host { all: initial; }
 * { box-sizing: border-box; }
 .root {
-  --tsr-accent: #4f7cff; --tsr-accent-text: #fff; --tsr-bg: #16181d; --tsr-surface: #22252c; --tsr-surface-hover: #2c3039;
+  --tsr-accent: #2f5bea; --tsr-accent-text: #fff; --tsr-bg: #16181d; --tsr-surface: #22252c; --tsr-surface-hover: #2c3039;
   --tsr-text: #f2f3f5; --tsr-text-muted: #a3a8b3; --tsr-border: #333844; --tsr-danger: #ff7a7a; --tsr-radius: 16px;
   --tsr-font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; --tsr-z-index: 999;
   font-family: var(--tsr-font-family); font-size: 10px; color: var(--tsr-text); line-height: 1.4;
@@ -13,6 +13,8 @@ export const widgetCss = `
   --tsr-text: #15171c; --tsr-text-muted: #535a66; --tsr-border: #d5dae2; --tsr-danger: #b42318;
 }
 button { font: inherit; color: inherit; cursor: pointer; }
+input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--tsr-border); }
+input:focus-visible, select:focus-visible { outline: 2px solid var(--tsr-accent); outline-offset: 2px; }
 button:focus-visible, a:focus-visible { outline: 2px solid var(--tsr-accent); outline-offset: 2px; }
 .button { display: inline-flex; align-items: center; gap: 0.8em; border: 0; border-radius: 999px; padding: 1em 1.6em;
   background: var(--tsr-accent); color: var(--tsr-accent-text); font-size: 1.4em; font-weight: 600; }

@@ -26,7 +26,7 @@ export function AccountView() {
         {balance ? `${formatBalance(balance.value, { decimals: balance.decimals })} ${balance.symbol}` : `0.000 ${network.nativeCurrency.symbol}`}
       </span>
       <div className="actions">
-        <button type="button" className="item" onClick={() => widget.router.push('Networks')} aria-label={`${t('account.network')}: ${network.name}`}>
+        <button type="button" className="item" onClick={() => widget.router.push('Networks')}>
           <span>{t('account.network')}</span>
           <span className="tag">{network.name}</span>
         </button>
