@@ -173,3 +173,10 @@ test.describe('the core in a real worker', () => {
     expect(workers).toHaveLength(2)
   })
 })
+
+test('a page without React mounts the widget with widget.mount(element), and the modal opens', async ({ page, stack }) => {
+  await page.goto(`${stack.harness!.url}/mount.html`)
+  await page.locator('#wallet').getByRole('button', { name: 'Connect Wallet' }).click()
+  await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
+})

@@ -460,6 +460,14 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       checkUnsupportedChain()
       await refreshBalance()
     },
+    /**
+     * For pages without React: renders the connect button and the modal into `element` (the UI loads on demand).
+     * @example const unmount = await widget.mount(document.getElementById('wallet')!)
+     */
+    async mount(element: Element) {
+      const { mountWidget } = await import('../ui/mountWidget')
+      return mountWidget(widget, element)
+    },
     setThemeMode(mode: 'light' | 'dark') {
       store.setState({ themeMode: mode })
     },
