@@ -20,11 +20,15 @@ for (const themeMode of ['dark', 'light'] as const) {
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
     await shoot('Connect')
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'All wallets' }).click()
+    await expect(page.getByRole('dialog', { name: 'All Wallets' }).getByRole('list', { name: 'All Wallets' }).getByRole('listitem')).toHaveCount(3)
+    await shoot('AllWallets')
+    await page.getByRole('dialog', { name: 'All Wallets' }).getByRole('button', { name: 'Back' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
     const account = page.getByRole('dialog', { name: 'Account' })
     await expect(account).toBeVisible()
     await shoot('Account')
-    for (const [button, title] of [['Network Tessera Local', 'Choose Network'], ['Send', 'Send'], ['Activity', 'Activity'], ['Register a name', 'Choose a name']] as const) {
+    for (const [button, title] of [['Network Tessera Local', 'Choose Network'], ['Send', 'Send'], ['Activity', 'Activity'], ['Receive', 'Receive'], ['Register a name', 'Choose a name']] as const) {
       await account.getByRole('button', { name: button }).click()
       await expect(page.getByRole('dialog', { name: title })).toBeVisible()
       await shoot(title.replace(/ /g, ''))

@@ -13,6 +13,7 @@ export const widgetCss = `
   --tsr-text: #15171c; --tsr-text-muted: #535a66; --tsr-border: #d5dae2; --tsr-danger: #b42318;
 }
 button { font: inherit; color: inherit; cursor: pointer; }
+a.item { color: var(--tsr-text); text-decoration: none; }
 input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--tsr-border); }
 input:focus-visible, select:focus-visible { outline: 2px solid var(--tsr-accent); outline-offset: 2px; }
 button:focus-visible, a:focus-visible { outline: 2px solid var(--tsr-accent); outline-offset: 2px; }

@@ -464,6 +464,14 @@ export function createWidget({ window: target = globalThis.window, storage = cre
      * For pages without React: renders the connect button and the modal into `element` (the UI loads on demand).
      * @example const unmount = await widget.mount(document.getElementById('wallet')!)
      */
+    /** The registry's image of a wallet, or undefined without a wallet registry. */
+    walletImageUrl(imageId: string) {
+      const base = config.services?.walletRegistry ?? config.services?.api
+      if (!base) return undefined
+      const url = new URL(`getWalletImage/${encodeURIComponent(imageId)}`, base.endsWith('/') ? base : `${base}/`)
+      url.search = new URLSearchParams({ projectId: config.projectId, st: 'tessera', sv: formatSdkVersion({ type: 'react', adapters: ['eip155'], version: SDK_VERSION }) }).toString()
+      return url.toString()
+    },
     async mount(element: Element) {
       const { mountWidget } = await import('../ui/mountWidget')
       return mountWidget(widget, element)

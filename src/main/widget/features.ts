@@ -2,8 +2,9 @@ import type { Widget } from './createWidget'
 import { createHistoryController, type HistoryController } from './createHistoryController'
 import { createNamesController, type NamesController } from './createNamesController'
 import { createSendController, type SendController } from './createSendController'
+import { createWalletListController, type WalletListController } from './createWalletListController'
 
-export type Features = { send: SendController; history: HistoryController; names: NamesController }
+export type Features = { send: SendController; history: HistoryController; names: NamesController; wallets: WalletListController }
 
 const byWidget = new WeakMap<Widget, Features>()
 
@@ -19,6 +20,7 @@ export function getFeatures(widget: Widget): Features {
     send: createSendController({ core, notifications, router, getAccount, walletRequest, onConfirmed: onBalancesChanged }),
     history: createHistoryController({ core, notifications, analytics, projectId }),
     names: createNamesController({ core, router, getAddress: () => getAccount().address, walletRequest, onRegistered: setProfileName }),
+    wallets: createWalletListController({ core, imageUrl: widget.walletImageUrl }),
   }
   // A network switch resets the send form (SPEC §4): its token and fee belong to the old network.
   widget.subscribe((state) => state.activeCaipNetworkId, () => features.send.reset({ keepBalances: false }))

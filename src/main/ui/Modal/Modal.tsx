@@ -9,6 +9,8 @@ import { NetworksView } from '../views/NetworksView'
 import { ActivityView } from '../views/ActivityView'
 import { RegisterAccountNameSuccessView, RegisterAccountNameView } from '../views/RegisterAccountNameView'
 import { SendView } from '../views/SendView'
+import { AllWalletsView } from '../views/AllWalletsView'
+import { ReceiveView } from '../views/ReceiveView'
 import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
 import type { MessageKey } from '../i18n/en'
 
@@ -23,6 +25,8 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   RegisterAccountName: RegisterAccountNameView,
   RegisterAccountNameSuccess: RegisterAccountNameSuccessView,
   SIWXSignMessage: SIWXSignMessageView,
+  AllWallets: AllWalletsView,
+  Receive: ReceiveView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */

@@ -35,6 +35,11 @@ export function AccountView() {
             {t('account.send')}
           </button>
         ) : null}
+        {widget.config.features.receive ? (
+          <button type="button" className="item" onClick={() => widget.router.push('Receive')}>
+            {t('account.receive')}
+          </button>
+        ) : null}
         {widget.config.features.history ? (
           <button type="button" className="item" onClick={() => widget.router.push('Activity')}>
             {t('account.activity')}

@@ -8,8 +8,22 @@ export function ConnectView() {
   const t = useTranslate()
   const connectors = useWidgetState((s) => s.connectors)
   const recent = useWidgetState((s) => s.recentWallets)
-  if (connectors.length === 0) return <p className="muted">{t('connect.noWallets')}</p>
+  const hasRegistry = widget.config.features.allWallets && widget.walletImageUrl('') !== undefined
+  const allWallets = hasRegistry ? (
+    <button type="button" className="item" onClick={() => widget.router.push('AllWallets')}>
+      {t('connect.allWallets')}
+    </button>
+  ) : null
+  if (connectors.length === 0) {
+    return (
+      <div className="actions">
+        <p className="muted">{t('connect.noWallets')}</p>
+        {allWallets}
+      </div>
+    )
+  }
   return (
+    <div className="actions">
     <ul className="list" aria-label={t('view.Connect')}>
       {connectors.map((connector) => (
         <li key={connector.id}>
@@ -28,5 +42,7 @@ export function ConnectView() {
         </li>
       ))}
     </ul>
+    {allWallets}
+    </div>
   )
 }
