@@ -3,7 +3,7 @@ import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetP
 import { getFeatures } from '../../widget/features'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
-import { WalletIcon } from './WalletIcon'
+import { connectWallet, WalletIcon } from './WalletIcon'
 
 /** Every wallet of the registry: search, 40 a page with infinite scroll; installed ones connect, others link out. */
 export function AllWalletsView() {
@@ -45,10 +45,7 @@ export function AllWalletsView() {
                 <button
                   type="button"
                   className="item"
-                  onClick={() => {
-                    widget.router.push('ConnectingExternal', { connectorId: connector.id, name: connector.name })
-                    widget.connect(connector.id).catch(() => {})
-                  }}
+                  onClick={() => connectWallet(widget, connector)}
                 >
                   {image}
                   <span>{wallet.name}</span>

@@ -1,6 +1,6 @@
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { useTranslate } from '../useTranslate'
-import { WalletIcon } from './WalletIcon'
+import { connectWallet, WalletIcon } from './WalletIcon'
 
 /** The list of wallets found in the browser, recent ones first. */
 export function ConnectView() {
@@ -30,10 +30,7 @@ export function ConnectView() {
           <button
             type="button"
             className="item"
-            onClick={() => {
-              widget.router.push('ConnectingExternal', { connectorId: connector.id, name: connector.name })
-              widget.connect(connector.id).catch(() => {})
-            }}
+            onClick={() => connectWallet(widget, connector)}
           >
             <WalletIcon src={connector.imageUrl} />
             <span>{connector.name}</span>

@@ -3,3 +3,9 @@ export function WalletIcon({ src }: { src: string | undefined }) {
   const isSafe = src !== undefined && /^(data:image\/(png|jpeg|webp|gif|svg\+xml)[;,]|https?:\/\/)/.test(src)
   return isSafe ? <img src={src} alt="" width={28} height={28} /> : <span aria-hidden="true" style={{ width: '2.8em', height: '2.8em' }} />
 }
+
+/** Shows the Connecting view for a wallet and asks it to connect; the view reports the outcome. */
+export function connectWallet(widget: { router: { push: (view: 'ConnectingExternal', data: Record<string, unknown>) => void }; connect: (id: string) => Promise<void> }, connector: { id: string; name: string }) {
+  widget.router.push('ConnectingExternal', { connectorId: connector.id, name: connector.name })
+  widget.connect(connector.id).catch(() => {})
+}
