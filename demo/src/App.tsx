@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { erc20Abi, formatUnits } from 'viem'
-import { ConnectButton, useWidget, type Core } from '../../src/main'
+import { ConnectButton, NetworkButton, useWidget, type Core } from '../../src/main'
 import { stack } from './stack'
 
 type TokenBalance = { symbol: string; decimals: number; value: bigint }
@@ -63,7 +63,10 @@ export function App() {
     <main>
       <header style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
         <h1>Tessera demo dApp</h1>
-        <ConnectButton />
+        <div style={{ display: 'flex', gap: 8 }}>
+          <NetworkButton />
+          <ConnectButton />
+        </div>
       </header>
       <section aria-labelledby="core-heading">
         <h2 id="core-heading">Chain data from the Tessera core</h2>

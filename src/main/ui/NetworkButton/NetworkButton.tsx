@@ -1,0 +1,18 @@
+import { useNetwork } from '../../react/hooks'
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { ShadowRoot } from '../ShadowRoot'
+import { prefetchModal } from '../WidgetModal'
+
+/** The active network's name; opens the Networks view. */
+export function NetworkButton() {
+  const widget = useWidget()
+  const themeMode = useWidgetState((s) => s.themeMode)
+  const { network } = useNetwork()
+  return (
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
+      <button type="button" className="button" data-variant="account" onClick={() => widget.open({ view: 'Networks' })} onPointerEnter={prefetchModal} onFocus={prefetchModal}>
+        {network.name}
+      </button>
+    </ShadowRoot>
+  )
+}

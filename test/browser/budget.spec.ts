@@ -1,0 +1,36 @@
+import { gzipSync } from 'node:zlib'
+import type { Page } from '@playwright/test'
+import { expect, test } from '../fixtures'
+
+/** Size budgets of the UI issue, enforced on every `npm test` (sizes are deterministic; timings live in bench:ui). */
+const OVER_REACT_FLOOR_KIB = 35
+const WITH_WORKER_KIB = 150
+
+async function initialScriptsGzKiB(page: Page, path: string) {
+  await page.goto(path)
+  await page.getByRole('button').first().waitFor()
+  await page.waitForLoadState('load')
+  await page.waitForTimeout(300)
+  // What the page loads with (started before its load event), and the worker's script whenever it came.
+  const urls = await page.evaluate(() => {
+    const loadEnd = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd
+    const isWorker = (url: string) => /\/worker-[^/]*\.js$/.test(url)
+    const scripts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js'))
+    return { main: scripts.filter((e) => !isWorker(e.name) && e.startTime < loadEnd).map((e) => e.name), worker: scripts.filter((e) => isWorker(e.name)).map((e) => e.name) }
+  })
+  const gz = async (url: string) => gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()), { level: 9 }).length
+  let bytes = 0
+  let workerBytes = 0
+  for (const url of urls.main) bytes += await gz(url)
+  for (const url of urls.worker) workerBytes += await gz(url)
+  return { kib: bytes / 1024, workerKib: workerBytes / 1024 }
+}
+
+test('the widget stays within its size budgets over a plain React page', async ({ page, stack }) => {
+  const floor = await initialScriptsGzKiB(page, `${stack.harness!.url}/floor.html`)
+  const ui = await initialScriptsGzKiB(page, `${stack.harness!.url}/ui.html`)
+  const overFloor = ui.kib - floor.kib
+  expect(ui.workerKib).toBeGreaterThan(0)
+  expect(overFloor, `main-thread JS over the React floor: ${overFloor.toFixed(1)} KiB`).toBeLessThanOrEqual(OVER_REACT_FLOOR_KIB)
+  expect(overFloor + ui.workerKib, `with the worker: ${(overFloor + ui.workerKib).toFixed(1)} KiB`).toBeLessThanOrEqual(WITH_WORKER_KIB)
+})
