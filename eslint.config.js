@@ -26,7 +26,7 @@ const uiMayNotImport = [
 ]
 
 export default tseslint.config(
-  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report'] },
+  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report', 'test/pack-app'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
