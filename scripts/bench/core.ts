@@ -40,7 +40,7 @@ async function main() {
 
     const holders = Array.from({ length: HOLDERS }, (_, i) => `0x${(0x10000 + i).toString(16).padStart(40, '0')}` as Address)
     const input: BenchInput = { chainId: 31337, rpcUrl: anvil.rpcUrl, multicall3: seeded.multicall3, token: seeded.tokens[0]!.address, emitter, holders }
-    const manifest: StackManifest = { version: 1, chains: [], devAccounts: [], services: { api: '', projectId: '' }, demo: null }
+    const manifest: StackManifest = { version: 1, chains: [], devAccounts: [], services: { api: '', projectId: '', relay: '' }, demo: null }
     const root = fileURLToPath(new URL('../../test/harness', import.meta.url))
     stops.push(await serveViteApp({ root, mode: 'preview', host: '127.0.0.1', port: ports.demo, manifest }))
 

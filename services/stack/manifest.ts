@@ -7,7 +7,7 @@ export type StackManifest = {
   version: 1
   chains: StackChain[]
   devAccounts: Address[]
-  services: { api: string; projectId: string }
+  services: { api: string; projectId: string; relay: string }
   demo: { url: string } | null
   /** The browser-test harness page (test/harness), when the test setup serves it. */
   harness?: { url: string }

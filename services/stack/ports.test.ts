@@ -22,6 +22,7 @@ describe('resolvePorts', () => {
       TESSERA_ANVIL2_PORT: String(free.anvil2),
       TESSERA_API_PORT: String(free.api),
       TESSERA_DEMO_PORT: String(free.demo),
+      TESSERA_RELAY_PORT: String(free.relay),
     })
     expect(ports).toEqual(free)
   })
@@ -34,6 +35,7 @@ describe('resolvePorts', () => {
       TESSERA_ANVIL2_PORT: String(free.anvil2),
       TESSERA_API_PORT: String(taken),
       TESSERA_DEMO_PORT: String(free.demo),
+      TESSERA_RELAY_PORT: String(free.relay),
     }
     const error = await resolvePorts(env).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PortInUseError)
@@ -48,8 +50,8 @@ describe('resolvePorts', () => {
 })
 
 describe('freePorts', () => {
-  it('gives four distinct ports', async () => {
+  it('gives a distinct port to every part of the stack', async () => {
     const ports = Object.values(await freePorts())
-    expect(new Set(ports).size).toBe(4)
+    expect(new Set(ports).size).toBe(5)
   })
 })

@@ -8,6 +8,7 @@ export const stackPorts = {
   anvil2: { name: 'second anvil (chain 31338)', envVar: 'TESSERA_ANVIL2_PORT', defaultPort: 8546 },
   api: { name: 'data service', envVar: 'TESSERA_API_PORT', defaultPort: 8787 },
   demo: { name: 'demo page', envVar: 'TESSERA_DEMO_PORT', defaultPort: 5173 },
+  relay: { name: 'WalletConnect relay', envVar: 'TESSERA_RELAY_PORT', defaultPort: 8790 },
 } as const satisfies Record<string, PortSpec>
 
 export type StackPortName = keyof typeof stackPorts

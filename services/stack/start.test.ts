@@ -40,6 +40,7 @@ describe('npm start', () => {
         TESSERA_ANVIL2_PORT: String(ports.anvil2),
         TESSERA_API_PORT: String(ports.api),
         TESSERA_DEMO_PORT: String(ports.demo),
+        TESSERA_RELAY_PORT: String(ports.relay),
         TESSERA_MANIFEST: `test-results/start-test-${process.pid}.json`,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +87,7 @@ describe('npm start', () => {
     await new Promise<void>((resolve) => blocker.listen(ports.anvil, '127.0.0.1', resolve))
     try {
       const child = spawn(process.execPath, ['scripts/start.mjs'], {
-        env: { ...process.env, TESSERA_ANVIL_PORT: String(ports.anvil), TESSERA_DEMO_PORT: String(ports.demo) },
+        env: { ...process.env, TESSERA_ANVIL_PORT: String(ports.anvil), TESSERA_DEMO_PORT: String(ports.demo), TESSERA_RELAY_PORT: String(ports.relay) },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       let stderr = ''

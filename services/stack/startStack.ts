@@ -6,6 +6,7 @@ import { seedChain } from '../chain/seedChain'
 import { openDatabase } from '../api/db/createDatabase'
 import { loadWallets } from '../api/routes/wallets'
 import { startApiServer } from '../api/server'
+import { createRelay } from '../relay/createRelay'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
 
@@ -102,11 +103,16 @@ export async function startStack({
     stops.push(api.stop)
     log(`data service on ${api.url} (${db.kind}${db.kind === 'pglite' ? `, ${dataDir ?? 'in memory'}` : ''})`)
 
+    const relay = createRelay({ host, port: ports.relay })
+    await relay.ready
+    stops.push(relay.close)
+    log(`WalletConnect relay on ${relay.url}`)
+
     const manifest: StackManifest = {
       version: 1,
       chains,
       devAccounts,
-      services: { api: api.url, projectId: DEMO_PROJECT_ID },
+      services: { api: api.url, projectId: DEMO_PROJECT_ID, relay: relay.url },
       demo: demoUrl ? { url: demoUrl } : null,
     }
     if (manifestPath) {

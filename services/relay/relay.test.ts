@@ -1,0 +1,109 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64urlnopad } from '@scure/base'
+import SignClient from '@walletconnect/sign-client'
+import { privateKeyToAccount } from 'viem/accounts'
+import { hexToString } from 'viem'
+import WebSocket from 'ws'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePorts } from '../stack/ports'
+import { createRelay, type Relay } from './createRelay'
+
+/** WalletConnect clients keep their keys here instead of files. */
+function memoryStorage() {
+  const map = new Map<string, unknown>()
+  return {
+    getKeys: async () => [...map.keys()],
+    getEntries: async () => [...map.entries()] as [string, unknown][],
+    getItem: async <T>(key: string) => map.get(key) as T | undefined,
+    setItem: async (key: string, value: unknown) => void map.set(key, value),
+    removeItem: async (key: string) => void map.delete(key),
+  }
+}
+
+/** A client JWT as @walletconnect/core makes one: EdDSA, signed by the key of its did:key issuer. */
+function clientJwt({ expS = Math.floor(Date.now() / 1_000) + 3_600 } = {}) {
+  const secret = ed25519.utils.randomPrivateKey()
+  const did = `did:key:z${base58.encode(new Uint8Array([0xed, 0x01, ...ed25519.getPublicKey(secret)]))}`
+  const part = (value: unknown) => base64urlnopad.encode(new TextEncoder().encode(JSON.stringify(value)))
+  const signed = `${part({ alg: 'EdDSA', typ: 'JWT' })}.${part({ iss: did, sub: 'x', aud: 'ws://relay', iat: 0, exp: expS })}`
+  return `${signed}.${base64urlnopad.encode(ed25519.sign(new TextEncoder().encode(signed), secret))}`
+}
+
+const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+const metadata = (name: string) => ({ name, description: name, url: 'http://127.0.0.1', icons: [] })
+
+describe('local WalletConnect relay with real sign clients', () => {
+  let relay: Relay
+  beforeAll(async () => {
+    relay = createRelay({ port: (await freePorts()).api })
+    await relay.ready
+  })
+  afterAll(() => relay.close())
+
+  const client = (name: string) =>
+    SignClient.init({ projectId: 'tessera-local', relayUrl: relay.url, metadata: metadata(name), storage: memoryStorage() as never, telemetryEnabled: false, logger: 'silent', customStoragePrefix: name } as never)
+
+  it('pairs a dApp and a wallet, approves eip155 accounts, carries a personal_sign, and a disconnect', async () => {
+    const [dapp, wallet] = await Promise.all([client('dApp'), client('Wallet')])
+    wallet.on('session_proposal', async ({ id, params }) => {
+      await wallet.approve({
+        id,
+        namespaces: {
+          eip155: { accounts: [`eip155:31337:${account.address}`], methods: params.requiredNamespaces.eip155?.methods ?? ['personal_sign'], events: ['accountsChanged', 'chainChanged'], chains: ['eip155:31337'] },
+        },
+      })
+    })
+    wallet.on('session_request', async ({ id, topic, params }) => {
+      const [message] = params.request.params as [`0x${string}`]
+      const signature = await account.signMessage({ message: hexToString(message) })
+      await wallet.respond({ topic, response: { id, jsonrpc: '2.0', result: signature } })
+    })
+    const started = Date.now()
+    const { uri, approval } = await dapp.connect({ requiredNamespaces: { eip155: { methods: ['personal_sign'], chains: ['eip155:31337'], events: ['accountsChanged'] } } })
+    expect(uri).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+    await wallet.pair({ uri: uri! })
+    const session = await approval()
+    expect(session.namespaces.eip155!.accounts).toEqual([`eip155:31337:${account.address}`])
+    expect(Date.now() - started).toBeLessThan(10_000)
+
+    const signature = await dapp.request<string>({ topic: session.topic, chainId: 'eip155:31337', request: { method: 'personal_sign', params: ['0x68656c6c6f', account.address] } })
+    expect(await account.signMessage({ message: 'hello' })).toBe(signature)
+
+    const deleted = new Promise((resolve) => dapp.on('session_delete', resolve))
+    await wallet.disconnect({ topic: session.topic, reason: { code: 6000, message: 'User disconnected.' } })
+    await deleted
+    await Promise.all([dapp.core.relayer.transportClose(), wallet.core.relayer.transportClose()])
+  }, 30_000)
+
+  it('answers malformed frames with JSON-RPC errors and keeps serving', async () => {
+    const jwt = clientJwt()
+    const socket = new WebSocket(`${relay.url}/?auth=${jwt}`)
+    await new Promise((resolve) => socket.on('open', resolve))
+    const replies: unknown[] = []
+    socket.on('message', (data) => replies.push(JSON.parse(data.toString())))
+    socket.send('{not json')
+    socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'irn_publish' }))
+    socket.send(JSON.stringify({ id: 1, jsonrpc: '2.0', method: 'irn_steal' }))
+    socket.send(JSON.stringify({ id: 2, jsonrpc: '2.0', method: 'irn_subscribe', params: { topic: 'short' } }))
+    socket.send(JSON.stringify({ id: 3, jsonrpc: '2.0', method: 'irn_subscribe', params: { topic: 'a'.repeat(64) } }))
+    await expect.poll(() => replies.length).toBe(5)
+    expect(replies).toMatchObject([
+      { id: null, error: { code: -32700 } },
+      { id: null, error: { code: -32600 } },
+      { id: 1, error: { code: -32601, message: 'Method not found: irn_steal' } },
+      { id: 2, error: { code: -32602, message: 'topic: expected 64 hex characters' } },
+      { id: 3, result: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ])
+    socket.close()
+  })
+
+  it.each([
+    ['no JWT', 'not-a-jwt', 'auth: not a JWT (three dot-separated parts expected)'],
+    ['an expired JWT', clientJwt({ expS: 1 }), 'auth: the JWT has expired'],
+    ['a JWT with a forged signature', `${clientJwt().split('.').slice(0, 2).join('.')}.${clientJwt().split('.')[2]}`, 'auth: bad signature'],
+  ])('refuses a client with %s', async (_name, jwt, reason) => {
+    const socket = new WebSocket(`${relay.url}/?auth=${jwt}`)
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, why) => resolve({ code, reason: why.toString() })))
+    expect(closed).toEqual({ code: 4001, reason })
+  })
+})
