@@ -132,6 +132,7 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
   it('disconnects and clears what it stored', async () => {
     const { widget } = page()
     await widget.connect('dev.tessera.wallet')
+    await expect(widget.disconnect('solana')).rejects.toMatchObject({ shortMessage: 'Chain adapter not found', details: 'solana' })
     await widget.disconnect()
     expect(widget.getState().status).toBe('disconnected')
     expect(widget.storage.get('connectedConnectorIds')).toBeUndefined()

@@ -428,7 +428,9 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         throw error
       }
     },
-    async disconnect() {
+    /** Disconnects the namespace's wallet (eip155, the only one until the other chain families land). */
+    async disconnect(namespace: string = 'eip155') {
+      if (namespace !== 'eip155') throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: namespace })
       const connector = connectors.get(store.getState().connectorId ?? '')
       try {
         await connector?.disconnect()
