@@ -1,24 +1,13 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64urlnopad } from '@scure/base'
-import SignClient from '@walletconnect/sign-client'
+import { SignClient } from '@walletconnect/sign-client'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hexToString } from 'viem'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePorts } from '../stack/ports'
 import { createRelay, type Relay } from './createRelay'
-
-/** WalletConnect clients keep their keys here instead of files. */
-function memoryStorage() {
-  const map = new Map<string, unknown>()
-  return {
-    getKeys: async () => [...map.keys()],
-    getEntries: async () => [...map.entries()] as [string, unknown][],
-    getItem: async <T>(key: string) => map.get(key) as T | undefined,
-    setItem: async (key: string, value: unknown) => void map.set(key, value),
-    removeItem: async (key: string) => void map.delete(key),
-  }
-}
+import { memoryStorage } from './testing/createNodeWallet'
 
 /** A client JWT as @walletconnect/core makes one: EdDSA, signed by the key of its did:key issuer. */
 function clientJwt({ expS = Math.floor(Date.now() / 1_000) + 3_600 } = {}) {

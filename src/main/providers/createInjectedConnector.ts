@@ -1,49 +1,9 @@
-import { getAddress, numberToHex, type Address, type EIP1193Provider } from 'viem'
-import { createWidgetError, fromRpcError, WidgetError } from '../../shared/protocol/errors'
+import type { EIP1193Provider } from 'viem'
+import { createWidgetError } from '../../shared/protocol/errors'
 import type { InjectedProviderDetail } from './discoverInjected'
+import { parseAccounts, parseChainId, switchChain, toWalletError, type AddableNetwork, type Connector, type ConnectorEvents, type ConnectorType } from './eip1193'
 
-export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
-
-/** What a wallet needs to add a chain (EIP-3085). */
-export type AddableNetwork = {
-  id: number
-  name: string
-  nativeCurrency: { name: string; symbol: string; decimals: number }
-  rpcUrls: readonly string[]
-  blockExplorerUrls?: readonly string[]
-}
-
-export type ConnectorEvents = {
-  onAccountsChanged?: (accounts: Address[]) => void
-  onChainChanged?: (chainId: number) => void
-  onDisconnect?: () => void
-}
-
-/** A wallet's error as a WidgetError: classified by its EIP-1193 code (never by its text), the original as cause. */
-const toWalletError = (error: unknown): WidgetError => {
-  if (error instanceof WidgetError) return error
-  const e = error as { code?: unknown; message?: unknown; data?: { originalError?: { code?: unknown } } } | null
-  const code = typeof e?.code === 'number' ? e.code : typeof e?.data?.originalError?.code === 'number' ? e.data.originalError.code : undefined
-  if (code !== undefined) return fromRpcError({ code, message: e?.message })
-  return createWidgetError('UNKNOWN', { details: typeof e?.message === 'string' ? e.message : String(error), cause: error })
-}
-
-const parseChainId = (value: unknown): number => {
-  const id = typeof value === 'string' ? Number.parseInt(value, value.startsWith('0x') ? 16 : 10) : Number(value)
-  if (!Number.isSafeInteger(id) || id <= 0) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid chain id: ${String(value)}` })
-  return id
-}
-
-const parseAccounts = (value: unknown): Address[] => {
-  if (!Array.isArray(value)) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet reported accounts that are not a list' })
-  return value.map((a) => {
-    try {
-      return getAddress(String(a))
-    } catch {
-      throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid address: ${String(a)}` })
-    }
-  })
-}
+export type { AddableNetwork, ConnectorEvents, ConnectorType } from './eip1193'
 
 /**
  * A connector for one injected wallet (EIP-6963 announced, or the legacy window.ethereum): a plain object over
@@ -56,21 +16,6 @@ export function createInjectedConnector({ info, provider, isAnnounced }: Injecte
     } catch (error) {
       throw toWalletError(error)
     }
-  }
-
-  const addChain = async (network: AddableNetwork) => {
-    await request({
-      method: 'wallet_addEthereumChain',
-      params: [
-        {
-          chainId: numberToHex(network.id),
-          chainName: network.name,
-          nativeCurrency: network.nativeCurrency,
-          rpcUrls: [...network.rpcUrls],
-          blockExplorerUrls: network.blockExplorerUrls?.length ? [...network.blockExplorerUrls] : undefined,
-        },
-      ],
-    })
   }
 
   const connector = {
@@ -95,25 +40,7 @@ export function createInjectedConnector({ info, provider, isAnnounced }: Injecte
       // Not every wallet supports revoking; the widget forgets the connection either way.
       await request({ method: 'wallet_revokePermissions', params: [{ eth_accounts: {} }] }).catch(() => {})
     },
-    /**
-     * Switches the wallet to the network; when the wallet does not know it (4902), adds it and switches again.
-     * A failed add is 'Chain is not supported'; the user saying no stays USER_REJECTED.
-     */
-    async switchChain(network: AddableNetwork) {
-      try {
-        await request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(network.id) }] })
-        return
-      } catch (error) {
-        if ((error as WidgetError).rpcCode !== 4902) throw error
-      }
-      try {
-        await addChain(network)
-        await request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(network.id) }] })
-      } catch (error) {
-        if ((error as WidgetError).code === 'USER_REJECTED') throw error
-        throw createWidgetError('CHAIN_NOT_SUPPORTED', { details: (error as WidgetError).shortMessage, cause: error })
-      }
-    },
+    switchChain: (network: AddableNetwork) => switchChain(request, network),
     /** Follows the wallet's account, chain and disconnect events; returns the function that stops. */
     watch({ onAccountsChanged, onChainChanged, onDisconnect }: ConnectorEvents) {
       const p = provider as unknown as { on?: (e: string, l: (v: unknown) => void) => void; removeListener?: (e: string, l: (v: unknown) => void) => void }
@@ -142,7 +69,7 @@ export function createInjectedConnector({ info, provider, isAnnounced }: Injecte
       }
     },
   }
-  return connector
+  return connector satisfies Connector & { connect: unknown }
 }
 
 export type InjectedConnector = ReturnType<typeof createInjectedConnector>

@@ -114,6 +114,8 @@ export const errorTable = {
   SERVICE_NOT_CONFIGURED: { message: 'The data service is not configured', kind: 'service' },
   WALLET_BAD_RESPONSE: { message: 'The wallet answered with something unexpected', kind: 'validation' },
   WALLET_NOT_FOUND: { message: 'No wallet with this id was found on this page', kind: 'widget' },
+  WALLETCONNECT_UNAVAILABLE: { message: 'Could not reach the WalletConnect relay', kind: 'widget' },
+  WALLETCONNECT_NOT_CONFIGURED: { message: 'WalletConnect needs services.relay in the widget config', kind: 'widget' },
   INVALID_CONFIG: { message: 'Invalid widget config', kind: 'validation' },
   TOO_MANY_PENDING_TRANSACTIONS: { message: 'Too many pending transactions', kind: 'widget' },
   SEND_INPUT_MISSING: { message: 'A token, an amount and a receiver are needed to send', kind: 'validation' },

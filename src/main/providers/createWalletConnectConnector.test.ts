@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPublicClient, http, toHex, verifyMessage, type Hex } from 'viem'
+import { startAnvil, type Anvil } from '../../../services/chain/anvil'
+import { createRelay, type Relay } from '../../../services/relay/createRelay'
+import { createNodeWallet, memoryStorage, type NodeWallet } from '../../../services/relay/testing/createNodeWallet'
+import { freePorts } from '../../../services/stack/ports'
+import { createWalletConnectConnector } from './createWalletConnectConnector'
+
+describe('WalletConnect connector through our relay, with a real wallet client', () => {
+  let relay: Relay
+  let anvil: Anvil
+  let wallet: NodeWallet
+  beforeAll(async () => {
+    const ports = await freePorts()
+    relay = createRelay({ port: ports.relay })
+    anvil = await startAnvil({ port: ports.anvil, chainId: 31337 })
+    await relay.ready
+    wallet = await createNodeWallet({ relayUrl: relay.url, chains: [{ chainId: 31337, rpcUrl: anvil.rpcUrl }], addressIndex: 3 })
+  })
+  afterAll(async () => {
+    await wallet.close()
+    relay.close()
+    await anvil.stop()
+  })
+
+  const setup = () => {
+    const storage = memoryStorage()
+    const storagePrefix = `dapp-${Math.random()}`
+    const make = () =>
+      createWalletConnectConnector({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337, 1], storage: storage as never })
+    return { connector: make(), make }
+  }
+  const connect = async (connector: ReturnType<typeof setup>['connector']) => {
+    const pairing = await connector.pair()
+    await wallet.pair(pairing.uri)
+    return pairing.approval
+  }
+
+  it('pairs, signs a message, sends a transaction that lands, and answers accounts and chain from the session', async () => {
+    const { connector } = setup()
+    expect(await connector.isAuthorized()).toBe(false)
+    expect(await connect(connector)).toEqual({ accounts: [wallet.address], chainId: 31337 })
+    expect(await connector.request({ method: 'eth_accounts' })).toEqual([wallet.address])
+    expect(await connector.request({ method: 'eth_chainId' })).toBe('0x7a69')
+
+    const signature = await connector.request<Hex>({ method: 'personal_sign', params: [toHex('hello Tessera'), wallet.address] })
+    expect(await verifyMessage({ address: wallet.address, message: 'hello Tessera', signature })).toBe(true)
+
+    const hash = await connector.request<Hex>({ method: 'eth_sendTransaction', params: [{ from: wallet.address, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }] })
+    const receipt = await createPublicClient({ transport: http(anvil.rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    expect(receipt.status).toBe('success')
+    await connector.disconnect()
+  }, 30_000)
+
+  it('keeps the wallet’s refusal as USER_REJECTED, for the proposal and for a request', async () => {
+    const { connector } = setup()
+    wallet.declineNextProposal()
+    await expect(connect(connector)).rejects.toMatchObject({ code: 'USER_REJECTED' })
+    await connect(connector)
+    wallet.declineNextRequest()
+    await expect(connector.request({ method: 'personal_sign', params: ['0x68', wallet.address] })).rejects.toMatchObject({ code: 'USER_REJECTED', rpcCode: 4001 })
+    await connector.disconnect()
+  }, 30_000)
+
+  it('finds its session again after a reload, and hears the wallet disconnect', async () => {
+    const { connector, make } = setup()
+    await connect(connector)
+    const reloaded = make()
+    expect(await reloaded.isAuthorized()).toBe(true)
+    expect(await reloaded.getAccounts()).toEqual([wallet.address])
+    const ended = new Promise<void>((resolve) => reloaded.watch({ onDisconnect: resolve }))
+    await wallet.disconnectAll()
+    await ended
+    await expect(reloaded.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 'DISCONNECTED' })
+  }, 30_000)
+
+  it('switches among the approved chains without a round trip, and refuses others the wallet does not know', async () => {
+    const { connector } = setup()
+    await connect(connector)
+    const changes: number[] = []
+    connector.watch({ onChainChanged: (id) => changes.push(id) })
+    await expect(connector.switchChain({ id: 1, name: 'Ethereum', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [] })).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
+    expect(changes).toEqual([])
+    await connector.switchChain({ id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [anvil.rpcUrl] })
+    expect(changes).toEqual([31337])
+    await connector.disconnect()
+  }, 30_000)
+
+  it('names the relay it could not reach', async () => {
+    const connector = createWalletConnectConnector({ projectId: 'test', relayUrl: 'ws://127.0.0.1:9', relayTimeoutMs: 500, storagePrefix: 'down', metadata: { name: 'd', description: 'd', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337], storage: memoryStorage() as never })
+    await expect(connector.pair()).rejects.toMatchObject({ code: 'WALLETCONNECT_UNAVAILABLE', shortMessage: 'Could not reach the WalletConnect relay', details: 'ws://127.0.0.1:9: no answer in 500 ms' })
+  }, 30_000)
+})
