@@ -180,7 +180,9 @@ export function createWalletConnectConnector({ projectId, relayUrl, metadata, ch
       session = undefined
       if (!current) return
       const client = await getClient()
-      await client.disconnect({ topic: current.topic, reason: { code: 6000, message: 'User disconnected.' } }).catch(() => {})
+      // The wallet is told when the relay answers; the widget does not wait longer than relayTimeoutMs for it.
+      const told = client.disconnect({ topic: current.topic, reason: { code: 6000, message: 'User disconnected.' } }).catch(() => {})
+      await Promise.race([told, new Promise((resolve) => setTimeout(resolve, relayTimeoutMs))])
     },
     switchChain: (network: AddableNetwork) => switchChain(request, network),
     watch(handlers: ConnectorEvents) {

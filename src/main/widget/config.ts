@@ -33,7 +33,7 @@ export const widgetConfigSchema = z
     features: z.optional(features),
     themeMode: z._default(z.enum(['light', 'dark']), 'dark'),
     themeVariables: z.optional(z.record(z.string().check(z.regex(/^--tsr-[a-z0-9-]+$/)), z.union([z.string(), z.number()]))),
-    services: z.optional(z.object({ api: z.optional(httpUrl), walletRegistry: z.optional(httpUrl), relay: z.optional(z.string()) })),
+    services: z.optional(z.object({ api: z.optional(httpUrl), walletRegistry: z.optional(httpUrl), relay: z.optional(z.string().check(z.url({ protocol: /^wss?$/ }))) })),
     siwx: z.optional(z.unknown()),
     siweConfig: z.optional(z.unknown()),
     allowUnsupportedChain: z._default(z.boolean(), false),

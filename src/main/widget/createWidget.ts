@@ -5,13 +5,18 @@ import { createWidgetError, type WidgetError } from '../../shared/protocol/error
 import { subscribeWithSelector } from 'zustand/middleware'
 import { toHex, type Address } from 'viem'
 import { createCore, type Core } from '../core/createCore'
-import { createInjectedConnector, type ConnectorType, type InjectedConnector } from '../providers/createInjectedConnector'
+import { createInjectedConnector, type InjectedConnector } from '../providers/createInjectedConnector'
+import { createWalletConnectConnector, WALLET_CONNECT_ID } from '../providers/createWalletConnectConnector'
+import type { Connector, ConnectorType } from '../providers/eip1193'
+import { reusesPairing } from '../../shared/protocol/walletLinks'
+import { createWalletConnectPairing, initialPairingState, type PairingState } from './createWalletConnectPairing'
 import { discoverInjected, type InjectedDiscovery } from '../providers/discoverInjected'
 import { createModal } from '../state/createModal'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 import { createAnalytics } from './createAnalytics'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
 import { createNotifications } from '../state/createNotifications'
+import { namespacesToDisconnect } from '../state/namespacesToDisconnect'
 import { createRouter, type RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, shouldShowUnsupportedChain, type View } from '../state/views'
 import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
@@ -26,8 +31,8 @@ export type ConnectorSummary = { id: string; name: string; imageUrl: string | un
 
 export type RecentWallet = { id: string; name: string }
 
-/** The widget's state for one namespace (eip155 for now). */
-export type WidgetState = {
+/** The widget's state for one namespace (eip155 for now), with the WalletConnect pairing's. */
+export type WidgetState = PairingState & {
   status: ConnectionStatus
   connectorId: string | undefined
   address: Address | undefined
@@ -101,6 +106,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       profileName: undefined,
       siwxError: undefined,
       error: undefined,
+      ...initialPairingState,
     })),
   )
   const router = createRouter()
@@ -141,6 +147,22 @@ export function createWidget({ window: target = globalThis.window, storage = cre
   })
 
   const connectors = new Map<string, InjectedConnector>()
+  const relayUrl = config.services?.relay
+  const walletConnect = relayUrl
+    ? createWalletConnectConnector({
+        projectId: config.projectId,
+        relayUrl,
+        metadata: {
+          name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
+          description: config.metadata?.description ?? '',
+          url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
+          icons: config.metadata?.icons ?? [],
+        },
+        chainIds: networks.map((n) => n.id),
+        getPreferredChainId: () => Number(store.getState().activeCaipNetworkId.split(':')[1]),
+      })
+    : undefined
+  const connectorById = (id: string): Connector | undefined => (id === WALLET_CONNECT_ID ? walletConnect : connectors.get(id))
   const discovery: InjectedDiscovery | undefined = target ? discoverInjected(target) : undefined
   const syncConnectors = () => {
     for (const detail of discovery?.getProviders() ?? []) {
@@ -148,10 +170,11 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       if (existing?.provider !== detail.provider) connectors.set(detail.info.rdns, createInjectedConnector(detail))
     }
     const recent = store.getState().recentWallets.map((w) => w.id)
-    const summaries = [...connectors.values()]
+    const injected = [...connectors.values()]
       .map((c) => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns }))
-      // SPEC §9 connector order: recent before injected.
+      // SPEC §9 connector order: walletConnect, recent, injected.
       .sort((a, b) => rank(a.id) - rank(b.id))
+    const summaries: ConnectorSummary[] = walletConnect ? [{ id: walletConnect.id, name: walletConnect.name, imageUrl: undefined, type: walletConnect.type, rdns: '' }, ...injected] : injected
     function rank(id: string) {
       const i = recent.indexOf(id)
       return i === -1 ? recent.length : i
@@ -189,7 +212,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     }
   }
 
-  const setConnected = (connector: InjectedConnector, accounts: Address[], chainId: number) => {
+  const setConnected = (connector: Connector, accounts: Address[], chainId: number) => {
     const address = accounts[0]!
     store.setState({
       status: 'connected',
@@ -222,21 +245,28 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         checkUnsupportedChain()
         void refreshBalance()
       },
-      onDisconnect: () => clearConnection(),
+      onDisconnect: () => clearConnection(namespacesToDisconnect('eip155', storage.get('connectedConnectorIds') ?? {}, (id) => connectorById(id)?.type)),
     })
     void refreshBalance()
     void refreshIdentity()
     checkUnsupportedChain()
   }
 
-  const clearConnection = () => {
+  /** Forgets the connection on these namespaces (the store holds eip155; the others live in storage only for now). */
+  const clearConnection = (namespaces: string[] = ['eip155']) => {
+    const connectorIds = { ...storage.get('connectedConnectorIds') }
+    for (const ns of namespaces) delete connectorIds[ns as keyof typeof connectorIds]
+    const remaining = (storage.get('connectedNamespaces') ?? []).filter((ns) => !namespaces.includes(ns))
+    if (Object.keys(connectorIds).length > 0) storage.set('connectedConnectorIds', connectorIds)
+    else storage.remove('connectedConnectorIds')
+    if (remaining.length > 0) storage.set('connectedNamespaces', remaining)
+    else storage.remove('connectedNamespaces')
+    storage.remove('connectedSocialProvider')
+    if (!namespaces.includes('eip155')) return
     stopWatching?.()
     stopWatching = undefined
     store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined })
-    storage.remove('connectedConnectorIds')
-    storage.remove('connectedNamespaces')
-    storage.remove('connectedSocialProvider')
-    storage.set('connectionStatus', 'disconnected')
+    storage.set('connectionStatus', remaining.length > 0 ? 'connected' : 'disconnected')
   }
 
   const checkUnsupportedChain = () => {
@@ -257,7 +287,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     }
   }
 
-  const rememberWallet = (connector: InjectedConnector) => {
+  const rememberWallet = (connector: RecentWallet) => {
     const recent = [{ id: connector.id, name: connector.name }, ...store.getState().recentWallets.filter((w) => w.id !== connector.id)].slice(0, RECENT_WALLETS_LIMIT)
     storage.set('recentWallets', recent)
     storage.set('walletId', connector.id)
@@ -282,7 +312,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     store.setState({ status: 'reconnecting' })
     reconnecting = (async () => {
       for (const id of candidates) {
-        const connector = connectors.get(id)
+        const connector = connectorById(id)
         if (!connector) {
           if (id === candidates[0]) pendingReconnect = [id]
           continue
@@ -314,7 +344,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
   }
 
   const connectedConnector = () => {
-    const connector = connectors.get(store.getState().connectorId ?? '')
+    const connector = connectorById(store.getState().connectorId ?? '')
     if (!connector || store.getState().status !== 'connected') throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
     return connector
   }
@@ -343,6 +373,34 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     router.reset('SIWXSignMessage')
     void modal.open({ namespace: 'eip155' })
     return true
+  }
+
+  const pairing = walletConnect
+    ? createWalletConnectPairing({
+        pair: () => walletConnect.pair(),
+        store,
+        // Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked.
+        async onApproved({ accounts, chainId }) {
+          if (store.getState().status === 'connected') return
+          const { wcWallet, wcLinking } = store.getState()
+          const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: walletConnect.name }
+          rememberWallet(wallet)
+          if (wcLinking) storage.set('deepLinkChoice', wcLinking)
+          setConnected(walletConnect, accounts, chainId)
+          void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
+          pairing?.reset()
+          if (router.store.getState().view === 'UnsupportedChain') return
+          if (!(await requireSignIn())) router.reset('Account')
+        },
+      })
+    : undefined
+  const keepsPairing = typeof navigator !== 'undefined' && reusesPairing(navigator.userAgent)
+  /** Reset of connection (SPEC §4), on close: no URI, expiry, linking or wallet, and no stored deep link. */
+  const resetPairing = () => {
+    if (!pairing) return
+    if (keepsPairing) return pairing.pause()
+    pairing.reset()
+    storage.remove('deepLinkChoice')
   }
 
   const widget = {
@@ -408,8 +466,14 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     close() {
       if (config.enableEmbedded) return router.reset(embeddedCloseView(store.getState().status === 'connected'))
       modal.close()
+      resetPairing()
       void analytics.track('MODAL_CLOSE', { connected: store.getState().status === 'connected' })
     },
+    /**
+     * WalletConnect, when the config names a relay: the views start a pairing (showing its URI as a QR code and deep
+     * links) and pause it when they go; the wallet's approval connects.
+     */
+    walletConnect: pairing && walletConnect ? { ...pairing, preload: walletConnect.preload, getPeer: walletConnect.getPeer } : undefined,
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, or 'injected'). */
     async connect(connectorId: string) {
       const connector = connectors.get(connectorId)
@@ -431,14 +495,15 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     /** Disconnects the namespace's wallet (eip155, the only one until the other chain families land). */
     async disconnect(namespace: string = 'eip155') {
       if (namespace !== 'eip155') throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: namespace })
-      const connector = connectors.get(store.getState().connectorId ?? '')
+      const connector = connectorById(store.getState().connectorId ?? '')
+      const ended = namespacesToDisconnect('eip155', storage.get('connectedConnectorIds') ?? {}, (id) => connectorById(id)?.type)
       try {
         await connector?.disconnect()
       } catch (error) {
         notifications.show(errorTable.DISCONNECT_FAILED.message, { variant: 'error' })
         throw error
       } finally {
-        clearConnection()
+        clearConnection(ended)
       }
       router.reset('Connect')
     },
@@ -447,7 +512,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       const network = networkById(caipNetworkId)
       if (!network) throw createWidgetError('NETWORK_NOT_FOUND', { details: `${caipNetworkId} is not one of the widget's networks` })
       const state = store.getState()
-      const connector = connectors.get(state.connectorId ?? '')
+      const connector = connectorById(state.connectorId ?? '')
       if (state.status === 'connected' && connector) {
         await connector.switchChain({
           id: network.id,
@@ -484,6 +549,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     reconnect,
     refreshBalance,
     destroy() {
+      pairing?.reset()
       stopWatching?.()
       stopDiscovery?.()
       discovery?.stop()

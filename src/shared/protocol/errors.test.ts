@@ -135,6 +135,8 @@ describe('WidgetError', () => {
         "UNSUPPORTED_METHOD": "The Provider does not support the requested method.",
         "UNSUPPORTED_NON_OPTIONAL_CAPABILITY": "This Wallet does not support a capability that was not marked as optional.",
         "USER_REJECTED": "User rejected the request.",
+        "WALLETCONNECT_NOT_CONFIGURED": "WalletConnect needs services.relay in the widget config",
+        "WALLETCONNECT_UNAVAILABLE": "Could not reach the WalletConnect relay",
         "WALLET_BAD_RESPONSE": "The wallet answered with something unexpected",
         "WALLET_NOT_FOUND": "No wallet with this id was found on this page",
       }

@@ -12,6 +12,7 @@ import { SendView } from '../views/SendView'
 import { AllWalletsView } from '../views/AllWalletsView'
 import { ReceiveView } from '../views/ReceiveView'
 import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
+import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
 import type { MessageKey } from '../i18n/en'
 
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
@@ -27,6 +28,8 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   SIWXSignMessage: SIWXSignMessageView,
   AllWallets: AllWalletsView,
   Receive: ReceiveView,
+  ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
+  ConnectingWalletConnect: ConnectingWalletConnectView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */
@@ -80,7 +83,8 @@ export default function Modal() {
   }
 
   const Body = bodies[route.view] ?? ConnectView
-  const wallet = typeof route.data?.name === 'string' ? route.data.name : ''
+  const routeWallet = route.data?.wallet as { name?: unknown } | undefined
+  const wallet = typeof route.data?.name === 'string' ? route.data.name : typeof routeWallet?.name === 'string' ? routeWallet.name : ''
   return (
     <div className="overlay" onClick={(e) => e.target === e.currentTarget && widget.close()}>
       <div

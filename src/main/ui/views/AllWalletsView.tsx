@@ -5,7 +5,7 @@ import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 import { connectWallet, WalletIcon } from './WalletIcon'
 
-/** Every wallet of the registry: search, 40 a page with infinite scroll; installed ones connect, others link out. */
+/** Every wallet of the registry: search, 40 a page with infinite scroll; installed ones connect, others pair by WalletConnect (or link out without a relay). */
 export function AllWalletsView() {
   const widget = useWidget()
   const t = useTranslate()
@@ -47,6 +47,11 @@ export function AllWalletsView() {
                   className="item"
                   onClick={() => connectWallet(widget, connector)}
                 >
+                  {image}
+                  <span>{wallet.name}</span>
+                </button>
+              ) : widget.walletConnect ? (
+                <button type="button" className="item" onClick={() => widget.router.push('ConnectingWalletConnect', { wallet })}>
                   {image}
                   <span>{wallet.name}</span>
                 </button>

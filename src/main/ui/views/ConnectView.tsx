@@ -30,11 +30,11 @@ export function ConnectView() {
           <button
             type="button"
             className="item"
-            onClick={() => connectWallet(widget, connector)}
+            onClick={() => (connector.type === 'WALLET_CONNECT' ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, connector))}
           >
             <WalletIcon src={connector.imageUrl} />
             <span>{connector.name}</span>
-            <span className="tag">{recent.some((w) => w.id === connector.id) ? t('connect.recent') : t('connect.installed')}</span>
+            <span className="tag">{connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : recent.some((w) => w.id === connector.id) ? t('connect.recent') : t('connect.installed')}</span>
           </button>
         </li>
       ))}

@@ -1,0 +1,124 @@
+import { createPublicClient, http, parseEther } from 'viem'
+import type { Page } from '@playwright/test'
+import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/createNodeWallet'
+import type { StackManifest } from '../../services/stack/manifest'
+import { expect, test } from '../fixtures'
+
+const shorten = (address: string) => `0x${address.slice(2, 6)}…${address.slice(-6)}`
+
+let wallet: NodeWallet
+test.beforeAll(async () => {
+  const { readManifest } = await import('../../services/stack/manifest')
+  const stack = readManifest()
+  wallet = await createNodeWallet({ relayUrl: stack.services.relay, chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })), addressIndex: 7, name: 'Phone Wallet' })
+})
+test.afterAll(() => wallet.close())
+
+/** Every host the page talks to, over HTTP and WebSocket. */
+function recordHosts(page: Page) {
+  const hosts = new Set<string>()
+  page.on('request', (request) => void hosts.add(new URL(request.url()).host))
+  page.on('websocket', (socket) => void hosts.add(new URL(socket.url()).host))
+  return hosts
+}
+
+async function openWalletConnect(page: Page) {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'WalletConnect' })
+  await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
+  return dialog
+}
+/** What a phone does with the QR code: the same URI the page shows, as the link for a wallet on this device. */
+const pairingUri = async (dialog: ReturnType<Page['getByRole']>) => (await dialog.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!
+
+const allowedHosts = (stack: StackManifest) => new Set([stack.demo!.url, stack.services.api, stack.services.relay, ...stack.chains.map((c) => c.rpcUrl)].map((u) => new URL(u).host))
+
+test('a phone wallet pairs by QR code through our relay: sign in, send, reload, wallet-side disconnect; no other host is contacted', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const hosts = recordHosts(page)
+  const chain = stack.chains[0]!
+  const recipient = stack.devAccounts[4]!
+  const node = createPublicClient({ transport: http(chain.rpcUrl) })
+  await page.goto(`${stack.demo!.url}/?siwx=required`)
+
+  const dialog = await openWalletConnect(page)
+  expect(await pairingUri(dialog)).toMatch(/^wc:[0-9a-f]{64}@2\?/)
+  await wallet.pair(await pairingUri(dialog))
+
+  // Sign-in is required: the message goes to the phone and comes back signed.
+  const signIn = page.getByRole('dialog', { name: 'Sign in' })
+  await signIn.getByRole('button', { name: 'Sign' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  expect(wallet.requests.at(-1)?.method).toBe('personal_sign')
+  await expect(page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })).toBeVisible()
+
+  // A transaction signed on the phone lands on anvil.
+  const before = await node.getBalance({ address: recipient })
+  await page.getByRole('button', { name: new RegExp(shorten(wallet.address)) }).click()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Send' }).click()
+  const send = page.getByRole('dialog', { name: 'Send' })
+  const ethOption = await send.getByLabel('Token').locator('option', { hasText: /^ETH/ }).getAttribute('value')
+  await send.getByLabel('Token').selectOption(ethOption!)
+  await send.getByLabel('Amount').fill('0.25')
+  await send.getByLabel('To (address or name)').fill(recipient)
+  await send.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
+  expect(wallet.requests.at(-1)?.method).toBe('eth_sendTransaction')
+  await expect.poll(() => node.getBalance({ address: recipient }), { timeout: 15_000 }).toBe(before + parseEther('0.25'))
+
+  // The session survives a reload; the wallet ending it shows at once.
+  await page.reload()
+  const accountButton = page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })
+  await expect(accountButton).toBeVisible()
+  await wallet.disconnectAll()
+  await expect(page.getByRole('button', { name: 'Connect Wallet' })).toBeVisible()
+  await expect(accountButton).toHaveCount(0)
+
+  expect([...hosts].filter((host) => !allowedHosts(stack).has(host))).toEqual([])
+})
+
+test('an expired pairing gives way to a fresh QR code, which pairs', async ({ page, stack }) => {
+  await page.clock.install()
+  await page.goto(stack.demo!.url)
+  const dialog = await openWalletConnect(page)
+  const first = await pairingUri(dialog)
+  // 4 minutes, expired at 10 s left (SPEC §4)
+  await page.clock.fastForward('03:49')
+  expect(await pairingUri(dialog)).toBe(first)
+  await page.clock.fastForward('00:02')
+  await expect.poll(() => pairingUri(dialog).catch(() => first)).not.toBe(first)
+  await wallet.pair(await pairingUri(dialog))
+  await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Disconnect' }).click()
+  await expect.poll(() => wallet.sessions().length).toBe(0)
+})
+
+test('a wallet from the registry: its deep link carries the pairing, declining says so, and success remembers the wallet and the link', async ({ page, stack }) => {
+  await page.goto(stack.demo!.url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'All wallets' }).click()
+  await page.getByRole('dialog', { name: 'All Wallets' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
+  const open = dialog.getByRole('link', { name: 'Open Sample Mobile Wallet' })
+  const href = (await open.getAttribute('href'))!
+  expect(href).toMatch(/^samplewallet:\/\/wc\?uri=wc%3A[0-9a-f]{64}%402%3F/)
+
+  wallet.declineNextProposal()
+  await wallet.pair(decodeURIComponent(href.split('uri=')[1]!))
+  await expect(dialog.getByRole('alert')).toHaveText('Connection declined')
+  await dialog.getByRole('button', { name: 'Try again' }).click()
+
+  const fresh = (await dialog.getByRole('link', { name: 'Open Sample Mobile Wallet' }).getAttribute('href'))!
+  expect(fresh).not.toBe(href)
+  // The visitor follows the deep link; the phone's OS would open the wallet app (here nothing handles the scheme).
+  await page.evaluate(() => document.addEventListener('click', (event) => event.preventDefault(), { capture: true }))
+  await dialog.getByRole('link', { name: 'Open Sample Mobile Wallet' }).click()
+  await wallet.pair(decodeURIComponent(fresh.split('uri=')[1]!))
+  await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible()
+  const stored = await page.evaluate(() => ({ deepLink: localStorage.getItem('tessera:v1:deepLinkChoice'), recent: localStorage.getItem('tessera:v1:recentWallets') }))
+  expect(JSON.parse(stored.deepLink!)).toMatchObject({ name: 'Sample Mobile Wallet', href: 'samplewallet://' })
+  expect(JSON.parse(stored.recent!)).toMatchObject([{ id: 'sample-mobile-wallet', name: 'Sample Mobile Wallet' }])
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Disconnect' }).click()
+  await expect.poll(() => wallet.sessions().length).toBe(0)
+})
