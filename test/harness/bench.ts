@@ -7,7 +7,7 @@ export type BenchResult = { wallMs: number; longTasks: number; mainThreadTbtMs: 
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
-function observeLongTasks() {
+export function observeLongTasks() {
   const durations: number[] = []
   const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => durations.push(e.duration)))
   observer.observe({ type: 'longtask' })

@@ -1,5 +1,7 @@
-import { getAddress, numberToHex, type Address } from 'viem'
-import { createWidgetError, fromRpcError, WidgetError } from '../../shared/protocol/errors'
+import { numberToHex, type Address } from 'viem'
+import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
+
+export { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
 
 export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
 
@@ -35,36 +37,6 @@ export type Connector = {
   disconnect: () => Promise<void>
   switchChain: (network: AddableNetwork) => Promise<void>
   watch: (events: ConnectorEvents) => () => void
-}
-
-// WalletConnect's own codes for a user saying no (USER_REJECTED, USER_REJECTED_CHAINS, USER_REJECTED_METHODS).
-const walletConnectRejections = new Set([5000, 5001, 5002])
-
-/** A wallet's error as a WidgetError: classified by its EIP-1193 code (never by its text), the original as cause. */
-export const toWalletError = (error: unknown): WidgetError => {
-  if (error instanceof WidgetError) return error
-  const e = error as { code?: unknown; message?: unknown; data?: { originalError?: { code?: unknown } } } | null
-  const code = typeof e?.code === 'number' ? e.code : typeof e?.data?.originalError?.code === 'number' ? e.data.originalError.code : undefined
-  if (code !== undefined && walletConnectRejections.has(code)) return createWidgetError('USER_REJECTED', { details: typeof e?.message === 'string' ? e.message : undefined, cause: error })
-  if (code !== undefined) return fromRpcError({ code, message: e?.message })
-  return createWidgetError('UNKNOWN', { details: typeof e?.message === 'string' ? e.message : String(error), cause: error })
-}
-
-export const parseChainId = (value: unknown): number => {
-  const id = typeof value === 'string' ? Number.parseInt(value, value.startsWith('0x') ? 16 : 10) : Number(value)
-  if (!Number.isSafeInteger(id) || id <= 0) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid chain id: ${String(value)}` })
-  return id
-}
-
-export const parseAccounts = (value: unknown): Address[] => {
-  if (!Array.isArray(value)) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet reported accounts that are not a list' })
-  return value.map((a) => {
-    try {
-      return getAddress(String(a))
-    } catch {
-      throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid address: ${String(a)}` })
-    }
-  })
 }
 
 /**

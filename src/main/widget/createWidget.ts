@@ -473,7 +473,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
      * WalletConnect, when the config names a relay: the views start a pairing (showing its URI as a QR code and deep
      * links) and pause it when they go; the wallet's approval connects.
      */
-    walletConnect: pairing && walletConnect ? { ...pairing, preload: walletConnect.preload, getPeer: walletConnect.getPeer } : undefined,
+    walletConnect: pairing && walletConnect ? { ...pairing, preload: walletConnect.preload } : undefined,
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, or 'injected'). */
     async connect(connectorId: string) {
       const connector = connectors.get(connectorId)

@@ -4,9 +4,9 @@ import { startAnvil, type Anvil } from '../../../services/chain/anvil'
 import { createRelay, type Relay } from '../../../services/relay/createRelay'
 import { createNodeWallet, memoryStorage, type NodeWallet } from '../../../services/relay/testing/createNodeWallet'
 import { freePorts } from '../../../services/stack/ports'
-import { createWalletConnectConnector } from './createWalletConnectConnector'
+import { createWalletConnectSession } from './createWalletConnectSession'
 
-describe('WalletConnect connector through our relay, with a real wallet client', () => {
+describe('WalletConnect session through our relay, with a real wallet client', () => {
   let relay: Relay
   let anvil: Anvil
   let wallet: NodeWallet
@@ -27,7 +27,7 @@ describe('WalletConnect connector through our relay, with a real wallet client',
     const storage = memoryStorage()
     const storagePrefix = `dapp-${Math.random()}`
     const make = () =>
-      createWalletConnectConnector({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337, 1], storage: storage as never })
+      createWalletConnectSession({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337, 1], storage: storage as never })
     return { connector: make(), make }
   }
   const connect = async (connector: ReturnType<typeof setup>['connector']) => {
@@ -74,20 +74,22 @@ describe('WalletConnect connector through our relay, with a real wallet client',
     await expect(reloaded.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 'DISCONNECTED' })
   }, 30_000)
 
-  it('switches among the approved chains without a round trip, and refuses others the wallet does not know', async () => {
+  it('switches among the approved chains without a round trip, and asks the wallet about others', async () => {
     const { connector } = setup()
     await connect(connector)
     const changes: number[] = []
     connector.watch({ onChainChanged: (id) => changes.push(id) })
-    await expect(connector.switchChain({ id: 1, name: 'Ethereum', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [] })).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
+    await expect(connector.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1' }] })).rejects.toMatchObject({ rpcCode: 4902 })
     expect(changes).toEqual([])
-    await connector.switchChain({ id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [anvil.rpcUrl] })
+    const asked = wallet.requests.length
+    await connector.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a69' }] })
     expect(changes).toEqual([31337])
+    expect(wallet.requests.length).toBe(asked)
     await connector.disconnect()
   }, 30_000)
 
   it('names the relay it could not reach', async () => {
-    const connector = createWalletConnectConnector({ projectId: 'test', relayUrl: 'ws://127.0.0.1:9', relayTimeoutMs: 500, storagePrefix: 'down', metadata: { name: 'd', description: 'd', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337], storage: memoryStorage() as never })
+    const connector = createWalletConnectSession({ projectId: 'test', relayUrl: 'ws://127.0.0.1:9', relayTimeoutMs: 500, storagePrefix: 'down', metadata: { name: 'd', description: 'd', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337], storage: memoryStorage() as never })
     await expect(connector.pair()).rejects.toMatchObject({ code: 'WALLETCONNECT_UNAVAILABLE', shortMessage: 'Could not reach the WalletConnect relay', details: 'ws://127.0.0.1:9: no answer in 500 ms' })
   }, 30_000)
 })
