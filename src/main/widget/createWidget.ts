@@ -6,10 +6,10 @@ import { subscribeWithSelector } from 'zustand/middleware'
 import { toHex, type Address } from 'viem'
 import { createCore, type Core } from '../core/createCore'
 import { createInjectedConnector, type InjectedConnector } from '../providers/createInjectedConnector'
-import { createWalletConnectConnector, WALLET_CONNECT_ID } from '../providers/createWalletConnectConnector'
+import { createLazyConnector } from '../providers/createLazyConnector'
 import type { Connector, ConnectorType } from '../providers/eip1193'
-import { reusesPairing } from '../../shared/protocol/walletLinks'
-import { createWalletConnectPairing, initialPairingState, type PairingState } from './createWalletConnectPairing'
+import type { PairingState } from './createWalletConnectPairing'
+import type { WidgetWalletConnect } from './walletConnect'
 import { discoverInjected, type InjectedDiscovery } from '../providers/discoverInjected'
 import { createModal } from '../state/createModal'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
@@ -106,7 +106,11 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       profileName: undefined,
       siwxError: undefined,
       error: undefined,
-      ...initialPairingState,
+      wcUri: undefined,
+      wcPairingExpiry: undefined,
+      wcLinking: undefined,
+      wcWallet: undefined,
+      wcError: undefined,
     })),
   )
   const router = createRouter()
@@ -148,19 +152,30 @@ export function createWidget({ window: target = globalThis.window, storage = cre
 
   const connectors = new Map<string, InjectedConnector>()
   const relayUrl = config.services?.relay
-  const walletConnect = relayUrl
-    ? createWalletConnectConnector({
-        projectId: config.projectId,
-        relayUrl,
-        metadata: {
-          name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
-          description: config.metadata?.description ?? '',
-          url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
-          icons: config.metadata?.icons ?? [],
+  // WalletConnect's code (and its worker) loads when a WalletConnect view opens or a stored session reconnects.
+  let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
+  const loadWalletConnect = (relay: string) =>
+    (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
+      createWidgetWalletConnect({
+        connector: {
+          projectId: config.projectId,
+          relayUrl: relay,
+          metadata: {
+            name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
+            description: config.metadata?.description ?? '',
+            url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
+            icons: config.metadata?.icons ?? [],
+          },
+          chainIds: networks.map((n) => n.id),
+          getPreferredChainId: () => Number(store.getState().activeCaipNetworkId.split(':')[1]),
         },
-        chainIds: networks.map((n) => n.id),
-        getPreferredChainId: () => Number(store.getState().activeCaipNetworkId.split(':')[1]),
-      })
+        store,
+        onApproved: (result) => void onWalletConnectApproved(result),
+      }),
+    ))
+  const WALLET_CONNECT_ID = 'walletConnect'
+  const walletConnect = relayUrl
+    ? createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, async () => (await loadWalletConnect(relayUrl)).connector)
     : undefined
   const connectorById = (id: string): Connector | undefined => (id === WALLET_CONNECT_ID ? walletConnect : connectors.get(id))
   const discovery: InjectedDiscovery | undefined = target ? discoverInjected(target) : undefined
@@ -263,6 +278,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     else storage.remove('connectedNamespaces')
     storage.remove('connectedSocialProvider')
     if (!namespaces.includes('eip155')) return
+    storage.remove('deepLinkChoice')
     stopWatching?.()
     stopWatching = undefined
     store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined })
@@ -375,33 +391,21 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     return true
   }
 
-  const pairing = walletConnect
-    ? createWalletConnectPairing({
-        pair: () => walletConnect.pair(),
-        store,
-        // Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked.
-        async onApproved({ accounts, chainId }) {
-          if (store.getState().status === 'connected') return
-          const { wcWallet, wcLinking } = store.getState()
-          const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: walletConnect.name }
-          rememberWallet(wallet)
-          if (wcLinking) storage.set('deepLinkChoice', wcLinking)
-          setConnected(walletConnect, accounts, chainId)
-          void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
-          pairing?.reset()
-          if (router.store.getState().view === 'UnsupportedChain') return
-          if (!(await requireSignIn())) router.reset('Account')
-        },
-      })
-    : undefined
-  const keepsPairing = typeof navigator !== 'undefined' && reusesPairing(navigator.userAgent)
-  /** Reset of connection (SPEC §4), on close: no URI, expiry, linking or wallet, and no stored deep link. */
-  const resetPairing = () => {
-    if (!pairing) return
-    if (keepsPairing) return pairing.pause()
-    pairing.reset()
-    storage.remove('deepLinkChoice')
+  /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
+  const onWalletConnectApproved = async ({ accounts, chainId }: { accounts: Address[]; chainId: number }) => {
+    if (!walletConnect || store.getState().status === 'connected') return
+    const { wcWallet, wcLinking } = store.getState()
+    const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: walletConnect.name }
+    rememberWallet(wallet)
+    if (wcLinking) storage.set('deepLinkChoice', wcLinking)
+    setConnected(walletConnect, accounts, chainId)
+    void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
+    ;(await walletConnectLoad)?.pairing.reset()
+    if (router.store.getState().view === 'UnsupportedChain') return
+    if (!(await requireSignIn())) router.reset('Account')
   }
+  /** Closing the modal resets the pairing URI (SPEC §2). */
+  const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
 
   const widget = {
     config,
@@ -473,7 +477,13 @@ export function createWidget({ window: target = globalThis.window, storage = cre
      * WalletConnect, when the config names a relay: the views start a pairing (showing its URI as a QR code and deep
      * links) and pause it when they go; the wallet's approval connects.
      */
-    walletConnect: pairing && walletConnect ? { ...pairing, preload: walletConnect.preload } : undefined,
+    walletConnect: relayUrl
+      ? {
+          start: async (wallet?: { id: string; name: string }) => (await loadWalletConnect(relayUrl)).pairing.start(wallet),
+          pause: () => void walletConnectLoad?.then((loaded) => loaded.pairing.pause()),
+          setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
+        }
+      : undefined,
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, or 'injected'). */
     async connect(connectorId: string) {
       const connector = connectors.get(connectorId)
@@ -549,7 +559,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     reconnect,
     refreshBalance,
     destroy() {
-      pairing?.reset()
+      void walletConnectLoad?.then((loaded) => loaded.pairing.reset())
       stopWatching?.()
       stopDiscovery?.()
       discovery?.stop()

@@ -3,12 +3,12 @@ import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { prefetchModal } from '../WidgetModal'
 import { ShadowRoot } from '../ShadowRoot'
-import { useTranslate } from '../useTranslate'
+import { buttonCatalogues, widgetLocale } from '../i18n/buttons'
 
 /** The button a page shows: "Connect Wallet", or the account with its balance once connected. Opens the modal. */
 export function ConnectButton() {
   const widget = useWidget()
-  const t = useTranslate()
+  const messages = buttonCatalogues[widgetLocale(widget.config.locale)]
   const { status, address } = useAccount()
   const balance = useBalance()
   const themeMode = useWidgetState((s) => s.themeMode)
@@ -29,9 +29,9 @@ export function ConnectButton() {
             <span>{shortenAddress(address)}</span>
           </>
         ) : status === 'connecting' || status === 'reconnecting' ? (
-          t('connecting')
+          messages.connecting
         ) : (
-          t('connectWallet')
+          messages.connectWallet
         )}
       </button>
     </ShadowRoot>

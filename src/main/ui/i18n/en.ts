@@ -1,7 +1,8 @@
+import { buttonCatalogues } from './buttons'
+
 /** English: the reference catalogue. Every user-visible string of the UI is here. */
 export const en = {
-  connectWallet: 'Connect Wallet',
-  connecting: 'Connecting…',
+  ...buttonCatalogues.en,
   close: 'Close',
   back: 'Back',
   'view.Connect': 'Connect Wallet',

@@ -1,9 +1,10 @@
+import { buttonCatalogues } from './buttons'
+
 import type { Catalogue } from './en'
 
 /** French. */
 export const fr: Catalogue = {
-  connectWallet: 'Connecter un portefeuille',
-  connecting: 'Connexion…',
+  ...buttonCatalogues.fr,
   close: 'Fermer',
   back: 'Retour',
   'view.Connect': 'Connecter un portefeuille',

@@ -3,11 +3,7 @@ import { fr } from './fr'
 
 export const catalogues: Record<string, Catalogue> = { en, fr }
 
-/** The best catalogue for a locale ('fr-CA' → fr), English when there is none. */
-export function pickLocale(locale: string | undefined): string {
-  const language = locale?.toLowerCase().split('-')[0]
-  return language && language in catalogues ? language : 'en'
-}
+export { pickLocale } from './buttons'
 
 /** Fills {name} placeholders. Values are text, never markup. */
 export function translate(locale: string, key: MessageKey, params: Record<string, string> = {}): string {
