@@ -144,7 +144,8 @@ async function main() {
       heapMbModalOpen: pick('heapMbModalOpen'),
       externalRequests: pick('externalRequests'),
     }
-    console.log(JSON.stringify({ ...result, overReactFloorGzKiB: Math.round((result.jsBeforeInteractionGzKiB - reactFloorGzKiB) * 10) / 10, runs: RUNS }, null, 2))
+    const everyRun = { loadTbtMsEveryRun: runs.map((r) => r.loadTbtMs), reactFloorLoadTbtMsEveryRun: floors.map((f) => f.loadTbtMs), openTbtMsEveryRun: runs.map((r) => r.openTbtMs) }
+    console.log(JSON.stringify({ ...result, overReactFloorGzKiB: Math.round((result.jsBeforeInteractionGzKiB - reactFloorGzKiB) * 10) / 10, ...everyRun, runs: RUNS }))
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {})
   }

@@ -66,13 +66,19 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     return { worker, remote, port: channel.port1, ready, onError }
   }
 
-  let session = start()
+  // The worker starts in a task of its own (or at the first call), not in the page's task that creates the core.
+  let session: ReturnType<typeof start> | undefined
+  const current = () => (session ??= start())
+  const warmUp = setTimeout(current, 0)
 
   const stopSession = () => {
+    clearTimeout(warmUp)
+    if (!session) return
     session.worker.removeEventListener('error', session.onError)
     session.port.close()
     session.remote[releaseProxy]()
     session.worker.terminate()
+    session = undefined
   }
 
   const restart = (reason: Error) => {
@@ -84,7 +90,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     session = start()
   }
 
-  const onVisibilityChange = () => void session.remote.setVisibility(isPageVisible()).catch(() => {})
+  const onVisibilityChange = () => void session?.remote.setVisibility(isPageVisible()).catch(() => {})
   if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisibilityChange)
 
   function call<T>(run: (remote: Remote<ExposedWorkerApi>) => Promise<T>, { timeoutMs = callTimeoutMs, signal, onAbort }: CallOptions = {}) {
@@ -105,7 +111,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       pending.add(fail)
       if (signal?.aborted) return abort()
       signal?.addEventListener('abort', abort, { once: true })
-      const { ready, remote } = session
+      const { ready, remote } = current()
       ready.then(() => run(remote)).then((value) => settle(() => resolve(value)), fail)
     })
   }
@@ -124,7 +130,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       return call((r) => r.request({ chainId, method, params, requestId }), {
         timeoutMs,
         signal,
-        onAbort: () => void session.remote.abort({ requestId }).catch(() => {}),
+        onAbort: () => void current().remote.abort({ requestId }).catch(() => {}),
       })
     },
     getBlockNumber: (parameters: { chainId: number }) => call((r) => r.getBlockNumber(parameters)),

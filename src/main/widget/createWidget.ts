@@ -566,7 +566,8 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       core?.destroy()
     },
   }
-  void reconnect()
+  // In a task of its own: creating the widget stays short in the page's start-up task.
+  setTimeout(() => void reconnect(), 0)
   return widget
 }
 
