@@ -13,7 +13,8 @@ test('All Wallets lists the registry, searches it, and connects an installed wal
   await dialog.getByLabel('Search wallets').fill('mobile')
   await expect(list.getByText('Sample Browser Wallet')).toHaveCount(0)
   await expect(list.getByText('Sample Mobile Wallet')).toBeVisible()
-  await expect(list.getByText('Sample Mobile Wallet').locator('..')).toContainText('Not installed')
+  // Not installed here: with a relay configured it pairs by WalletConnect (test/e2e/walletconnect.spec.ts).
+  await expect(list.getByRole('button', { name: 'Sample Mobile Wallet' })).toBeVisible()
   await dialog.getByLabel('Search wallets').fill('nothing-like-this')
   await expect(dialog.getByText('No wallet matches your search')).toBeVisible()
   await dialog.getByLabel('Search wallets').fill('')
@@ -29,5 +30,6 @@ test('Receive shows the address and its QR code', async ({ page, stack }) => {
   const receive = page.getByRole('dialog', { name: 'Receive' })
   await expect(receive.getByRole('img', { name: 'QR code of the address' })).toBeVisible()
   await expect(receive.getByText(stack.devAccounts[0]!)).toBeVisible()
-  expect(await receive.getByRole('img', { name: 'QR code of the address' }).locator('rect[fill="#000"]').count()).toBeGreaterThan(100)
+  const modules = await receive.getByRole('img', { name: 'QR code of the address' }).locator('path').getAttribute('d')
+  expect(modules!.match(/M/g)!.length).toBeGreaterThan(100)
 })
