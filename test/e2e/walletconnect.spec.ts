@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { createPublicClient, http, parseEther } from 'viem'
 import type { Page } from '@playwright/test'
 import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/createNodeWallet'
@@ -62,7 +63,15 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   await send.getByLabel('Token').selectOption(ethOption!)
   await send.getByLabel('Amount').fill('0.25')
   await send.getByLabel('To (address or name)').fill(recipient)
+  const answer = wallet.hold()
   await send.getByRole('button', { name: 'Send' }).click()
+  // While the phone shows the prompt, the page shows what is being approved.
+  const approve = page.getByRole('dialog', { name: 'Approve transaction' })
+  await expect(approve.getByRole('status')).toHaveText('Waiting for your wallet…')
+  await expect(approve.getByRole('definition')).toHaveText(['0.25 ETH', shorten(recipient), chain.name, /^\$\d+\.\d\d$/])
+  const axe = await new AxeBuilder({ page }).analyze()
+  expect(axe.violations.map((v) => v.id)).toEqual([])
+  answer()
   await expect(page.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
   expect(wallet.requests.at(-1)?.method).toBe('eth_sendTransaction')
   await expect.poll(() => node.getBalance({ address: recipient }), { timeout: 15_000 }).toBe(before + parseEther('0.25'))

@@ -42,6 +42,7 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
   })
   let declineNextProposal = false
   let declineNextRequest = false
+  let held: Promise<void> | undefined
   const requests: { method: string; params: unknown }[] = []
 
   client.on('session_proposal', async ({ id, params }) => {
@@ -61,6 +62,7 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
   client.on('session_request', async ({ id, topic, params }) => {
     const { method, params: args } = params.request
     requests.push({ method, params: args })
+    await held
     const respond = (body: { result: unknown } | { error: { code: number; message: string } }) => client.respond({ topic, response: { id, jsonrpc: '2.0', ...body } as never })
     if (declineNextRequest) {
       declineNextRequest = false
@@ -100,6 +102,15 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     pair: (uri: string) => client.pair({ uri }),
     declineNextProposal: () => void (declineNextProposal = true),
     declineNextRequest: () => void (declineNextRequest = true),
+    /** Keeps the next requests waiting, as a visitor reading the prompt on the phone; call the result to answer. */
+    hold() {
+      let release!: () => void
+      held = new Promise((resolve) => (release = resolve))
+      return () => {
+        held = undefined
+        release()
+      }
+    },
     sessions: () => client.session.getAll(),
     /** Ends every session from the wallet's side, as a visitor would in the wallet app. */
     async disconnectAll() {

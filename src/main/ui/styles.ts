@@ -47,6 +47,10 @@ button:focus-visible, a:focus-visible { outline: 2px solid var(--tsr-accent); ou
 .address { font-size: 2em; font-weight: 600; font-variant-numeric: tabular-nums; }
 .balance { font-size: 1.5em; color: var(--tsr-text-muted); }
 .actions { display: grid; gap: 0.8em; width: 100%; }
+.summary { display: grid; grid-template-columns: auto 1fr; gap: 0.8em 1.6em; margin: 0; padding: 1.2em; border-radius: 12px;
+  background: var(--tsr-surface); font-size: 1.4em; }
+.summary dt { color: var(--tsr-text-muted); }
+.summary dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
 .toast { position: fixed; top: 1.6em; left: 50%; transform: translateX(-50%); z-index: calc(var(--tsr-z-index) + 1);
   background: var(--tsr-surface); border: 1px solid var(--tsr-border); border-radius: 999px; padding: 0.8em 1.6em; font-size: 1.4em; }
 .toast[data-variant="error"] { color: var(--tsr-danger); }

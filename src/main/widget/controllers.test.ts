@@ -83,6 +83,41 @@ describe('send controller', () => {
     expect(getBalance).toHaveBeenCalledTimes(2)
   })
 
+  it('shows the transaction on the approve view while the wallet decides; Account after, Send again with the reason on refusal', async () => {
+    const eth = { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 10, price: 2, iconUrl: '', quantity: { decimals: '18', numeric: '5' } }
+    const answers: { resolve: (hash: string) => void; reject: (error: unknown) => void }[] = []
+    const router = createRouter('Send')
+    const send = createSendController({
+      core: { dataService: { getBalance: vi.fn().mockResolvedValue({ balances: [eth] }) }, request: vi.fn().mockResolvedValue('0x5208'), waitForTransactionReceipt: () => new Promise(() => {}) } as unknown as Core,
+      notifications: createNotifications(),
+      router,
+      getAccount: () => ({ address: '0x00000000000000000000000000000000000000aa', chainId: 1 }),
+      walletRequest: () => new Promise((resolve, reject) => answers.push({ resolve, reject })),
+    })
+    await send.loadTokenBalances()
+    send.setToken(send.store.getState().tokenBalances[0])
+    send.setAmount('0.25')
+    send.setReceiver('0x00000000000000000000000000000000000000bb')
+    const first = send.send()
+    await vi.waitFor(() => expect(answers).toHaveLength(1))
+    expect(router.store.getState()).toMatchObject({ view: 'ApproveTransaction', data: { to: '0x00000000000000000000000000000000000000bb', amount: '0.25', symbol: 'ETH', chainId: 1 } })
+    answers[0]!.resolve('0xabc')
+    await first
+    expect(router.store.getState().view).toBe('Account')
+
+    router.reset('Send')
+    await send.loadTokenBalances({ force: true })
+    send.setToken(send.store.getState().tokenBalances[0])
+    send.setAmount('0.25')
+    send.setReceiver('0x00000000000000000000000000000000000000bb')
+    const second = send.send()
+    await vi.waitFor(() => expect(answers).toHaveLength(2))
+    answers[1]!.reject(createWidgetError('USER_REJECTED'))
+    await expect(second).rejects.toMatchObject({ code: 'USER_REJECTED' })
+    expect(router.store.getState().view).toBe('Send')
+    expect(send.store.getState().error).toBe('User rejected the request.')
+  })
+
   it("drops tokens whose decimals are '0'", async () => {
     const balance = (symbol: string, decimals: string) => ({ name: symbol, symbol, chainId: 'eip155:1', value: 0, price: 0, iconUrl: '', quantity: { decimals, numeric: '1' } })
     const { send } = setup(vi.fn().mockResolvedValue({ balances: [balance('ETH', '18'), balance('NFT', '0')] }))

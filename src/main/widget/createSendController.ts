@@ -160,6 +160,8 @@ export function createSendController({ core, notifications, router, getAccount, 
       store.setState({ loading: true, error: undefined })
       try {
         const to = await resolveReceiver(receiverAddress)
+        // The approve-transaction view shows what the wallet is asked to sign while the visitor decides there.
+        router.push('ApproveTransaction', { to, amount: sendTokenAmount, symbol: token.symbol, chainId, gasPriceInUSD: store.getState().gasPriceInUSD })
         const hash = (await walletRequest({ method: 'eth_sendTransaction', params: [buildTransaction(address, token, to, sendTokenAmount)] })) as Hex
         notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
         router.reset('Account')
@@ -172,7 +174,8 @@ export function createSendController({ core, notifications, router, getAccount, 
           .catch(() => {})
         return hash
       } catch (error) {
-        store.setState({ loading: false })
+        store.setState({ loading: false, error: (error as { shortMessage?: string }).shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message })
+        if (router.store.getState().view === 'ApproveTransaction') router.goBack()
         notifications.show(errorTable.SOMETHING_WENT_WRONG.message, { variant: 'error' })
         throw error
       }

@@ -12,6 +12,7 @@ import { SendView } from '../views/SendView'
 import { AllWalletsView } from '../views/AllWalletsView'
 import { ReceiveView } from '../views/ReceiveView'
 import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
+import { ApproveTransactionView } from '../views/ApproveTransactionView'
 import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
 import type { MessageKey } from '../i18n/en'
 
@@ -30,6 +31,7 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Receive: ReceiveView,
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
+  ApproveTransaction: ApproveTransactionView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */

@@ -75,6 +75,13 @@ export const en = {
   'walletConnect.openDesktop': 'Open {wallet} desktop app',
   'walletConnect.openWebapp': 'Open {wallet} in the browser',
   'walletConnect.orScan': 'Or scan this code with {wallet} on your phone.',
+  'view.ApproveTransaction': 'Approve transaction',
+  'approve.prompt': 'Approve the transaction in your wallet.',
+  'approve.amount': 'Amount',
+  'approve.to': 'To',
+  'approve.network': 'Network',
+  'approve.fee': 'Network fee',
+  'approve.waiting': 'Waiting for your wallet…',
   'error.userRejected': 'Connection declined',
   'error.generic': 'Something went wrong',
 } as const

@@ -77,6 +77,13 @@ export const fr: Catalogue = {
   'walletConnect.openDesktop': 'Ouvrir l’application de bureau {wallet}',
   'walletConnect.openWebapp': 'Ouvrir {wallet} dans le navigateur',
   'walletConnect.orScan': 'Ou scannez ce code avec {wallet} sur votre téléphone.',
+  'view.ApproveTransaction': 'Approuver la transaction',
+  'approve.prompt': 'Approuvez la transaction dans votre portefeuille.',
+  'approve.amount': 'Montant',
+  'approve.to': 'Destinataire',
+  'approve.network': 'Réseau',
+  'approve.fee': 'Frais de réseau',
+  'approve.waiting': 'En attente de votre portefeuille…',
   'error.userRejected': 'Connexion refusée',
   'error.generic': 'Une erreur est survenue',
 }

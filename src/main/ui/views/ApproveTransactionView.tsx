@@ -1,0 +1,36 @@
+import { shortenAddress } from '../../../shared/protocol/display'
+import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { useTranslate } from '../useTranslate'
+
+type PendingTransaction = { to: string; amount: string; symbol: string; chainId: number; gasPriceInUSD?: number }
+
+/** What the wallet is asked to sign, shown while the visitor decides in the wallet (on this device or a phone). */
+export function ApproveTransactionView() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const pending = useStoreSelector(widget.router.store, (s) => s.data) as PendingTransaction | undefined
+  if (!pending) return null
+  const network = widget.getNetworks().find((n) => n.id === pending.chainId)
+  return (
+    <div className="actions">
+      <p className="muted">{t('approve.prompt')}</p>
+      <dl className="summary">
+        <dt>{t('approve.amount')}</dt>
+        <dd>{`${pending.amount} ${pending.symbol}`}</dd>
+        <dt>{t('approve.to')}</dt>
+        <dd title={pending.to}>{shortenAddress(pending.to)}</dd>
+        <dt>{t('approve.network')}</dt>
+        <dd>{network?.name ?? `eip155:${pending.chainId}`}</dd>
+        {pending.gasPriceInUSD !== undefined ? (
+          <>
+            <dt>{t('approve.fee')}</dt>
+            <dd>{`$${pending.gasPriceInUSD.toFixed(2)}`}</dd>
+          </>
+        ) : null}
+      </dl>
+      <p className="muted" role="status">
+        {t('approve.waiting')}
+      </p>
+    </div>
+  )
+}
