@@ -1,4 +1,4 @@
-// `npm test`: installs what is missing, then typecheck, lint, unit tests and browser/e2e tests.
+// `npm test`: installs what is missing, then typecheck, lint, size budgets (size-limit), unit tests and browser/e2e tests.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { ensureDeps } from './ensureDeps.mjs'
@@ -47,6 +47,7 @@ const bin = (name) => `node_modules/.bin/${name}`
 const steps = [
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
   ['lint', bin('eslint'), ['--max-warnings=0', '.']],
+  ['size', 'npm', ['run', '--silent', 'size']],
   ['unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=.tessera/reports/unit.json']],
   ['e2e', bin('playwright'), ['test']],
 ]

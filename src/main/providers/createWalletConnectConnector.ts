@@ -1,7 +1,7 @@
 import { proxy, transferHandlers, wrap, type Remote } from 'comlink'
 import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import type { Pairing, WalletConnectSessionParameters } from '../../worker/walletConnect/createWalletConnectSession'
-import type { SessionEvent, WalletConnectWorkerApi } from '../../worker/walletConnect/worker'
+import type { SessionEvent, WalletConnectWorkerApi } from '../../worker/walletConnect/walletConnectWorker'
 import { switchChain, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
 
 installErrorTransferHandler(transferHandlers)
@@ -16,7 +16,7 @@ export type WalletConnectConnectorParameters = Omit<WalletConnectSessionParamete
 }
 
 function startWorker() {
-  return new Worker(new URL('../../worker/walletConnect/worker.ts', import.meta.url), { type: 'module', name: 'tessera-walletconnect' })
+  return new Worker(new URL('../../worker/walletConnect/walletConnectWorker.ts', import.meta.url), { type: 'module', name: 'tessera-walletconnect' })
 }
 
 /**

@@ -1,0 +1,45 @@
+// Size budgets of the npm package (`npm test` runs them after `npm run build`). Measured with gzip, React and React DOM
+// excluded; `npm run bench:ui` measures the same in a browser against a plain React page.
+
+/** Code behind `import()` loads later (the modal, features, WalletConnect): kept out of the first-click budget. */
+const lazyImportsStayLazy = (config) => ({
+  ...config,
+  format: 'esm',
+  plugins: [
+    ...(config.plugins ?? []),
+    { name: 'lazy', setup: (build) => build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined)) },
+  ],
+})
+
+export default [
+  {
+    name: 'page JS before the first click (React excluded)',
+    path: 'dist/tessera.js',
+    import: '{ createWidget, WidgetProvider, ConnectButton, AccountButton, NetworkButton, WidgetModal }',
+    ignore: ['react', 'react-dom'],
+    modifyEsbuildConfig: lazyImportsStayLazy,
+    gzip: true,
+    limit: '35 KiB',
+  },
+  {
+    name: 'the core worker',
+    path: 'dist/assets/worker-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '115 KiB',
+  },
+  {
+    name: 'the modal and its views (prefetched on idle or hover)',
+    path: 'dist/Modal-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '30 KiB',
+  },
+  {
+    name: 'WalletConnect: its worker and the sign client (on first use only)',
+    path: ['dist/assets/walletConnectWorker-*.js', 'dist/assets/dist-*.js'],
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '170 KiB',
+  },
+]
