@@ -31,6 +31,7 @@ const widget = createWidget({
   projectId: stack.services.projectId,
   networks,
   metadata: { name: 'Tessera demo dApp' },
+  featuredWalletIds: ['sample-mobile-wallet'],
   services: { api: stack.services.api, walletRegistry: stack.services.api, relay: stack.services.relay },
   // ?siwx=required or ?siwx=optional turns on sign-in with the wallet (the default SIWX, sessions in the data service).
   siwx: siwxMode ? { required: siwxMode === 'required' } : undefined,

@@ -106,6 +106,9 @@ test('an expired pairing gives way to a fresh QR code, which pairs', async ({ pa
 test('a wallet from the registry: its deep link carries the pairing, declining says so, and success remembers the wallet and the link', async ({ page, stack }) => {
   await page.goto(stack.demo!.url)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  // SPEC §9 order: WalletConnect, recent, installed, featured (the demo features the mobile wallet), recommended.
+  const connectList = page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('list', { name: 'Connect Wallet' }).getByRole('listitem')
+  await expect(connectList).toHaveText([/^WalletConnect/, /^Tessera Dev Wallet/, 'Sample Mobile Wallet', 'Sample Browser Wallet'])
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'All wallets' }).click()
   await page.getByRole('dialog', { name: 'All Wallets' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
   const dialog = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
@@ -130,4 +133,5 @@ test('a wallet from the registry: its deep link carries the pairing, declining s
   expect(JSON.parse(stored.recent!)).toMatchObject([{ id: 'sample-mobile-wallet', name: 'Sample Mobile Wallet' }])
   await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Disconnect' }).click()
   await expect.poll(() => wallet.sessions().length).toBe(0)
+  await expect(connectList).toHaveText([/^WalletConnect/, 'Sample Mobile WalletRecent', /^Tessera Dev Wallet/, 'Sample Browser Wallet'])
 })

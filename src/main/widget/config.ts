@@ -29,6 +29,8 @@ export const widgetConfigSchema = z
     projectId: z.string().check(z.minLength(1)),
     networks: z.array(network).check(z.minLength(1)),
     defaultNetwork: z.optional(z.string()),
+    /** Registry wallet ids the Connect view lists after the installed wallets, in this order. */
+    featuredWalletIds: z.optional(z.array(z.string().check(z.minLength(1)))),
     metadata: z.optional(z.object({ name: z.string(), description: z.optional(z.string()), url: z.optional(httpUrl), icons: z.optional(z.array(z.string())) })),
     features: z.optional(features),
     themeMode: z._default(z.enum(['light', 'dark']), 'dark'),

@@ -41,4 +41,24 @@ describe('wallet list', () => {
     await first
     expect(list.store.getState().wallets.map((w) => w.id)).toEqual(['w7'])
   })
+
+  it('lists recent, then featured (as many as named), then 4 recommended registry wallets, leaving installed ones to their connector', async () => {
+    const registry = [...wallets(8), { id: 'mm', name: 'MetaMask', image_id: 'mm', rdns: 'io.metamask' }]
+    const getWallets = vi.fn(async ({ entries, include, exclude }: { page: number; entries: number; include?: string[]; exclude?: string[] }) => {
+      const data = registry.filter((w) => (!include || include.includes(w.id)) && !exclude?.includes(w.id))
+      return { count: data.length, data: data.slice(0, entries) }
+    })
+    const list = createWalletListController({ core: { dataService: { getWallets } } as unknown as Core, imageUrl: () => undefined })
+    await list.loadConnectList({ recentIds: ['w5', 'mm'], featuredIds: ['w7', 'w5', 'w6'], installedRdns: ['io.metamask'] })
+    const { recent, featured, recommended } = list.store.getState().connectList
+    expect(recent.map((w) => w.id)).toEqual(['w5'])
+    expect(featured.map((w) => w.id)).toEqual(['w7', 'w6'])
+    expect(recommended.map((w) => w.id)).toEqual(['w0', 'w1', 'w2', 'w3'])
+  })
+
+  it('keeps the Connect view usable when the registry is down', async () => {
+    const list = createWalletListController({ core: { dataService: { getWallets: vi.fn().mockRejectedValue(new Error('down')) } } as unknown as Core, imageUrl: () => undefined })
+    await list.loadConnectList({ recentIds: [], featuredIds: ['w1'], installedRdns: [] })
+    expect(list.store.getState().connectList).toEqual({ recent: [], featured: [], recommended: [] })
+  })
 })

@@ -3,6 +3,7 @@ import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetP
 import { getFeatures } from '../../widget/features'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
+import { RegistryWalletItem } from './RegistryWalletItem'
 import { connectWallet, WalletIcon } from './WalletIcon'
 
 /** Every wallet of the registry: search, 40 a page with infinite scroll; installed ones connect, others pair by WalletConnect (or link out without a relay). */
@@ -37,35 +38,15 @@ export function AllWalletsView() {
       <ul className="list" aria-label={t('view.AllWallets')}>
         {state.wallets.map((wallet) => {
           const connector = connectors.find((c) => wallet.rdns && c.rdns === wallet.rdns)
-          const link = wallet.webapp_link ?? wallet.desktop_link ?? wallet.mobile_link
-          const image = <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} />
           return (
             <li key={wallet.id}>
               {connector ? (
-                <button
-                  type="button"
-                  className="item"
-                  onClick={() => connectWallet(widget, connector)}
-                >
-                  {image}
+                <button type="button" className="item" onClick={() => connectWallet(widget, connector)}>
+                  <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} />
                   <span>{wallet.name}</span>
                 </button>
-              ) : widget.walletConnect ? (
-                <button type="button" className="item" onClick={() => widget.router.push('ConnectingWalletConnect', { wallet })}>
-                  {image}
-                  <span>{wallet.name}</span>
-                </button>
-              ) : link && /^https:\/\//.test(link) ? (
-                <a className="item" href={link} target="_blank" rel="noreferrer noopener">
-                  {image}
-                  <span>{wallet.name}</span>
-                </a>
               ) : (
-                <span className="item" aria-disabled="true">
-                  {image}
-                  <span>{wallet.name}</span>
-                  <span className="tag">{t('allWallets.notInstalled')}</span>
-                </span>
+                <RegistryWalletItem wallet={wallet} />
               )}
             </li>
           )

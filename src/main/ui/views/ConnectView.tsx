@@ -1,45 +1,79 @@
-import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useEffect } from 'react'
+import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import type { ConnectorSummary } from '../../widget/createWidget'
+import type { WalletListState } from '../../widget/createWalletListController'
+import { getFeatures } from '../../widget/features'
 import { useTranslate } from '../useTranslate'
+import { RegistryWalletItem } from './RegistryWalletItem'
 import { connectWallet, WalletIcon } from './WalletIcon'
 
-/** The list of wallets found in the browser, recent ones first. */
+/**
+ * The ways to connect, in the order of SPEC §9: WalletConnect, recent wallets, installed wallets, the site's featured
+ * wallets, recommended ones from the registry; then All Wallets.
+ */
 export function ConnectView() {
   const widget = useWidget()
   const t = useTranslate()
   const connectors = useWidgetState((s) => s.connectors)
   const recent = useWidgetState((s) => s.recentWallets)
   const hasRegistry = widget.config.features.allWallets && widget.walletImageUrl('') !== undefined
-  const allWallets = hasRegistry ? (
-    <button type="button" className="item" onClick={() => widget.router.push('AllWallets')}>
-      {t('connect.allWallets')}
-    </button>
-  ) : null
-  if (connectors.length === 0) {
-    return (
-      <div className="actions">
-        <p className="muted">{t('connect.noWallets')}</p>
-        {allWallets}
-      </div>
-    )
-  }
+  const list = hasRegistry ? getFeatures(widget).wallets : undefined
+  const listed = useStoreSelector<Pick<WalletListState, 'connectList'>, WalletListState['connectList']>(list?.store ?? noRegistry, (s) => s.connectList)
+  const recentIds = recent.map((w) => w.id).join(',')
+  const installedRdns = connectors.map((c) => c.rdns).filter(Boolean).join(',')
+  const featuredIds = widget.config.featuredWalletIds?.join(',') ?? ''
+  useEffect(() => {
+    const ids = (joined: string) => (joined ? joined.split(',') : [])
+    void list?.loadConnectList({ recentIds: ids(recentIds), featuredIds: ids(featuredIds), installedRdns: ids(installedRdns) })
+  }, [list, recentIds, featuredIds, installedRdns])
+
+  const isRecent = (connector: ConnectorSummary) => recent.some((w) => w.id === connector.id)
+  const connectorItem = (connector: ConnectorSummary) => (
+    <li key={connector.id}>
+      <button
+        type="button"
+        className="item"
+        onClick={() => (connector.type === 'WALLET_CONNECT' ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, connector))}
+      >
+        <WalletIcon src={connector.imageUrl} />
+        <span>{connector.name}</span>
+        <span className="tag">{connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : isRecent(connector) ? t('connect.recent') : t('connect.installed')}</span>
+      </button>
+    </li>
+  )
+  const walletConnect = connectors.filter((c) => c.type === 'WALLET_CONNECT')
+  const installed = connectors.filter((c) => c.type !== 'WALLET_CONNECT')
+  const hasAny = connectors.length + listed.recent.length + listed.featured.length + listed.recommended.length > 0
   return (
     <div className="actions">
-    <ul className="list" aria-label={t('view.Connect')}>
-      {connectors.map((connector) => (
-        <li key={connector.id}>
-          <button
-            type="button"
-            className="item"
-            onClick={() => (connector.type === 'WALLET_CONNECT' ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, connector))}
-          >
-            <WalletIcon src={connector.imageUrl} />
-            <span>{connector.name}</span>
-            <span className="tag">{connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : recent.some((w) => w.id === connector.id) ? t('connect.recent') : t('connect.installed')}</span>
-          </button>
-        </li>
-      ))}
-    </ul>
-    {allWallets}
+      {hasAny ? (
+        <ul className="list" aria-label={t('view.Connect')}>
+          {walletConnect.map(connectorItem)}
+          {installed.filter(isRecent).map(connectorItem)}
+          {listed.recent.map((wallet) => (
+            <li key={wallet.id}>
+              <RegistryWalletItem wallet={wallet} tag={t('connect.recent')} />
+            </li>
+          ))}
+          {installed.filter((c) => !isRecent(c)).map(connectorItem)}
+          {[...listed.featured, ...listed.recommended].map((wallet) => (
+            <li key={wallet.id}>
+              <RegistryWalletItem wallet={wallet} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t('connect.noWallets')}</p>
+      )}
+      {hasRegistry ? (
+        <button type="button" className="item" onClick={() => widget.router.push('AllWallets')}>
+          {t('connect.allWallets')}
+        </button>
+      ) : null}
     </div>
   )
 }
+
+/** Without a registry there is no list to load. */
+const noRegistry = { getState: () => noRegistryState, subscribe: () => () => {} }
+const noRegistryState = { connectList: { recent: [], featured: [], recommended: [] } as WalletListState['connectList'] }

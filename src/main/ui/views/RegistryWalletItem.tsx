@@ -1,0 +1,41 @@
+import type { WalletListingEntry } from '../../../shared/protocol/schemas/entities'
+import { useWidget } from '../../react/WidgetProvider'
+import { useTranslate } from '../useTranslate'
+import { WalletIcon } from './WalletIcon'
+
+/**
+ * A wallet of the registry that is not installed here: it pairs by WalletConnect when the site has a relay, else
+ * links to its https site; otherwise it is shown as not installed. Its name and image are never markup.
+ */
+export function RegistryWalletItem({ wallet, tag }: { wallet: WalletListingEntry; tag?: string }) {
+  const widget = useWidget()
+  const t = useTranslate()
+  const image = <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} />
+  const tagged = tag ? <span className="tag">{tag}</span> : null
+  if (widget.walletConnect) {
+    return (
+      <button type="button" className="item" onClick={() => widget.router.push('ConnectingWalletConnect', { wallet })}>
+        {image}
+        <span>{wallet.name}</span>
+        {tagged}
+      </button>
+    )
+  }
+  const link = wallet.webapp_link ?? wallet.desktop_link ?? wallet.mobile_link
+  if (link && /^https:\/\//.test(link)) {
+    return (
+      <a className="item" href={link} target="_blank" rel="noreferrer noopener">
+        {image}
+        <span>{wallet.name}</span>
+        {tagged}
+      </a>
+    )
+  }
+  return (
+    <span className="item" aria-disabled="true">
+      {image}
+      <span>{wallet.name}</span>
+      <span className="tag">{t('allWallets.notInstalled')}</span>
+    </span>
+  )
+}
