@@ -60,6 +60,8 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
   let nextId = 0
   const listeners = new Map<string, Set<Listener>>()
   const rejections: string[] = []
+  /** Requests held until released, as a user reading the wallet's prompt. */
+  let held: Promise<void> | undefined
 
   const emit = (event: string, ...args: unknown[]) => {
     remember()
@@ -89,6 +91,7 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
   const provider = {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
       if (approvalMethods.has(method)) {
+        await held
         const index = rejections.indexOf(method)
         const anyIndex = rejections.indexOf('*')
         if (index >= 0 || anyIndex >= 0) {
@@ -162,6 +165,15 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
     /** Test control: the next request of `method` ('*' for any needing approval) is rejected with code 4001. */
     rejectNext(method = '*') {
       rejections.push(method)
+    },
+    /** Test control: requests needing approval wait until the returned function is called, as a user reading the prompt. */
+    hold() {
+      let release!: () => void
+      held = new Promise((resolve) => (release = resolve))
+      return () => {
+        held = undefined
+        release()
+      }
     },
     /** Test control: the wallet switches account, as a user would in the extension. */
     switchAccount(address: Address) {

@@ -14,7 +14,9 @@ const devWallet = createDevWallet({
 announceProvider(window, devWallet)
 Object.assign(window, { devWallet })
 
-const networks: WidgetNetwork[] = stack.chains.map((chain) => ({
+// ?chains=31337 requests only those chains (a wallet on another one sees Switch Network).
+const requestedChains = new URLSearchParams(location.search).get('chains')?.split(',').map(Number)
+const networks: WidgetNetwork[] = stack.chains.filter((chain) => !requestedChains || requestedChains.includes(chain.chainId)).map((chain) => ({
   chainNamespace: 'eip155',
   caipNetworkId: chain.caipNetworkId,
   id: chain.chainId,

@@ -45,3 +45,58 @@ for (const themeMode of ['dark', 'light'] as const) {
     }
   })
 }
+
+type DevWallet = { hold: () => () => void; provider: { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> } }
+const holdWallet = (page: Page) => page.evaluate(() => void ((window as unknown as { release: () => void }).release = (window as unknown as { devWallet: DevWallet }).devWallet.hold()))
+const releaseWallet = (page: Page) => page.evaluate(() => (window as unknown as { release: () => void }).release())
+
+for (const themeMode of ['dark', 'light'] as const) {
+  test(`the waiting, sign-in, success and unsupported-network views pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
+    test.setTimeout(60_000)
+    const shoot = async (view: string) => {
+      await expectNoViolations(page, `${view} (${themeMode})`)
+      await page.screenshot({ path: testInfo.outputPath(`${view}-${themeMode}.png`) })
+    }
+    const setTheme = () => page.evaluate((mode) => (window as unknown as { widget: { setThemeMode: (m: string) => void } }).widget.setThemeMode(mode), themeMode)
+    // Only the first chain requested: a wallet on the second one sees Switch Network.
+    await page.goto(`${stack.demo!.url}/?siwx=required&chains=${stack.chains[0]!.chainId}`)
+    await setTheme()
+    await holdWallet(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+    await expect(page.getByRole('dialog', { name: 'Continue in Tessera Dev Wallet' })).toBeVisible()
+    await shoot('ConnectingExternal')
+    await releaseWallet(page)
+
+    const signIn = page.getByRole('dialog', { name: 'Sign in' })
+    await expect(signIn.getByRole('button', { name: 'Sign' })).toBeVisible()
+    await shoot('SIWXSignMessage')
+    await signIn.getByRole('button', { name: 'Sign' }).click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+
+    await page.getByRole('button', { name: /0xf39F/ }).click()
+    const account = page.getByRole('dialog', { name: 'Account' })
+    await account.getByRole('button', { name: 'Send' }).click()
+    const send = page.getByRole('dialog', { name: 'Send' })
+    await send.getByLabel('Token').selectOption((await send.getByLabel('Token').locator('option', { hasText: /^ETH/ }).getAttribute('value'))!)
+    await send.getByLabel('Amount').fill('0.01')
+    await send.getByLabel('To (address or name)').fill(stack.devAccounts[5]!)
+    await holdWallet(page)
+    await send.getByRole('button', { name: 'Send' }).click()
+    await expect(page.getByRole('dialog', { name: 'Approve transaction' }).getByRole('status')).toBeVisible()
+    await shoot('ApproveTransaction')
+    await releaseWallet(page)
+    await expect(account).toBeVisible()
+
+    // Registering for real is actions.spec's; here the view is opened as a host can, with its data.
+    await page.evaluate(() => (window as unknown as { widget: { open: (o: unknown) => void } }).widget.open({ view: 'RegisterAccountNameSuccess', data: { name: 'visitor.tessera.id' } }))
+    await expect(page.getByRole('dialog', { name: 'Name registered' }).getByRole('status')).toBeVisible()
+    await shoot('RegisterAccountNameSuccess')
+
+    // The visitor switches the wallet to a chain the site did not ask for.
+    await page.evaluate((id) => (window as unknown as { devWallet: DevWallet }).devWallet.provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${id.toString(16)}` }] }), stack.chains[1]!.chainId)
+    await expect(page.getByRole('dialog', { name: 'Switch Network' })).toBeVisible()
+    await shoot('UnsupportedChain')
+  })
+}
+
