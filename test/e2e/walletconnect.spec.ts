@@ -33,11 +33,21 @@ async function openWalletConnect(page: Page) {
 /** What a phone does with the QR code: the same URI the page shows, as the link for a wallet on this device. */
 const pairingUri = async (dialog: ReturnType<Page['getByRole']>) => (await dialog.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!
 
+/** The analytics events the page sends to our data service (SPEC §7: POST /e). */
+function recordEvents(page: Page) {
+  const events: { event: string; properties?: Record<string, unknown> }[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/e') events.push((request.postDataJSON() as { props: (typeof events)[number] }).props)
+  })
+  return events
+}
+
 const allowedHosts = (stack: StackManifest) => new Set([stack.demo!.url, stack.services.api, stack.services.relay, ...stack.chains.map((c) => c.rpcUrl)].map((u) => new URL(u).host))
 
 test('a phone wallet pairs by QR code through our relay: sign in, send, reload, wallet-side disconnect; no other host is contacted', async ({ page, stack }) => {
   test.setTimeout(90_000)
   const hosts = recordHosts(page)
+  const events = recordEvents(page)
   const chain = stack.chains[0]!
   const recipient = stack.devAccounts[4]!
   const node = createPublicClient({ transport: http(chain.rpcUrl) })
@@ -53,6 +63,7 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   await expect(page.getByRole('dialog')).toHaveCount(0)
   expect(wallet.requests.at(-1)?.method).toBe('personal_sign')
   await expect(page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })).toBeVisible()
+  await expect.poll(() => events.find((e) => e.event === 'CONNECT_SUCCESS')?.properties).toMatchObject({ method: 'qrcode', name: 'WalletConnect' })
 
   // A transaction signed on the phone lands on anvil.
   const before = await node.getBalance({ address: recipient })
@@ -75,6 +86,15 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   await expect(page.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
   expect(wallet.requests.at(-1)?.method).toBe('eth_sendTransaction')
   await expect.poll(() => node.getBalance({ address: recipient }), { timeout: 15_000 }).toBe(before + parseEther('0.25'))
+
+  // The wallet approved both local chains: switching needs no round trip to the phone.
+  const asked = wallet.requests.length
+  const account = page.getByRole('dialog', { name: 'Account' })
+  await account.getByRole('button', { name: `Network ${chain.name}`, exact: true }).click()
+  await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: stack.chains[1]!.name, exact: true }).click()
+  await expect(account.getByRole('button', { name: `Network ${stack.chains[1]!.name}`, exact: true })).toBeVisible()
+  expect(wallet.requests.length).toBe(asked)
+  await page.keyboard.press('Escape')
 
   // The session survives a reload; the wallet ending it shows at once.
   await page.reload()
@@ -104,6 +124,7 @@ test('an expired pairing gives way to a fresh QR code, which pairs', async ({ pa
 })
 
 test('a wallet from the registry: its deep link carries the pairing, declining says so, and success remembers the wallet and the link', async ({ page, stack }) => {
+  const events = recordEvents(page)
   await page.goto(stack.demo!.url)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   // SPEC §9 order: WalletConnect, recent, installed, featured (the demo features the mobile wallet), recommended.
@@ -131,7 +152,25 @@ test('a wallet from the registry: its deep link carries the pairing, declining s
   const stored = await page.evaluate(() => ({ deepLink: localStorage.getItem('tessera:v1:deepLinkChoice'), recent: localStorage.getItem('tessera:v1:recentWallets') }))
   expect(JSON.parse(stored.deepLink!)).toMatchObject({ name: 'Sample Mobile Wallet', href: 'samplewallet://' })
   expect(JSON.parse(stored.recent!)).toMatchObject([{ id: 'sample-mobile-wallet', name: 'Sample Mobile Wallet' }])
+  await expect.poll(() => events.find((e) => e.event === 'CONNECT_SUCCESS')?.properties).toMatchObject({ method: 'mobile', name: 'Sample Mobile Wallet' })
   await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Disconnect' }).click()
   await expect.poll(() => wallet.sessions().length).toBe(0)
   await expect(connectList).toHaveText([/^WalletConnect/, 'Sample Mobile WalletRecent', /^Tessera Dev Wallet/, 'Sample Browser Wallet'])
+})
+
+test('closing the modal drops the pairing on a desktop browser', async ({ page, stack }) => {
+  await page.goto(stack.demo!.url)
+  const first = await pairingUri(await openWalletConnect(page))
+  await page.keyboard.press('Escape')
+  expect(await pairingUri(await openWalletConnect(page))).not.toBe(first)
+})
+
+test.describe('on Safari for iOS', () => {
+  test.use({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1' })
+  test('the pairing is kept across closing the modal until it expires (the visitor went to the wallet app)', async ({ page, stack }) => {
+    await page.goto(stack.demo!.url)
+    const first = await pairingUri(await openWalletConnect(page))
+    await page.keyboard.press('Escape')
+    expect(await pairingUri(await openWalletConnect(page))).toBe(first)
+  })
 })
