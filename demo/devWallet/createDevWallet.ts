@@ -1,4 +1,5 @@
 import type { Address, EIP1193Provider } from 'viem'
+import { createGate } from './createGate'
 
 /** EIP-6963 provider info (https://eips.ethereum.org/EIPS/eip-6963). */
 export type ProviderInfo = { uuid: string; name: string; icon: string; rdns: string }
@@ -60,8 +61,7 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
   let nextId = 0
   const listeners = new Map<string, Set<Listener>>()
   const rejections: string[] = []
-  /** Requests held until released, as a user reading the wallet's prompt. */
-  let held: Promise<void> | undefined
+  const gate = createGate()
 
   const emit = (event: string, ...args: unknown[]) => {
     remember()
@@ -91,7 +91,7 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
   const provider = {
     async request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
       if (approvalMethods.has(method)) {
-        await held
+        await gate.wait()
         const index = rejections.indexOf(method)
         const anyIndex = rejections.indexOf('*')
         if (index >= 0 || anyIndex >= 0) {
@@ -167,14 +167,7 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
       rejections.push(method)
     },
     /** Test control: requests needing approval wait until the returned function is called, as a user reading the prompt. */
-    hold() {
-      let release!: () => void
-      held = new Promise((resolve) => (release = resolve))
-      return () => {
-        held = undefined
-        release()
-      }
-    },
+    hold: gate.hold,
     /** Test control: the wallet switches account, as a user would in the extension. */
     switchAccount(address: Address) {
       connected = [address, ...accounts.filter((a) => a !== address)]

@@ -1,6 +1,7 @@
 import { SignClient } from '@walletconnect/sign-client'
 import { createWalletClient, defineChain, hexToString, http, isHex, type Hex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import { createGate } from '../../../demo/devWallet/createGate'
 
 /** Anvil's dev mnemonic: its accounts are funded on every local chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -42,7 +43,7 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
   })
   let declineNextProposal = false
   let declineNextRequest = false
-  let held: Promise<void> | undefined
+  const gate = createGate()
   const requests: { method: string; params: unknown }[] = []
 
   client.on('session_proposal', async ({ id, params }) => {
@@ -62,7 +63,7 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
   client.on('session_request', async ({ id, topic, params }) => {
     const { method, params: args } = params.request
     requests.push({ method, params: args })
-    await held
+    await gate.wait()
     const respond = (body: { result: unknown } | { error: { code: number; message: string } }) => client.respond({ topic, response: { id, jsonrpc: '2.0', ...body } as never })
     if (declineNextRequest) {
       declineNextRequest = false
@@ -103,14 +104,7 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     declineNextProposal: () => void (declineNextProposal = true),
     declineNextRequest: () => void (declineNextRequest = true),
     /** Keeps the next requests waiting, as a visitor reading the prompt on the phone; call the result to answer. */
-    hold() {
-      let release!: () => void
-      held = new Promise((resolve) => (release = resolve))
-      return () => {
-        held = undefined
-        release()
-      }
-    },
+    hold: gate.hold,
     sessions: () => client.session.getAll(),
     /** Ends every session from the wallet's side, as a visitor would in the wallet app. */
     async disconnectAll() {
