@@ -28,3 +28,27 @@ test('while the wallet asks the visitor, the modal says where to look; the answe
   await page.evaluate(() => (window as unknown as { release: () => void }).release())
   await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible()
 })
+
+test('the account shows its name and avatar from the identity service, or colours drawn from the address', async ({ page, stack }) => {
+  const { mnemonicToAccount } = await import('viem/accounts')
+  const { ANVIL_MNEMONIC } = await import('../../services/relay/testing/createNodeWallet')
+  const owner = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 6 })
+  const avatar = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
+  const name = `avatar-${Date.now().toString(36)}`
+  const message = JSON.stringify({ name: `${name}.tessera.id`, attributes: { avatar }, timestamp: Math.floor(Date.now() / 1000) })
+  const registered = await fetch(`${stack.services.api}/v1/profile/account?projectId=${stack.services.projectId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ coin_type: 60, address: owner.address, message, signature: await owner.signMessage({ message }) }),
+  })
+  expect(registered.status).toBe(200)
+
+  await page.goto(stack.demo!.url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  const account = page.getByRole('dialog', { name: 'Account' })
+  await expect(account.locator('.avatar')).toHaveCSS('background-image', /linear-gradient/)
+  await page.evaluate((a) => (window as unknown as { devWallet: { switchAccount: (a: string) => void } }).devWallet.switchAccount(a), owner.address)
+  await expect(account.getByText(`${name}.tessera.id`, { exact: true })).toBeVisible()
+  await expect(account.locator('img.avatar')).toHaveAttribute('src', avatar)
+})

@@ -44,6 +44,7 @@ button:focus-visible, a:focus-visible { outline: 2px solid var(--tsr-accent); ou
 .muted { color: var(--tsr-text-muted); font-size: 1.3em; }
 .error { color: var(--tsr-danger); font-size: 1.3em; }
 .account { display: grid; gap: 1.2em; justify-items: center; text-align: center; }
+.avatar { width: 6.4em; height: 6.4em; border-radius: 999px; }
 .address { font-size: 2em; font-weight: 600; font-variant-numeric: tabular-nums; }
 .balance { font-size: 1.5em; color: var(--tsr-text-muted); }
 .actions { display: grid; gap: 0.8em; width: 100%; }

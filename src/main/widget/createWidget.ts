@@ -47,6 +47,8 @@ export type WidgetState = PairingState & {
   balance: { value: bigint; symbol: string; decimals: number } | undefined
   /** The account's registered name, from the identity service. */
   profileName: string | undefined
+  /** The account's avatar from the identity service (an image URL), if it has one. */
+  profileImage: string | undefined
   /** Why signing in failed, shown on the sign-in view. */
   siwxError: string | undefined
   error: { code: string; message: string } | undefined
@@ -104,6 +106,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       themeMode: config.themeMode,
       balance: undefined,
       profileName: undefined,
+      profileImage: undefined,
       siwxError: undefined,
       error: undefined,
       wcUri: undefined,
@@ -249,7 +252,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         if (next.length === 0) return void clearConnection()
         const { caipAddress } = store.getState()
         const id = Number(caipAddress?.split(':')[1])
-        store.setState({ address: next[0], allAccounts: next, caipAddress: `eip155:${id}:${next[0]!}`, profileName: undefined })
+        store.setState({ address: next[0], allAccounts: next, caipAddress: `eip155:${id}:${next[0]!}`, profileName: undefined, profileImage: undefined })
         void refreshBalance()
         void refreshIdentity()
       },
@@ -281,7 +284,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     storage.remove('deepLinkChoice')
     stopWatching?.()
     stopWatching = undefined
-    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined })
+    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined, profileImage: undefined })
     storage.set('connectionStatus', remaining.length > 0 ? 'connected' : 'disconnected')
   }
 
@@ -373,7 +376,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     if (!core || !address || !config.services?.api) return
     try {
       const identity = await core.dataService.getIdentity({ address })
-      if (store.getState().address === address) store.setState({ profileName: identity.name ?? undefined })
+      if (store.getState().address === address) store.setState({ profileName: identity.name ?? undefined, profileImage: identity.avatar ?? undefined })
     } catch {
       // identity is optional decoration; the address stays
     }

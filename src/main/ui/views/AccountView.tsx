@@ -3,8 +3,9 @@ import { useAccount, useBalance, useNetwork } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { useTranslate } from '../useTranslate'
+import { Avatar } from './Avatar'
 
-/** The connected account: address, balance, network, copy, explorer and disconnect. */
+/** The connected account: avatar, name, address, balance, network, copy, explorer and disconnect. */
 export function AccountView() {
   const widget = useWidget()
   const config = widget.config
@@ -14,10 +15,12 @@ export function AccountView() {
   const { network } = useNetwork()
   const [isCopied, setCopied] = useState(false)
   const profileName = useWidgetState((s) => s.profileName)
+  const profileImage = useWidgetState((s) => s.profileImage)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   return (
     <div className="account">
+      <Avatar address={address} src={profileImage} />
       {profileName ? <span className="balance">{profileName}</span> : null}
       <span className="address" title={address}>
         {shortenAddress(address)}
