@@ -118,6 +118,24 @@ describe('send controller', () => {
     expect(send.store.getState().error).toBe('User rejected the request.')
   })
 
+  it('refuses an amount above the balance before asking the wallet', async () => {
+    const eth = { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 10, price: 2, iconUrl: '', quantity: { decimals: '18', numeric: '5' } }
+    const walletRequest = vi.fn()
+    const send = createSendController({
+      core: { dataService: { getBalance: vi.fn().mockResolvedValue({ balances: [eth] }) }, request: vi.fn().mockResolvedValue('0x5208') } as unknown as Core,
+      notifications: createNotifications(),
+      router: createRouter('Send'),
+      getAccount: () => ({ address: '0x00000000000000000000000000000000000000aa', chainId: 1 }),
+      walletRequest,
+    })
+    await send.loadTokenBalances()
+    send.setToken(send.store.getState().tokenBalances[0])
+    send.setAmount('5.000000000000000001')
+    send.setReceiver('0x00000000000000000000000000000000000000bb')
+    await expect(send.send()).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', field: 'amount', details: '5.000000000000000001 ETH is more than the 5 available' })
+    expect(walletRequest).not.toHaveBeenCalled()
+  })
+
   it("drops tokens whose decimals are '0'", async () => {
     const balance = (symbol: string, decimals: string) => ({ name: symbol, symbol, chainId: 'eip155:1', value: 0, price: 0, iconUrl: '', quantity: { decimals, numeric: '1' } })
     const { send } = setup(vi.fn().mockResolvedValue({ balances: [balance('ETH', '18'), balance('NFT', '0')] }))

@@ -3,7 +3,7 @@ import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { formatUnits, parseUnits } from '../../shared/protocol/display'
 import { createWidgetError } from '../../shared/protocol/errors'
-import { checkSendInput, isInsufficientGas } from '../../shared/protocol/send'
+import { checkSendInput, exceedsBalance, isInsufficientGas } from '../../shared/protocol/send'
 import { TOKEN_BALANCE_RETRY_GAP_MS } from '../../shared/protocol/constants'
 import { isEvmAddress } from '../../shared/protocol/addresses/evm'
 import type { TokenBalance } from '../../shared/protocol/schemas/entities'
@@ -154,6 +154,11 @@ export function createSendController({ core, notifications, router, getAccount, 
       })
       if (missing.length > 0 || !address || !chainId || !token || !sendTokenAmount || !receiverAddress) {
         const error = createWidgetError('SEND_INPUT_MISSING', { field: missing[0], details: `missing: ${missing.join(', ')}` })
+        store.setState({ error: error.shortMessage })
+        throw error
+      }
+      if (exceedsBalance(sendTokenAmount, token.quantity)) {
+        const error = createWidgetError('INSUFFICIENT_FUNDS', { field: 'amount', details: `${sendTokenAmount} ${token.symbol} is more than the ${token.quantity.numeric} available` })
         store.setState({ error: error.shortMessage })
         throw error
       }

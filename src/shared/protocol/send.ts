@@ -1,3 +1,5 @@
+import { parseUnits } from 'viem'
+import { isEvmAddress } from './addresses/evm'
 import type { ChainNamespace } from './caip'
 import { createWidgetError } from './errors'
 
@@ -52,3 +54,20 @@ export function compareDecimal(a: string, b: string): number {
   const y = BigInt(`${bw}${bf.padEnd(width, '0')}`)
   return x === y ? 0 : x > y ? 1 : -1
 }
+
+/** Whether a typed amount is more than the token balance (`quantity` as the balance API gives it). Unparsable amounts are not. */
+export function exceedsBalance(amount: string | undefined, quantity: { numeric: string; decimals: string }): boolean {
+  if (!amount || !/^\d+(\.\d+)?$/.test(amount)) return false
+  const decimals = Number(quantity.decimals)
+  try {
+    return parseUnits(amount, decimals) > parseUnits(quantity.numeric, decimals)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Whether a typed receiver can be sent to: an EVM address (any case), or a registered name (it has a dot, as in
+ * `alice.tessera.id`; the data service resolves it when sending).
+ */
+export const isReceiverLike = (value: string) => (value.startsWith('0x') ? isEvmAddress(value, { strict: false }) : /^[^\s.]+(\.[^\s.]+)+$/.test(value))

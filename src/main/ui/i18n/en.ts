@@ -82,6 +82,8 @@ export const en = {
   'approve.network': 'Network',
   'approve.fee': 'Network fee',
   'approve.waiting': 'Waiting for your wallet…',
+  'send.insufficientFunds': 'Not enough {symbol} for this amount',
+  'send.badReceiver': 'Enter an address (0x…) or a registered name',
   'error.userRejected': 'Connection declined',
   'error.generic': 'Something went wrong',
 } as const

@@ -84,6 +84,8 @@ export const fr: Catalogue = {
   'approve.network': 'Réseau',
   'approve.fee': 'Frais de réseau',
   'approve.waiting': 'En attente de votre portefeuille…',
+  'send.insufficientFunds': 'Pas assez de {symbol} pour ce montant',
+  'send.badReceiver': 'Saisissez une adresse (0x…) ou un nom enregistré',
   'error.userRejected': 'Connexion refusée',
   'error.generic': 'Une erreur est survenue',
 }

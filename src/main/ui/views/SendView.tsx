@@ -1,6 +1,7 @@
 import { useEffect, useId } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import { getFeatures } from '../../widget/features'
+import { exceedsBalance, isReceiverLike } from '../../../shared/protocol/send'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
@@ -20,6 +21,8 @@ export function SendView() {
   }, [send, state.token, state.sendTokenAmount, state.receiverAddress])
 
   const native = state.tokenBalances.find((b) => b.address === undefined)
+  const isOverBalance = state.token !== undefined && exceedsBalance(state.sendTokenAmount, state.token.quantity)
+  const isBadReceiver = !!state.receiverAddress && !isReceiverLike(state.receiverAddress)
   return (
     <form
       className="actions"
@@ -53,7 +56,25 @@ export function SendView() {
       <label htmlFor={ids.receiver} className="muted">
         {t('send.receiver')}
       </label>
-      <input id={ids.receiver} className="item" autoComplete="off" spellCheck={false} value={state.receiverAddress ?? ''} onChange={(e) => send.setReceiver(e.target.value.trim())} />
+      <input
+        id={ids.receiver}
+        className="item"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={isBadReceiver}
+        value={state.receiverAddress ?? ''}
+        onChange={(e) => send.setReceiver(e.target.value.trim())}
+      />
+      {isBadReceiver ? (
+        <p className="error" role="alert">
+          {t('send.badReceiver')}
+        </p>
+      ) : null}
+      {isOverBalance ? (
+        <p className="error" role="alert">
+          {t('send.insufficientFunds', { symbol: state.token!.symbol })}
+        </p>
+      ) : null}
       {state.gasPriceInUSD !== undefined ? <p className="muted">{t('send.gas', { usd: state.gasPriceInUSD.toFixed(2) })}</p> : null}
       {state.isInsufficientGas ? (
         <p className="error" role="alert">
@@ -61,7 +82,7 @@ export function SendView() {
         </p>
       ) : null}
       <Alert message={state.error} />
-      <button type="submit" className="button" disabled={state.loading || state.isInsufficientGas}>
+      <button type="submit" className="button" disabled={state.loading || state.isInsufficientGas || isOverBalance || isBadReceiver}>
         {t('send.submit')}
       </button>
     </form>
