@@ -38,6 +38,8 @@ describe('parseWidgetConfig', () => {
     [{ projectId: 'demo', networks: [local], themeMode: 'blue' }, 'themeMode'],
     [{ projectId: 'demo', networks: [local], defaultNetwork: 'eip155:1' }, 'defaultNetwork'],
     [{ projectId: 'demo', networks: [local], themeVariables: { color: 'red' } }, 'themeVariables.color'],
+    [{ projectId: 'demo', networks: [local], services: { relay: 'https://relay.example.org' } }, 'services.relay'],
+    [{ projectId: 'demo', networks: [local], featuredWalletIds: [''] }, 'featuredWalletIds.0'],
   ])('names the failing field: %o', (input, field) => {
     const error = (() => {
       try {

@@ -35,7 +35,7 @@ export function ConnectView() {
         className="item"
         onClick={() => (connector.type === 'WALLET_CONNECT' ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, connector))}
       >
-        <WalletIcon src={connector.imageUrl} />
+        {connector.type === 'WALLET_CONNECT' && !connector.imageUrl ? <QrGlyph /> : <WalletIcon src={connector.imageUrl} />}
         <span>{connector.name}</span>
         <span className="tag">{connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : isRecent(connector) ? t('connect.recent') : t('connect.installed')}</span>
       </button>
@@ -73,6 +73,14 @@ export function ConnectView() {
     </div>
   )
 }
+
+/** The WalletConnect entry's icon: a QR code in the theme's text colour. */
+const QrGlyph = () => (
+  <svg aria-hidden="true" viewBox="0 0 28 28" width={28} height={28}>
+    <path fill="none" stroke="currentColor" strokeWidth="2" d="M4 4h7v7H4zM17 4h7v7h-7zM4 17h7v7H4z" />
+    <path fill="currentColor" d="M17 17h3v3h-3zM21 21h3v3h-3zM17 21h3v3h-3zM21 17h3v3h-3z" />
+  </svg>
+)
 
 /** Without a registry there is no list to load. */
 const noRegistry = { getState: () => noRegistryState, subscribe: () => () => {} }
