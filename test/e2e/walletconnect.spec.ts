@@ -100,7 +100,16 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   await page.reload()
   const accountButton = page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })
   await expect(accountButton).toBeVisible()
+  // Sign-in sessions are per chain, and the visitor is now on the second one: the reloaded session carries the request.
+  const signed = wallet.requests.length
+  await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  expect(wallet.requests.slice(signed).map((r) => r.method)).toEqual(['personal_sign'])
+  await accountButton.click()
+  await expect(page.getByRole('dialog', { name: 'Account' })).toBeVisible()
   await wallet.disconnectAll()
+  await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+  await page.keyboard.press('Escape')
   await expect(page.getByRole('button', { name: 'Connect Wallet' })).toBeVisible()
   await expect(accountButton).toHaveCount(0)
 

@@ -39,6 +39,9 @@ export function resolveOpenView({ requestedView, isConnected, isMobile, hasAdapt
   return 'Connect'
 }
 
+/** Views that show a connected account; with the account gone, the modal goes back to Connect. */
+export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'Receive', 'Activity', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage'])
+
 /** Where closing leads in embedded mode (SPEC §2): Account when connected, otherwise Connect. */
 export const embeddedCloseView = (isConnected: boolean): View => (isConnected ? 'Account' : 'Connect')
 

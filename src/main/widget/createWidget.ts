@@ -18,7 +18,7 @@ import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxCo
 import { createNotifications } from '../state/createNotifications'
 import { namespacesToDisconnect } from '../state/namespacesToDisconnect'
 import { createRouter, type RouteData } from '../state/createRouter'
-import { embeddedCloseView, resolveOpenView, shouldShowUnsupportedChain, type View } from '../state/views'
+import { accountViews, embeddedCloseView, resolveOpenView, shouldShowUnsupportedChain, type View } from '../state/views'
 import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
 import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput, type WidgetNetwork } from './config'
 
@@ -286,6 +286,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     stopWatching = undefined
     store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined, profileImage: undefined })
     storage.set('connectionStatus', remaining.length > 0 ? 'connected' : 'disconnected')
+    if (accountViews.has(router.store.getState().view)) router.reset('Connect')
   }
 
   const checkUnsupportedChain = () => {
