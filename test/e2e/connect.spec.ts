@@ -24,6 +24,7 @@ test('a visitor connects the dev wallet and sees the address and the on-chain ba
   const dialog = page.getByRole('dialog', { name: 'Account' })
   await expect(dialog).toBeVisible()
   await expect(dialog.getByText(shorten(account))).toBeVisible()
+  await expect(dialog.getByText('Connected with Tessera Dev Wallet')).toBeVisible()
   const balance = await createPublicClient({ transport: http(chain.rpcUrl) }).getBalance({ address: account })
   await expect(dialog.getByLabel('Balance')).toHaveText(`${truncate3(formatEther(balance))} ETH`)
 

@@ -90,6 +90,7 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   // The wallet approved both local chains: switching needs no round trip to the phone.
   const asked = wallet.requests.length
   const account = page.getByRole('dialog', { name: 'Account' })
+  await expect(account.getByText('Connected with Phone Wallet')).toBeVisible()
   await account.getByRole('button', { name: `Network ${chain.name}`, exact: true }).click()
   await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: stack.chains[1]!.name, exact: true }).click()
   await expect(account.getByRole('button', { name: `Network ${stack.chains[1]!.name}`, exact: true })).toBeVisible()

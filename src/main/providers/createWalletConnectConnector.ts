@@ -65,6 +65,8 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
       return { uri, approval: api.approval(uri) }
     },
     disconnect: async () => (await worker()).disconnect(),
+    /** The connected wallet's name, from the session. */
+    getPeerName: async () => (await worker()).getPeerName(),
     switchChain: (network: AddableNetwork) => switchChain(request, network),
     watch(handlers: ConnectorEvents) {
       watchers.add(handlers)

@@ -47,6 +47,8 @@ export type WidgetState = PairingState & {
   balance: { value: bigint; symbol: string; decimals: number } | undefined
   /** The account's registered name, from the identity service. */
   profileName: string | undefined
+  /** The wallet behind the connection (SPEC §3 connectedWalletInfo): the extension, or the phone wallet of a session. */
+  connectedWalletInfo: { name: string } | undefined
   /** The account's avatar from the identity service (an image URL), if it has one. */
   profileImage: string | undefined
   /** Why signing in failed, shown on the sign-in view. */
@@ -107,6 +109,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       balance: undefined,
       profileName: undefined,
       profileImage: undefined,
+      connectedWalletInfo: undefined,
       siwxError: undefined,
       error: undefined,
       wcUri: undefined,
@@ -239,8 +242,15 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       allAccounts: accounts,
       caipAddress: `eip155:${chainId}:${address}`,
       activeCaipNetworkId: `eip155:${chainId}`,
+      connectedWalletInfo: { name: connector.name },
       error: undefined,
     })
+    if (connector.type === 'WALLET_CONNECT') {
+      void walletConnectLoad
+        ?.then((loaded) => loaded.connector.getPeerName())
+        .then((name) => name && store.getState().connectorId === connector.id && store.setState({ connectedWalletInfo: { name } }))
+        .catch(() => {})
+    }
     storage.set('connectedConnectorIds', { eip155: connector.id })
     storage.set('connectedNamespaces', ['eip155'])
     storage.set('activeNamespace', 'eip155')
@@ -284,7 +294,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     storage.remove('deepLinkChoice')
     stopWatching?.()
     stopWatching = undefined
-    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined, profileImage: undefined })
+    store.setState({ status: 'disconnected', connectorId: undefined, address: undefined, caipAddress: undefined, allAccounts: [], balance: undefined, profileName: undefined, profileImage: undefined, connectedWalletInfo: undefined })
     storage.set('connectionStatus', remaining.length > 0 ? 'connected' : 'disconnected')
     if (accountViews.has(router.store.getState().view)) router.reset('Connect')
   }

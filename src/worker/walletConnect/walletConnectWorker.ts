@@ -33,7 +33,8 @@ const api = {
   getChainId: () => current().getChainId(),
   request: (args: { method: string; params?: unknown }) => current().request(args),
   disconnect: () => current().disconnect(),
-  getPeer: () => current().getPeer(),
+  /** The wallet's name as its session says (its icon URL is not passed on: showing it would call a host nobody configured). */
+  getPeerName: () => current().getPeer()?.name,
   /** Starts a pairing and returns its URI; `approval(uri)` then waits for the wallet. */
   async pair() {
     const { uri, approval } = await current().pair()

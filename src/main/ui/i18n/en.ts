@@ -84,6 +84,7 @@ export const en = {
   'approve.waiting': 'Waiting for your wallet…',
   'send.insufficientFunds': 'Not enough {symbol} for this amount',
   'send.badReceiver': 'Enter an address (0x…) or a registered name',
+  'account.connectedWith': 'Connected with {wallet}',
   'error.userRejected': 'Connection declined',
   'error.generic': 'Something went wrong',
 } as const

@@ -86,6 +86,7 @@ export const fr: Catalogue = {
   'approve.waiting': 'En attente de votre portefeuille…',
   'send.insufficientFunds': 'Pas assez de {symbol} pour ce montant',
   'send.badReceiver': 'Saisissez une adresse (0x…) ou un nom enregistré',
+  'account.connectedWith': 'Connecté avec {wallet}',
   'error.userRejected': 'Connexion refusée',
   'error.generic': 'Une erreur est survenue',
 }

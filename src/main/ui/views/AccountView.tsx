@@ -16,6 +16,7 @@ export function AccountView() {
   const [isCopied, setCopied] = useState(false)
   const profileName = useWidgetState((s) => s.profileName)
   const profileImage = useWidgetState((s) => s.profileImage)
+  const wallet = useWidgetState((s) => s.connectedWalletInfo)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   return (
@@ -25,6 +26,7 @@ export function AccountView() {
       <span className="address" title={address}>
         {shortenAddress(address)}
       </span>
+      {wallet ? <span className="muted">{t('account.connectedWith', { wallet: wallet.name })}</span> : null}
       <span className="balance" aria-label={t('account.balance')}>
         {balance ? `${formatBalance(balance.value, { decimals: balance.decimals })} ${balance.symbol}` : `0.000 ${network.nativeCurrency.symbol}`}
       </span>
