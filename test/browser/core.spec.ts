@@ -180,3 +180,15 @@ test('a page without React mounts the widget with widget.mount(element), and the
   await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
 })
+
+test('a relay that does not answer is named on the QR view, which offers to try again', async ({ page, stack }) => {
+  test.setTimeout(40_000)
+  await page.goto(`${stack.harness!.url}/mount.html?relay=ws://127.0.0.1:9`)
+  await page.locator('#wallet').getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'WalletConnect' })
+  await expect(dialog.getByRole('status')).toHaveText('Preparing a QR code…')
+  await expect(dialog.getByRole('alert')).toHaveText('Could not reach the WalletConnect relay', { timeout: 20_000 })
+  await dialog.getByRole('button', { name: 'Try again' }).click()
+  await expect(dialog.getByRole('status')).toHaveText('Preparing a QR code…')
+})

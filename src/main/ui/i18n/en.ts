@@ -67,7 +67,7 @@ export const en = {
   'connect.qrCode': 'QR code',
   'walletConnect.scan': 'Scan this code with a wallet app on your phone.',
   'walletConnect.qr': 'WalletConnect QR code',
-  'walletConnect.preparing': 'Preparing a new QR code…',
+  'walletConnect.preparing': 'Preparing a QR code…',
   'walletConnect.copy': 'Copy link',
   'walletConnect.copied': 'Link copied',
   'walletConnect.openHere': 'Open in a wallet on this device',

@@ -69,7 +69,7 @@ export const fr: Catalogue = {
   'connect.qrCode': 'QR code',
   'walletConnect.scan': 'Scannez ce code avec une application de portefeuille sur votre téléphone.',
   'walletConnect.qr': 'QR code WalletConnect',
-  'walletConnect.preparing': 'Préparation d’un nouveau QR code…',
+  'walletConnect.preparing': 'Préparation du QR code…',
   'walletConnect.copy': 'Copier le lien',
   'walletConnect.copied': 'Lien copié',
   'walletConnect.openHere': 'Ouvrir dans un portefeuille de cet appareil',
