@@ -191,11 +191,10 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       if (existing?.provider !== detail.provider) connectors.set(detail.info.rdns, createInjectedConnector(detail))
     }
     const recent = store.getState().recentWallets.map((w) => w.id)
-    const injected = [...connectors.values()]
-      .map((c) => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns }))
-      // SPEC §9 connector order: walletConnect, recent, injected.
-      .sort((a, b) => rank(a.id) - rank(b.id))
-    const summaries: ConnectorSummary[] = walletConnect ? [{ id: walletConnect.id, name: walletConnect.name, imageUrl: undefined, type: walletConnect.type, rdns: '' }, ...injected] : injected
+    const summarize = (c: Connector): ConnectorSummary => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns })
+    // SPEC §9 connector order: walletConnect, recent, injected.
+    const injected = [...connectors.values()].map(summarize).sort((a, b) => rank(a.id) - rank(b.id))
+    const summaries = walletConnect ? [summarize(walletConnect), ...injected] : injected
     function rank(id: string) {
       const i = recent.indexOf(id)
       return i === -1 ? recent.length : i
@@ -317,11 +316,11 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     }
   }
 
-  const rememberWallet = (connector: RecentWallet) => {
-    const recent = [{ id: connector.id, name: connector.name }, ...store.getState().recentWallets.filter((w) => w.id !== connector.id)].slice(0, RECENT_WALLETS_LIMIT)
+  const rememberWallet = (wallet: RecentWallet) => {
+    const recent = [{ id: wallet.id, name: wallet.name }, ...store.getState().recentWallets.filter((w) => w.id !== wallet.id)].slice(0, RECENT_WALLETS_LIMIT)
     storage.set('recentWallets', recent)
-    storage.set('walletId', connector.id)
-    storage.set('walletName', connector.name)
+    storage.set('walletId', wallet.id)
+    storage.set('walletName', wallet.name)
     store.setState({ recentWallets: recent })
     syncConnectors()
   }
