@@ -27,7 +27,7 @@ async function openWalletConnect(page: Page) {
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
   const dialog = page.getByRole('dialog', { name: 'WalletConnect' })
-  await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
+  await expect(dialog.getByRole('link', { name: 'Open in a wallet on this device' })).toBeVisible()
   return dialog
 }
 /** What a phone does with the QR code: the same URI the page shows, as the link for a wallet on this device. */
@@ -54,6 +54,7 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   await page.goto(`${stack.demo!.url}/?siwx=required`)
 
   const dialog = await openWalletConnect(page)
+  await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
   expect(await pairingUri(dialog)).toMatch(/^wc:[0-9a-f]{64}@2\?/)
   await wallet.pair(await pairingUri(dialog))
 
@@ -182,5 +183,15 @@ test.describe('on Safari for iOS', () => {
     const first = await pairingUri(await openWalletConnect(page))
     await page.keyboard.press('Escape')
     expect(await pairingUri(await openWalletConnect(page))).toBe(first)
+  })
+
+  test('a registry wallet opens by its deep link, with no QR code to scan on the phone itself', async ({ page, stack }) => {
+    await page.goto(stack.demo!.url)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
+    await expect(dialog.getByRole('link', { name: 'Open Sample Mobile Wallet' })).toHaveAttribute('href', /^samplewallet:\/\/wc\?uri=wc%3A/)
+    await expect(dialog.getByRole('button', { name: 'Copy link' })).toBeVisible()
+    await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
   })
 })

@@ -75,6 +75,7 @@ export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
   storage?: WidgetStorage
   /** The core's worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
+  /** Whether the page runs on a phone or tablet (no QR code to scan there: wallets open by deep link). Guessed from the user agent by default. */
   isMobile?: boolean
 }
 
@@ -85,7 +86,7 @@ export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
  * const widget = createWidget({ projectId: 'demo', networks: [tesseraLocal] })
  * widget.open()
  */
-export function createWidget({ window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = false, ...input }: CreateWidgetParameters) {
+export function createWidget({ window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...input }: CreateWidgetParameters) {
   const config: WidgetConfig = parseWidgetConfig(input)
   const networks = config.networks
   const storedNetwork = storage.get('activeCaipNetworkId')
@@ -422,6 +423,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
 
   const widget = {
     config,
+    isMobile,
     /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
     async signIn() {
       const { address, activeCaipNetworkId, caipAddress } = store.getState()

@@ -20,7 +20,10 @@ function usePairing(widget: Widget, wallet?: { id: string; name: string }) {
   }, [walletConnect, walletId, walletName])
 }
 
-/** The pairing URI as a QR code with a copy button and a link for a wallet on this device; errors offer a retry. */
+/**
+ * The pairing URI as a QR code (not on a phone: nothing there to scan it), a copy button and a link for a wallet on this
+ * device; errors offer a retry.
+ */
 function Pairing({ hint }: { hint: string }) {
   const widget = useWidget()
   const t = useTranslate()
@@ -48,8 +51,12 @@ function Pairing({ hint }: { hint: string }) {
   }
   return (
     <>
-      <p className="muted">{hint}</p>
-      <QrCode value={uri} label={t('walletConnect.qr')} size={240} />
+      {widget.isMobile ? null : (
+        <>
+          <p className="muted">{hint}</p>
+          <QrCode value={uri} label={t('walletConnect.qr')} size={240} />
+        </>
+      )}
       <button type="button" className="item" onClick={() => void navigator.clipboard?.writeText(uri).then(() => setCopied(true), () => {})}>
         {isCopied ? t('walletConnect.copied') : t('walletConnect.copy')}
       </button>
