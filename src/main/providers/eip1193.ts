@@ -1,4 +1,4 @@
-import { numberToHex, type Address } from 'viem'
+import type { Address } from 'viem'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
 
 export { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
@@ -44,7 +44,7 @@ export type Connector = {
  * A failed add is 'Chain is not supported'; the user saying no stays USER_REJECTED.
  */
 export async function switchChain(request: WalletRequest, network: AddableNetwork) {
-  const switchTo = () => request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(network.id) }] })
+  const switchTo = () => request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${network.id.toString(16)}` }] })
   try {
     await switchTo()
     return
@@ -56,7 +56,7 @@ export async function switchChain(request: WalletRequest, network: AddableNetwor
       method: 'wallet_addEthereumChain',
       params: [
         {
-          chainId: numberToHex(network.id),
+          chainId: `0x${network.id.toString(16)}`,
           chainName: network.name,
           nativeCurrency: network.nativeCurrency,
           rpcUrls: [...network.rpcUrls],

@@ -4,33 +4,42 @@ const namespace = z.enum(['eip155', 'solana', 'polkadot', 'bip122'])
 const caipNetworkId = z.string().check(z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/))
 const recentWallet = z.object({ id: z.string(), name: z.string(), image_id: z.optional(z.string()), rdns: z.optional(z.nullable(z.string())) })
 
-/** Every item the widget keeps in browser storage (SPEC §3), with the shape a stored value must have. */
-export const storageItems = {
-  walletId: z.string(),
-  walletName: z.string(),
-  activeCaipNetworkId: caipNetworkId,
-  activeNamespace: namespace,
-  connectedNamespaces: z.array(namespace),
-  connectedConnectorIds: z.partialRecord(namespace, z.string()),
-  connectionStatus: z.enum(['disconnected', 'connecting', 'reconnecting', 'connected']),
-  recentWallets: z.array(recentWallet).check(z.maxLength(2)),
-  deepLinkChoice: z.object({ href: z.string(), name: z.string() }),
-  connectedSocialProvider: z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord', 'farcaster']),
-  connectedSocialUsername: z.string(),
-  email: z.string().check(z.email()),
-  emailLoginUsed: z.boolean(),
-  lastEmailLoginTime: z.number().check(z.int(), z.nonnegative()),
-  lastUsedChain: namespace,
-  smartAccountEnabledNetworks: z.array(z.number().check(z.int(), z.positive())),
-  preferredAccountTypes: z.partialRecord(namespace, z.enum(['eoa', 'smartAccount', 'payment'])),
-  siwxSessions: z.array(z.object({ caipAddress: z.string(), message: z.string(), signature: z.string(), expiresAt: z.optional(z.number()), id: z.optional(z.string()) })),
-  authToken: z.string(),
-  nonceToken: z.string(),
-} as const
+/**
+ * Every item the widget keeps in browser storage (SPEC §3), with the shape a stored value must have. Each schema is
+ * built the first time its item is read or written: building all of them would lengthen the page's start-up task.
+ */
+const itemSchemas = {
+  walletId: () => z.string(),
+  walletName: () => z.string(),
+  activeCaipNetworkId: () => caipNetworkId,
+  activeNamespace: () => namespace,
+  connectedNamespaces: () => z.array(namespace),
+  connectedConnectorIds: () => z.partialRecord(namespace, z.string()),
+  connectionStatus: () => z.enum(['disconnected', 'connecting', 'reconnecting', 'connected']),
+  recentWallets: () => z.array(recentWallet).check(z.maxLength(2)),
+  deepLinkChoice: () => z.object({ href: z.string(), name: z.string() }),
+  connectedSocialProvider: () => z.enum(['google', 'github', 'apple', 'facebook', 'x', 'discord', 'farcaster']),
+  connectedSocialUsername: () => z.string(),
+  email: () => z.string().check(z.email()),
+  emailLoginUsed: () => z.boolean(),
+  lastEmailLoginTime: () => z.number().check(z.int(), z.nonnegative()),
+  lastUsedChain: () => namespace,
+  smartAccountEnabledNetworks: () => z.array(z.number().check(z.int(), z.positive())),
+  preferredAccountTypes: () => z.partialRecord(namespace, z.enum(['eoa', 'smartAccount', 'payment'])),
+  siwxSessions: () => z.array(z.object({ caipAddress: z.string(), message: z.string(), signature: z.string(), expiresAt: z.optional(z.number()), id: z.optional(z.string()) })),
+  authToken: () => z.string(),
+  nonceToken: () => z.string(),
+}
 
-export type StorageItems = typeof storageItems
+export type StorageItems = { [K in keyof typeof itemSchemas]: ReturnType<(typeof itemSchemas)[K]> }
 export type StorageItem = keyof StorageItems
 export type StorageValue<K extends StorageItem> = z.infer<StorageItems[K]>
+
+const built = new Map<StorageItem, z.ZodMiniType>()
+const schemaOf = <K extends StorageItem>(item: K) => {
+  if (!built.has(item)) built.set(item, itemSchemas[item]())
+  return built.get(item) as StorageItems[K]
+}
 
 export const STORAGE_VERSION = 1
 
@@ -93,13 +102,13 @@ export function createWidgetStorage({ storage = defaultStorage(), prefix = 'tess
     get<K extends StorageItem>(item: K): StorageValue<K> | undefined {
       const raw = safely(() => storage.getItem(keyFor(item)), null)
       if (raw === null) return undefined
-      const parsed = safely(() => storageItems[item].safeParse(JSON.parse(raw)), undefined)
+      const parsed = safely(() => schemaOf(item).safeParse(JSON.parse(raw)), undefined)
       if (parsed?.success) return parsed.data as StorageValue<K>
       safely(() => storage.removeItem(keyFor(item)), undefined)
       return undefined
     },
     set<K extends StorageItem>(item: K, value: StorageValue<K>) {
-      const checked = storageItems[item].safeParse(value)
+      const checked = schemaOf(item).safeParse(value)
       if (!checked.success) {
         throw new Error(`Cannot store ${item}: ${checked.error.issues.map((i) => `${[item, ...i.path].join('.')}: ${i.message}`).join('; ')}`)
       }

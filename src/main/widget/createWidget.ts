@@ -3,7 +3,8 @@ import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
 import { subscribeWithSelector } from 'zustand/middleware'
-import { toHex, type Address } from 'viem'
+import type { Address } from 'viem'
+import { utf8ToHex } from '../../shared/protocol/eip1193'
 import { createCore, type Core } from '../core/createCore'
 import { createInjectedConnector, type InjectedConnector } from '../providers/createInjectedConnector'
 import { createLazyConnector } from '../providers/createLazyConnector'
@@ -434,7 +435,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       notifications.show(errorTable.AUTHENTICATING.message, { variant: 'loading', autoClose: false })
       try {
         const message = await siwx.createMessage({ accountAddress: address, chainId: Number(activeCaipNetworkId.split(':')[1]) })
-        const signature = (await connectedConnector().request({ method: 'personal_sign', params: [toHex(message), address] })) as string
+        const signature = (await connectedConnector().request({ method: 'personal_sign', params: [utf8ToHex(message), address] })) as string
         await siwx.addSession({ caipAddress, message, signature })
         notifications.close()
         modal.close()

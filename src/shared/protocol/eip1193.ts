@@ -1,4 +1,6 @@
-import { getAddress, type Address } from 'viem'
+import type { Address } from 'viem'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { toChecksumAddress } from './addresses/evm'
 import { createWidgetError, fromRpcError, WidgetError } from './errors'
 
 // WalletConnect's own codes for a user saying no (USER_REJECTED, USER_REJECTED_CHAINS, USER_REJECTED_METHODS).
@@ -23,10 +25,10 @@ export const parseChainId = (value: unknown): number => {
 export const parseAccounts = (value: unknown): Address[] => {
   if (!Array.isArray(value)) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet reported accounts that are not a list' })
   return value.map((a) => {
-    try {
-      return getAddress(String(a))
-    } catch {
-      throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid address: ${String(a)}` })
-    }
+    if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(a)) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid address: ${String(a)}` })
+    return toChecksumAddress(a)
   })
 }
+
+/** A text as the 0x-hex of its UTF-8 bytes: the message parameter of personal_sign. */
+export const utf8ToHex = (text: string): `0x${string}` => `0x${bytesToHex(utf8ToBytes(text))}`
