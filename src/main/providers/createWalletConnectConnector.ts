@@ -2,15 +2,15 @@ import { proxy, transferHandlers, wrap, type Remote } from 'comlink'
 import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import type { Pairing, WalletConnectSessionParameters } from '../../worker/walletConnect/createWalletConnectSession'
 import type { SessionEvent, WalletConnectWorkerApi } from '../../worker/walletConnect/walletConnectWorker'
-import { switchChain, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
+import { switchChain, WALLET_CONNECT_ID, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
 
 installErrorTransferHandler(transferHandlers)
-
-export const WALLET_CONNECT_ID = 'walletConnect'
 
 export type { Pairing } from '../../worker/walletConnect/createWalletConnectSession'
 
 export type WalletConnectConnectorParameters = Omit<WalletConnectSessionParameters, 'loadSignClient' | 'storage'> & {
+  /** The chain to act on when the wallet approves several: the widget's active one. */
+  getPreferredChainId?: () => number | undefined
   /** Starts the WalletConnect worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
 }
@@ -20,9 +20,9 @@ function startWorker() {
 }
 
 /**
- * The WalletConnect connector. Its sign client (145 KiB gzipped, plus the crypto of every message) runs in a worker of
- * its own, started on first use: `npm run bench:wc` measured a 63 ms long task on the page's main thread with the
- * client there, none with it in the worker. The worker exists only once a visitor opens a WalletConnect view or a
+ * The WalletConnect connector. Its sign client (142 kB gzipped, plus the crypto of every message) runs in a worker of
+ * its own: `npm run bench:wc` measured 265 ms of main-thread blocking per pairing with the client on the page (CPU
+ * slowed 4×), none with it in the worker. The worker exists only once a visitor opens a WalletConnect view or a
  * stored session is reconnected.
  */
 export function createWalletConnectConnector({ createWorker = startWorker, getPreferredChainId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
@@ -38,9 +38,8 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
   const worker = async () => {
     if (!remote) {
       remote = wrap<WalletConnectWorkerApi>(createWorker())
-      await remote.configure({ ...parameters, preferredChainId: getPreferredChainId() }, proxy(onEvent))
+      await remote.configure(parameters, proxy(onEvent))
     }
-    await remote.setPreferredChainId(getPreferredChainId())
     return remote
   }
 
@@ -56,12 +55,11 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     request,
     getAccounts: async () => (await worker()).getAccounts(),
     getChainId: async () => (await worker()).getChainId(),
-    isAuthorized: async () => (await worker()).isAuthorized(),
-    preload: async () => (await worker()).preload(),
+    isAuthorized: async () => (await worker()).isAuthorized(getPreferredChainId()),
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
     async pair(): Promise<Pairing> {
       const api = await worker()
-      const uri = await api.pair()
+      const uri = await api.pair(getPreferredChainId())
       return { uri, approval: api.approval(uri) }
     },
     disconnect: async () => (await worker()).disconnect(),
@@ -75,5 +73,3 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
   }
   return connector satisfies Connector
 }
-
-export type WalletConnectConnector = ReturnType<typeof createWalletConnectConnector>

@@ -3,6 +3,9 @@ import { createWidgetError, type WidgetError } from '../../shared/protocol/error
 
 export { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
 
+/** The WalletConnect connector's id (SPEC §9 connector order: walletConnect first). */
+export const WALLET_CONNECT_ID = 'walletConnect'
+
 export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
 
 /** What a wallet needs to add a chain (EIP-3085). */

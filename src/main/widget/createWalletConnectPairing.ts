@@ -92,7 +92,6 @@ export function createWalletConnectPairing({ pair, store, onApproved, now = Date
       clearTimeout(timer)
       store.setState(initialPairingState)
     },
-    setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
   }
 }
 

@@ -8,7 +8,7 @@ import { utf8ToHex } from '../../shared/protocol/eip1193'
 import { createCore, type Core } from '../core/createCore'
 import { createInjectedConnector, type InjectedConnector } from '../providers/createInjectedConnector'
 import { createLazyConnector } from '../providers/createLazyConnector'
-import type { Connector, ConnectorType } from '../providers/eip1193'
+import { WALLET_CONNECT_ID, type Connector, type ConnectorType } from '../providers/eip1193'
 import type { PairingState } from './createWalletConnectPairing'
 import type { WidgetWalletConnect } from './walletConnect'
 import { discoverInjected, type InjectedDiscovery } from '../providers/discoverInjected'
@@ -181,7 +181,6 @@ export function createWidget({ window: target = globalThis.window, storage = cre
         onApproved: (result) => void onWalletConnectApproved(result),
       }),
     ))
-  const WALLET_CONNECT_ID = 'walletConnect'
   const walletConnect = relayUrl
     ? createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, async () => (await loadWalletConnect(relayUrl)).connector)
     : undefined

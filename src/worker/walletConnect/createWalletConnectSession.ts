@@ -23,8 +23,6 @@ export type WalletConnectSessionParameters = {
   relayUrl: string
   metadata: { name: string; description: string; url: string; icons: string[] }
   chainIds: number[]
-  /** The chain to act on when the wallet approved several. */
-  getPreferredChainId?: () => number | undefined
   /** Loads the sign client (134 KiB gzipped), on first use only. */
   loadSignClient?: () => Promise<typeof SignClient>
   /** How long to wait for the relay before saying it cannot be reached. */
@@ -53,7 +51,7 @@ const sessionChainIds = (session: Session): number[] => [
  * elsewhere is switched off: telemetry (`telemetryEnabled: false`) and the Verify attestation (`core.verify`, which
  * has no switch).
  */
-export function createWalletConnectSession({ projectId, relayUrl, metadata, chainIds, getPreferredChainId = () => undefined, relayTimeoutMs = 10_000, storagePrefix = 'tessera', storage, loadSignClient = () => import('@walletconnect/sign-client').then((m) => m.SignClient) }: WalletConnectSessionParameters) {
+export function createWalletConnectSession({ projectId, relayUrl, metadata, chainIds, relayTimeoutMs = 10_000, storagePrefix = 'tessera', storage, loadSignClient = () => import('@walletconnect/sign-client').then((m) => m.SignClient) }: WalletConnectSessionParameters) {
   let clientPromise: Promise<Client> | undefined
   let session: Session | undefined
   let chainId: number | undefined
@@ -101,10 +99,10 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: `${relayUrl}: ${(error as Error)?.message ?? String(error)}`, cause: error })
     }))
 
-  const adoptSession = (next: Session) => {
+  /** Takes the session; `preferred` (the widget's active chain) is acted on when the wallet approved it. */
+  const adoptSession = (next: Session, preferred?: number) => {
     session = next
     const approved = sessionChainIds(next)
-    const preferred = getPreferredChainId()
     chainId = preferred !== undefined && approved.includes(preferred) ? preferred : approved[0]
     if (chainId === undefined) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet approved no eip155 account' })
     return { accounts: sessionAccounts(next, chainId), chainId }
@@ -144,18 +142,16 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     getAccounts: async () => sessionAccounts(requireSession().session, chainId),
     getChainId: async () => requireSession().chainId,
     /** Whether a stored session is still alive (loads the client only when asked, for a reconnect). */
-    async isAuthorized() {
+    async isAuthorized(preferredChainId?: number) {
       const client = await getClient()
       const stored = client.session.getAll().filter((s) => s.namespaces.eip155 && s.expiry * 1_000 > Date.now())
       const latest = stored.at(-1)
       if (!latest) return false
-      adoptSession(latest)
+      adoptSession(latest, preferredChainId)
       return true
     },
-    /** Loads the client ahead of a QR view, so the URI is there sooner. */
-    preload: () => getClient().then(() => undefined),
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
-    async pair(): Promise<Pairing> {
+    async pair(preferredChainId?: number): Promise<Pairing> {
       const client = await getClient()
       // With the relay down the client retries quietly; the visitor is told after relayTimeoutMs.
       let timer: ReturnType<typeof setTimeout> | undefined
@@ -170,7 +166,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       if (!uri) throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: 'The sign client made no pairing URI' })
       return {
         uri,
-        approval: approval().then(adoptSession, (error: unknown) => {
+        approval: approval().then((next) => adoptSession(next, preferredChainId), (error: unknown) => {
           throw toWalletError(error)
         }),
       }

@@ -7,7 +7,6 @@ installErrorTransferHandler(transferHandlers)
 export type SessionEvent = { type: 'accountsChanged'; accounts: `0x${string}`[] } | { type: 'chainChanged'; chainId: number } | { type: 'disconnect' }
 
 let session: WalletConnectSession | undefined
-let preferredChainId: number | undefined
 const approvals = new Map<string, Pairing['approval']>()
 const current = () => {
   if (!session) throw createWidgetError('WALLETCONNECT_NOT_CONFIGURED')
@@ -16,19 +15,15 @@ const current = () => {
 
 /** The WalletConnect worker: the sign client, its crypto and its socket, off the page's main thread. */
 const api = {
-  configure(parameters: Omit<WalletConnectSessionParameters, 'getPreferredChainId' | 'loadSignClient' | 'storage'> & { preferredChainId?: number }, onEvent: (event: SessionEvent) => void) {
-    preferredChainId = parameters.preferredChainId
-    session = createWalletConnectSession({ ...parameters, getPreferredChainId: () => preferredChainId })
+  configure(parameters: Omit<WalletConnectSessionParameters, 'loadSignClient' | 'storage'>, onEvent: (event: SessionEvent) => void) {
+    session = createWalletConnectSession(parameters)
     session.watch({
       onAccountsChanged: (accounts) => onEvent({ type: 'accountsChanged', accounts }),
       onChainChanged: (chainId) => onEvent({ type: 'chainChanged', chainId }),
       onDisconnect: () => onEvent({ type: 'disconnect' }),
     })
   },
-  /** The widget's active chain, chosen among the ones a wallet approves. */
-  setPreferredChainId: (chainId: number | undefined) => void (preferredChainId = chainId),
-  preload: () => current().preload(),
-  isAuthorized: () => current().isAuthorized(),
+  isAuthorized: (preferredChainId?: number) => current().isAuthorized(preferredChainId),
   getAccounts: () => current().getAccounts(),
   getChainId: () => current().getChainId(),
   request: (args: { method: string; params?: unknown }) => current().request(args),
@@ -36,8 +31,8 @@ const api = {
   /** The wallet's name as its session says (its icon URL is not passed on: showing it would call a host nobody configured). */
   getPeerName: () => current().getPeer()?.name,
   /** Starts a pairing and returns its URI; `approval(uri)` then waits for the wallet. */
-  async pair() {
-    const { uri, approval } = await current().pair()
+  async pair(preferredChainId?: number) {
+    const { uri, approval } = await current().pair(preferredChainId)
     approval.catch(() => {})
     approvals.set(uri, approval)
     return uri

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react'
+import type { WalletListingEntry } from '../../../shared/protocol/schemas/entities'
 import { walletDeepLink } from '../../../shared/protocol/walletLinks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { Widget } from '../../widget/createWidget'
 import { QrCode } from '../QrCode'
 import { useTranslate } from '../useTranslate'
 import { WalletIcon } from './WalletIcon'
-
-type RegistryWallet = { id: string; name: string; image_id?: string | null; mobile_link?: string | null; desktop_link?: string | null; webapp_link?: string | null }
 
 /** Keeps a live pairing while the view shows; pauses it when the view goes (closing the modal resets it). */
 function usePairing(widget: Widget, wallet?: { id: string; name: string }) {
@@ -83,7 +82,7 @@ export function ConnectingWalletConnectBasicView() {
 export function ConnectingWalletConnectView() {
   const widget = useWidget()
   const t = useTranslate()
-  const wallet = useStoreSelector(widget.router.store, (s) => s.data?.wallet) as RegistryWallet | undefined
+  const wallet = useStoreSelector(widget.router.store, (s) => s.data?.wallet) as WalletListingEntry | undefined
   const uri = useWidgetState((s) => s.wcUri)
   usePairing(widget, wallet)
   if (!wallet) return null
