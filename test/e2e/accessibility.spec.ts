@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
+import type { Page, TestInfo } from '@playwright/test'
 import { expect, test } from '../fixtures'
 
 async function expectNoViolations(page: Page, name: string) {
@@ -8,14 +8,25 @@ async function expectNoViolations(page: Page, name: string) {
   expect(violations, name).toEqual([])
 }
 
+// Each journey runs axe several times (about 1–2 s each on a loaded 2-core machine): they are split so none runs near
+// its timeout, and each has room of its own.
+const JOURNEY_TIMEOUT_MS = 60_000
+
+async function openThemed(page: Page, url: string, themeMode: 'dark' | 'light') {
+  await page.goto(url)
+  await page.evaluate((mode) => (window as unknown as { widget: { setThemeMode: (m: string) => void } }).widget.setThemeMode(mode), themeMode)
+}
+
 for (const themeMode of ['dark', 'light'] as const) {
-  test(`every view passes axe in ${themeMode} mode, and is saved as a screenshot`, async ({ page, stack }, testInfo) => {
-    await page.goto(stack.demo!.url)
-    await page.evaluate((mode) => (window as unknown as { widget: { setThemeMode: (m: string) => void } }).widget.setThemeMode(mode), themeMode)
-    const shoot = async (view: string) => {
-      await expectNoViolations(page, `${view} (${themeMode})`)
-      await page.screenshot({ path: testInfo.outputPath(`${view}-${themeMode}.png`) })
-    }
+  const shooter = (page: Page, testInfo: TestInfo) => async (view: string) => {
+    await expectNoViolations(page, `${view} (${themeMode})`)
+    await page.screenshot({ path: testInfo.outputPath(`${view}-${themeMode}.png`) })
+  }
+
+  test(`the page and the views before connecting pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
+    test.setTimeout(JOURNEY_TIMEOUT_MS)
+    const shoot = shooter(page, testInfo)
+    await openThemed(page, stack.demo!.url, themeMode)
     await expectNoViolations(page, `page (${themeMode})`)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
@@ -31,8 +42,13 @@ for (const themeMode of ['dark', 'light'] as const) {
     const perWallet = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
     await expect(perWallet.getByRole('link', { name: 'Open Sample Mobile Wallet' })).toBeVisible()
     await shoot('ConnectingWalletConnect')
-    await perWallet.getByRole('button', { name: 'Back' }).click()
-    await page.getByRole('dialog', { name: 'All Wallets' }).getByRole('button', { name: 'Back' }).click()
+  })
+
+  test(`Account and the views it opens pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
+    test.setTimeout(JOURNEY_TIMEOUT_MS)
+    const shoot = shooter(page, testInfo)
+    await openThemed(page, stack.demo!.url, themeMode)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
     const account = page.getByRole('dialog', { name: 'Account' })
     await expect(account).toBeVisible()
@@ -52,7 +68,7 @@ const releaseWallet = (page: Page) => page.evaluate(() => (window as unknown as 
 
 for (const themeMode of ['dark', 'light'] as const) {
   test(`the waiting, sign-in, success and unsupported-network views pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
-    test.setTimeout(60_000)
+    test.setTimeout(JOURNEY_TIMEOUT_MS)
     const shoot = async (view: string) => {
       await expectNoViolations(page, `${view} (${themeMode})`)
       await page.screenshot({ path: testInfo.outputPath(`${view}-${themeMode}.png`) })

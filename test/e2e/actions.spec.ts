@@ -104,11 +104,19 @@ test('sign in with the wallet: the session lands in the data service; declining 
 
   await signIn.getByRole('button', { name: 'Sign' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
-  const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string; message: string }[])
+  const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string; message: string; signature: string }[])
   expect(sessions).toHaveLength(1)
   expect(sessions[0]!.message).toContain('wants you to sign in with your Ethereum account:')
+  expect(sessions[0]!.message).toContain(`URI: ${stack.demo!.url}`)
   const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
-  expect(session).toMatchObject({ caipAddress: `eip155:${stack.chains[0]!.chainId}:${stack.devAccounts[0]}`, revoked: false })
+  expect(session).toMatchObject({ caipAddress: `eip155:${stack.chains[0]!.chainId}:${stack.devAccounts[0]}`, revoked: false, expiresAt: expect.any(Number) })
+  // The nonce was the service's, and it is spent: the same signed message makes no second session.
+  const replay = await fetch(`${stack.services.api}/v1/sessions?projectId=${stack.services.projectId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: stack.demo!.url },
+    body: JSON.stringify({ message: sessions[0]!.message, signature: sessions[0]!.signature }),
+  })
+  expect(replay.status).toBe(409)
 
   // A reload with a valid session stays signed in; a new account without one is asked, and cancel disconnects.
   await page.reload()

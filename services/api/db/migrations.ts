@@ -55,6 +55,21 @@ export const migrations: readonly string[] = [
    );
    create index transfers_from on transfers (lower(from_address), block_number desc, id desc);
    create index transfers_to on transfers (lower(to_address), block_number desc, id desc);`,
+  // Sign-in hardening: every session expires, nonces are used once, the nonce key is shared by every instance.
+  `update sessions set expires_at = created_at + interval '1 day' where expires_at is null;
+   alter table sessions alter column expires_at set not null;
+   create index sessions_expiry on sessions (expires_at);
+   create index sessions_owner on sessions (project_id, caip_address, created_at desc);
+   create table siwx_used_nonces (
+     nonce text primary key,
+     project_id text not null,
+     expires_at timestamptz not null
+   );
+   create index siwx_used_nonces_expiry on siwx_used_nonces (expires_at);
+   create table service_secrets (
+     name text primary key,
+     value text not null
+   );`,
 ]
 
 export async function migrate(db: Database) {

@@ -1,59 +1,97 @@
 import { randomUUID } from 'node:crypto'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { verifyMessage, type Address, type Hex } from 'viem'
-import { parseSiweMessage } from 'viem/siwe'
 import * as z from 'zod/mini'
 import { errorBody, type ApiConfig } from '../config'
+import { createSessionNonces } from './sessionNonces'
+import { checkSignInMessage, defaultSignInRules } from './signInMessage'
 import { validate } from './validate'
 
-type SessionRow = { id: string; caip_address: string; expires_at: string | Date | null; revoked: boolean }
+/** Sessions one address keeps in one project; signing in again past this ends the oldest. */
+const MAX_SESSIONS_PER_ADDRESS = 10
+
+type SessionRow = { id: string; caip_address: string; expires_at: string | Date; revoked: boolean }
+type Project = ApiConfig['projects'][number]
 
 const session = (row: SessionRow) => ({
   id: row.id,
   caipAddress: row.caip_address,
-  expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+  expiresAt: new Date(row.expires_at).getTime(),
   revoked: row.revoked,
 })
 
+const hexSignature = z.string().check(z.maxLength(4_096), z.regex(/^0x[0-9a-fA-F]+$/, 'Expected a hex signature'))
+const sessionId = z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'Expected a session id'))
+
 /**
- * Sign-in sessions: POST /v1/sessions stores one for a valid EIP-4361 message signed by its address; GET reads it;
- * revoke needs the same address's signature over `revoke:{id}`.
+ * Sign-in sessions (SIWX with EIP-4361 messages):
+ * - POST /v1/sessions/nonce issues a nonce for the project (one use, 5 minutes);
+ * - POST /v1/sessions makes a session from a message the service can vouch for (see checkSignInMessage: the
+ *   project's own origins, fresh, within its time window) carrying a nonce it issued to this project and nobody used,
+ *   signed by the message's address; the session expires at the message's Expiration Time (24 h without one, at
+ *   most 7 days);
+ * - GET /v1/sessions/:id reads it and POST /v1/sessions/:id/revoke ends it with the address's signature over
+ *   `revoke:{id}`, both only under the project that made it.
  */
 export function sessionRoutes({ db, now = Date.now }: ApiConfig) {
   const app = new Hono()
+  const nonces = createSessionNonces({ db, now })
+  const projectOf = (c: Context) => c.get('project' as never) as Project
+  const notFound = (c: Context) => c.json(errorBody('SESSION_NOT_FOUND', 'No such session in this project', 'id'), 404)
+
+  app.post('/v1/sessions/nonce', async (c) => c.json(await nonces.issue(projectOf(c).id), 201))
+
   app.post('/v1/sessions', async (c) => {
-    const body = await validate(c, 'json', z.object({ message: z.string().check(z.maxLength(4_096)), signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'Expected a hex signature')) }))
+    const body = await validate(c, 'json', z.object({ message: z.string().check(z.maxLength(4_096)), signature: hexSignature }))
     if (!body.ok) return body.response
-    const siwe = parseSiweMessage(body.data.message)
-    if (!siwe.address || !siwe.chainId || !siwe.domain || !siwe.nonce) return c.json(errorBody('INVALID_INPUT', 'message: not an EIP-4361 message', 'message'), 400)
-    if (siwe.expirationTime && siwe.expirationTime.getTime() <= now()) return c.json(errorBody('STALE_MESSAGE', 'The sign-in message has expired', 'message'), 400)
-    const isSigner = await verifyMessage({ address: siwe.address, message: body.data.message, signature: body.data.signature as Hex }).catch(() => false)
+    const project = projectOf(c)
+    const nowMs = now()
+    const checked = checkSignInMessage(body.data.message, { allowedOrigins: project.allowedOrigins, requestOrigin: c.req.header('origin'), nowMs, rules: defaultSignInRules })
+    if (!checked.ok) return c.json(errorBody(checked.code, checked.message, checked.field), checked.code === 'DOMAIN_NOT_ALLOWED' ? 403 : 400)
+    const nonce = await nonces.check(checked.nonce, project.id)
+    if (!nonce.ok) return c.json(errorBody(nonce.code, `message.nonce: ${nonce.message}`, 'message.nonce'), 400)
+    const isSigner = await verifyMessage({ address: checked.address, message: body.data.message, signature: body.data.signature as Hex }).catch(() => false)
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the message’s address', 'signature'), 401)
-    const project = c.req.query('projectId')!
-    const [row] = await db.query<SessionRow>(
-      'insert into sessions (id, project_id, caip_address, message, signature, expires_at) values ($1, $2, $3, $4, $5, $6) returning id, caip_address, expires_at, revoked',
-      [randomUUID(), project, `eip155:${siwe.chainId}:${siwe.address}`, body.data.message, body.data.signature, siwe.expirationTime?.toISOString() ?? null],
-    )
-    return c.json(session(row!), 201)
+
+    const caipAddress = `eip155:${checked.chainId}:${checked.address}`
+    const row = await db.transaction(async (tx) => {
+      if (!(await nonces.spend(tx, checked.nonce, project.id, nonce.expiresAtMs))) return undefined
+      await tx.query('delete from sessions where expires_at < $1', [new Date(nowMs).toISOString()])
+      const [created] = await tx.query<SessionRow>(
+        'insert into sessions (id, project_id, caip_address, message, signature, expires_at) values ($1, $2, $3, $4, $5, $6) returning id, caip_address, expires_at, revoked',
+        [randomUUID(), project.id, caipAddress, body.data.message, body.data.signature, new Date(checked.expiresAtMs).toISOString()],
+      )
+      await tx.query(
+        `delete from sessions where project_id = $1 and caip_address = $2
+           and id not in (select id from sessions where project_id = $1 and caip_address = $2 order by created_at desc, id limit ${MAX_SESSIONS_PER_ADDRESS})`,
+        [project.id, caipAddress],
+      )
+      return created
+    })
+    if (!row) return c.json(errorBody('NONCE_USED', 'message.nonce: The nonce has already been used: ask the service for a new one and sign again', 'message.nonce'), 409)
+    return c.json(session(row), 201)
   })
 
   app.get('/v1/sessions/:id', async (c) => {
-    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1', [c.req.param('id')])
-    if (!row) return c.json(errorBody('SESSION_NOT_FOUND', 'No such session', 'id'), 404)
-    return c.json(session(row))
+    const id = sessionId.safeParse(c.req.param('id'))
+    if (!id.success) return c.json(errorBody('INVALID_INPUT', 'id: Expected a session id', 'id'), 400)
+    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id.data, projectOf(c).id])
+    return row ? c.json(session(row)) : notFound(c)
   })
 
   app.post('/v1/sessions/:id/revoke', async (c) => {
-    const body = await validate(c, 'json', z.object({ pci: z.string(), signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'Expected a hex signature')) }))
+    const id = sessionId.safeParse(c.req.param('id'))
+    if (!id.success) return c.json(errorBody('INVALID_INPUT', 'id: Expected a session id', 'id'), 400)
+    const body = await validate(c, 'json', z.object({ pci: z.string().check(z.maxLength(64)), signature: hexSignature }))
     if (!body.ok) return body.response
-    const id = c.req.param('id')
-    if (body.data.pci !== id) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
-    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1', [id])
-    if (!row) return c.json(errorBody('SESSION_NOT_FOUND', 'No such session', 'id'), 404)
+    if (body.data.pci !== id.data) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
+    const project = projectOf(c)
+    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id.data, project.id])
+    if (!row) return notFound(c)
     const address = row.caip_address.split(':')[2] as Address
-    const isSigner = await verifyMessage({ address, message: `revoke:${id}`, signature: body.data.signature as Hex }).catch(() => false)
+    const isSigner = await verifyMessage({ address, message: `revoke:${id.data}`, signature: body.data.signature as Hex }).catch(() => false)
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the session’s address', 'signature'), 401)
-    await db.query('update sessions set revoked = true where id = $1', [id])
+    await db.query('update sessions set revoked = true where id = $1 and project_id = $2', [id.data, project.id])
     return c.json({ success: true })
   })
   return app

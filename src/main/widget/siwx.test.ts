@@ -16,10 +16,11 @@ describe('default SIWX', () => {
       now: () => Date.parse('2026-11-22T12:00:00Z'),
     })
 
-  it('writes EIP-4361 messages that the siwe package’s parser accepts', async () => {
-    const message = await setup().createMessage({ accountAddress: address, chainId: 31337 })
+  it('writes EIP-4361 messages that the siwe package’s parser accepts, with the nonce the data service issued', async () => {
+    const nonce = 'f00d'.repeat(19)
+    const message = await setup({ createSessionNonce: async () => ({ nonce, expiresAt: 0 }) }).createMessage({ accountAddress: address, chainId: 31337 })
     const parsed = new ParsedMessage(message)
-    expect(parsed).toMatchObject({ domain: 'dapp.test', address, uri: 'https://dapp.test', version: '1', chainId: 31337, statement: 'Sign in with your wallet.' })
+    expect(parsed).toMatchObject({ domain: 'dapp.test', address, uri: 'https://dapp.test', version: '1', chainId: 31337, statement: 'Sign in with your wallet.', nonce })
     expect(parsed.expirationTime).toBe('2026-11-23T12:00:00.000Z')
   })
 

@@ -6,8 +6,8 @@ import type { DefaultSiwxOptions, SIWXConfig, SIWXSession } from './siwxConfig'
 const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1_000
 
 /**
- * The default SIWX: EIP-4361 messages (viem's createSiweMessage, parseable by the `siwe` package), sessions stored and
- * checked by Tessera's data service (/v1/sessions), remembered in browser storage.
+ * The default SIWX: EIP-4361 messages (viem's createSiweMessage, parseable by the `siwe` package) carrying a nonce the
+ * data service issued, sessions stored and checked by that service (/v1/sessions), remembered in browser storage.
  */
 export function createDefaultSiwx({
   dataService,
@@ -22,7 +22,7 @@ export function createDefaultSiwx({
   const stored = () => storage.get('siwxSessions') ?? []
   return {
     async createMessage({ accountAddress, chainId }) {
-      const nonce = crypto.randomUUID().replace(/-/g, '')
+      const { nonce } = await dataService.createSessionNonce()
       return createSiweMessage({
         address: accountAddress,
         chainId,

@@ -10,6 +10,7 @@ import {
   onrampOptionsSchema,
   onrampQuoteSchema,
   profileSchema,
+  sessionNonceSchema,
   sessionSchema,
   suggestionsResponseSchema,
   supportedChainsResponseSchema,
@@ -173,6 +174,7 @@ export function createDataServiceClient({
     getOnrampOptions: () => call('getOnrampOptions', { path: 'v1/onramp/options', schema: onrampOptionsSchema }),
     getOnrampQuote: (body: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string }) =>
       call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema }),
+    createSessionNonce: () => call('createSessionNonce', { path: 'v1/sessions/nonce', method: 'POST', body: {}, schema: sessionNonceSchema, failure: 'SIWX_INIT_FAILED' }),
     createSession: ({ message, signature }: { message: string; signature: string }) =>
       call('createSession', { path: 'v1/sessions', method: 'POST', body: { message, signature }, schema: sessionSchema, failure: 'SIWX_INIT_FAILED' }),
     getSession: ({ id }: { id: string }) => call('getSession', { path: `v1/sessions/${encodeURIComponent(id)}`, schema: sessionSchema }),

@@ -4,7 +4,7 @@ import type { DataServiceClient } from './createDataServiceClient'
 export const dataServiceMethods = [
   'getSupportedChains', 'getIdentity', 'getTransactionHistory', 'getBalance', 'getFungiblePrice', 'getGasPrice', 'getSwapQuote',
   'getSwapTokens', 'getAllowance', 'buildSwapTransaction', 'buildApproveTransaction', 'lookupName', 'reverseLookup',
-  'getNameSuggestions', 'registerName', 'generateOnrampUrl', 'getOnrampOptions', 'getOnrampQuote', 'createSession', 'getSession', 'revokeSession',
+  'getNameSuggestions', 'registerName', 'generateOnrampUrl', 'getOnrampOptions', 'getOnrampQuote', 'createSessionNonce', 'createSession', 'getSession', 'revokeSession',
   'getWallets', 'getAnalyticsConfig', 'sendAnalyticsEvent',
 ] as const satisfies readonly (keyof DataServiceClient)[]
 

@@ -41,4 +41,5 @@ export const onrampQuoteSchema = z.object({
   quoteId: z.string(),
 })
 
+export const sessionNonceSchema = z.object({ nonce: z.string().check(z.regex(/^[a-zA-Z0-9]{8,128}$/)), expiresAt: z.number() })
 export const sessionSchema = z.object({ id: z.string(), caipAddress: z.string(), expiresAt: z.nullable(z.number()), revoked: z.boolean() })
