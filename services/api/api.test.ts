@@ -78,7 +78,7 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
   })
 
   const register = async (account = alice, name = 'alice', timestamp = Math.floor(Date.now() / 1_000), signer = account) => {
-    const message = JSON.stringify({ name, attributes: {}, timestamp })
+    const message = JSON.stringify({ name, attributes: {}, timestamp, coinType: 60 })
     return post('/v1/profile/account', { coin_type: 60, address: account.address, message, signature: await signer.signMessage({ message }) })
   }
 
@@ -206,7 +206,9 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
   })
 
   it('stores sign-in sessions for valid EIP-4361 messages and revokes them with the owner’s signature', async () => {
-    const message = createSiweMessage({ address: alice.address, chainId: 31337, domain: 'allowed.test', nonce: 'abcdefgh12', uri: ALLOWED, version: '1', expirationTime: new Date(Date.now() + 3_600_000) })
+    // The rules a message must meet are sessions.test.ts's; here, that a session lands on this database.
+    const { nonce } = await (await post('/v1/sessions/nonce', {})).json()
+    const message = createSiweMessage({ address: alice.address, chainId: 31337, domain: 'allowed.test', nonce, uri: ALLOWED, version: '1', issuedAt: new Date(), expirationTime: new Date(Date.now() + 3_600_000) })
     const created = await post('/v1/sessions', { message, signature: await alice.signMessage({ message }) })
     expect(created.status).toBe(201)
     const session = await created.json()

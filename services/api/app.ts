@@ -1,11 +1,13 @@
 import { Hono, type Context } from 'hono'
-import { errorBody, type ApiConfig } from './config'
+import { bodyLimit } from 'hono/body-limit'
+import { errorBody, escapeForLog, resolveLimits, type ApiConfig } from './config'
 import { analyticsRoutes } from './routes/analytics'
 import { balanceRoutes } from './routes/balance'
 import { historyRoutes } from './routes/history'
 import { nameRoutes } from './routes/names'
 import { onrampRoutes } from './routes/onramp'
 import { sessionRoutes } from './routes/sessions'
+import { findUnsafeUrl } from './routes/validate'
 import { walletRoutes } from './routes/wallets'
 
 /** Paths that need no project id. */
@@ -13,18 +15,24 @@ const openPaths = new Set(['/health'])
 
 /**
  * The data service's HTTP app (SPEC §7): blockchain data, names, history, wallet registry, analytics, on-ramp and
- * sessions, on one database. Requests must name a known project; browsers may call only from its origins.
+ * sessions, on one database. Requests must name a known project; browsers may call only from that project's origins.
+ * Bodies are bounded (`limits.bodyBytes`, 413), URLs that cannot be stored are refused before any route (400), and an
+ * unexpected failure answers a generic 500 and one escaped log line.
  * @example serve({ fetch: createApiApp(config).fetch, port: 8787 })
  */
 export function createApiApp(config: ApiConfig): Hono {
+  const { log = console.error } = config
+  const limits = resolveLimits(config.limits)
   const app = new Hono()
-  const allOrigins = new Set(config.projects.flatMap((p) => p.allowedOrigins))
+  const projects = new Map(config.projects.map((p) => [p.id, { ...p, origins: new Set(p.allowedOrigins) }]))
 
+  // CORS per project: the preflight carries the query string, so each project answers for its own origins only.
   app.use('*', async (c, next) => {
     const origin = c.req.header('origin')
-    const isAllowedOrigin = origin !== undefined && allOrigins.has(origin)
+    const project = projects.get(c.req.query('projectId') ?? '')
+    const isAllowedOrigin = origin !== undefined && project !== undefined && project.origins.has(origin)
     if (c.req.method === 'OPTIONS') {
-      if (!isAllowedOrigin) return c.body(null, 403)
+      if (!isAllowedOrigin) return c.body(null, 403, { vary: 'origin' })
       return c.body(null, 204, {
         'access-control-allow-origin': origin,
         'access-control-allow-methods': 'GET, POST',
@@ -34,17 +42,30 @@ export function createApiApp(config: ApiConfig): Hono {
       })
     }
     await next()
-    if (isAllowedOrigin) {
-      c.header('access-control-allow-origin', origin)
-      c.header('vary', 'origin')
-    }
+    c.header('vary', 'origin')
+    if (isAllowedOrigin) c.header('access-control-allow-origin', origin)
+  })
+
+  // Connection: close, because the rest of a refused body is never read: the socket cannot carry another request.
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: limits.bodyBytes,
+      onError: (c) => c.json(errorBody('BODY_TOO_LARGE', `The request body is larger than the limit of ${limits.bodyBytes} bytes`, 'body'), 413, { connection: 'close' }),
+    }),
+  )
+
+  app.use('*', async (c, next) => {
+    const unsafe = findUnsafeUrl(c.req.url)
+    if (unsafe) return c.json(errorBody('INVALID_INPUT', `${unsafe.field}: ${unsafe.message}`, unsafe.field), 400)
+    return next()
   })
 
   app.use('*', async (c, next) => {
     if (openPaths.has(c.req.path)) return next()
     const projectId = c.req.query('projectId')
     if (!projectId) return c.json(errorBody('PROJECT_ID_MISSING', 'projectId is required', 'projectId'), 400)
-    const project = config.projects.find((p) => p.id === projectId)
+    const project = projects.get(projectId)
     if (!project) return c.json(errorBody('UNKNOWN_PROJECT', `Unknown project id: ${projectId}`, 'projectId'), 403)
     c.set('project' as never, project as never)
     return next()
@@ -65,8 +86,9 @@ export function createApiApp(config: ApiConfig): Hono {
   app.post('/v1/convert/build-transaction', swapsUnsupported)
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), 404))
+  // The last resort: the client learns nothing of the cause; the operator gets it on one line, whatever the request held.
   app.onError((error, c) => {
-    console.error(`data service: ${c.req.method} ${c.req.path}: ${error.message}`)
+    log(escapeForLog(`data service: ${c.req.method} ${c.req.path}: ${error.message}`))
     return c.json(errorBody('INTERNAL_ERROR', 'The data service failed to answer this request'), 500)
   })
   return app

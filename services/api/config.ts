@@ -37,9 +37,56 @@ export type ApiConfig = {
   /** The on-ramp provider whose URL /v1/generators/onrampurl builds; none → the spec's sample options and placeholder quote. */
   onramp?: { name: string; urlTemplate: string }
   now?: () => number
+  /** Bounds on what a client can make the service hold; every one has a default (see `defaultLimits`). */
+  limits?: Partial<ApiLimits>
+  /** Where the service writes its error lines (default console.error); every line goes through `escapeForLog`. */
+  log?: (line: string) => void
 }
+
+export type ApiLimits = {
+  /** Largest request body, with or without Content-Length; a larger one gets 413. */
+  bodyBytes: number
+  /** Balances kept for the 30 s cache, least recently used dropped first. */
+  balanceCacheEntries: number
+  /** Analytics events kept per project; past it the oldest go (checked every `analyticsPruneEvery` events). */
+  analyticsEventsPerProject: number
+  analyticsPruneEvery: number
+  /** Analytics events older than this go too. */
+  analyticsRetentionMs: number
+  /** A client has this long to send its headers, and the whole request; then its socket is closed. */
+  headersTimeoutMs: number
+  requestTimeoutMs: number
+  /** Open connections at once; past it new ones are closed at once. */
+  maxConnections: number
+}
+
+export const defaultLimits: ApiLimits = {
+  bodyBytes: 64 * 1024,
+  balanceCacheEntries: 10_000,
+  analyticsEventsPerProject: 100_000,
+  analyticsPruneEvery: 100,
+  analyticsRetentionMs: 90 * 24 * 3_600_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 1_024,
+}
+
+/** The configured limits, defaults filled in. */
+export const resolveLimits = (limits: Partial<ApiLimits> = {}): ApiLimits => ({ ...defaultLimits, ...limits })
 
 /** An error body naming what was wrong: the widget reads `reasons[0].description` for name-service errors. */
 export const errorBody = (code: string, message: string, field?: string) => ({
   error: { code, message, ...(field ? { field } : {}), reasons: [{ description: message }] },
 })
+
+/**
+ * Text made safe for a one-line log: control characters (newlines, carriage returns, ESC and the rest of C0 and C1),
+ * the Unicode line separators and lone surrogates become visible escapes, so request-derived text cannot forge lines.
+ * @example escapeForLog('GET /a\nFAKE') // 'GET /a\\nFAKE'
+ */
+export const escapeForLog = (text: string) =>
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]|\p{Cs}/gu, (char) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' }
+    return named[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+  })

@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { createApiApp } from './app'
-import type { ApiConfig } from './config'
+import { escapeForLog, resolveLimits, type ApiConfig } from './config'
 import { createIndexer, type Indexer } from './indexer'
 
 export type ApiServer = { url: string; indexers: Indexer[]; stop: () => Promise<void> }
@@ -11,13 +11,26 @@ export type ApiServer = { url: string; indexers: Indexer[]; stop: () => Promise<
  */
 export async function startApiServer({ host = '127.0.0.1', port, indexerPollIntervalMs = 1_000, ...config }: ApiConfig & { host?: string; port: number; indexerPollIntervalMs?: number }): Promise<ApiServer> {
   const app = createApiApp(config)
+  const { log = console.error } = config
+  const limits = resolveLimits(config.limits)
+  // An RPC's error text is not ours: escaped like request text, so it stays one line.
   const indexers = config.chains.map((chain) =>
-    createIndexer({ db: config.db, chain, pollIntervalMs: indexerPollIntervalMs, onError: (error) => console.error(`indexer eip155:${chain.chainId}: ${(error as Error).message}`) }),
+    createIndexer({ db: config.db, chain, pollIntervalMs: indexerPollIntervalMs, onError: (error) => log(escapeForLog(`indexer eip155:${chain.chainId}: ${(error as Error)?.message ?? String(error)}`)) }),
   )
+  // Slow clients: a client that dribbles its headers or body is cut off, and connections are bounded, so idle or
+  // slowloris sockets cannot pile up (Node's defaults are 60 s for headers, 300 s per request, checked every 30 s, and
+  // no cap on connections).
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    keepAliveTimeout: 5_000,
+  }
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s))
+    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s))
     s.once('error', reject)
   })
+  ;(server as ServerType & { maxConnections: number }).maxConnections = limits.maxConnections
   for (const indexer of indexers) indexer.start()
   return {
     url: `http://${host}:${port}`,

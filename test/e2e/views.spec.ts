@@ -35,7 +35,7 @@ test('the account shows its name and avatar from the identity service, or colour
   const owner = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 6 })
   const avatar = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
   const name = `avatar-${Date.now().toString(36)}`
-  const message = JSON.stringify({ name: `${name}.tessera.id`, attributes: { avatar }, timestamp: Math.floor(Date.now() / 1000) })
+  const message = JSON.stringify({ name: `${name}.tessera.id`, attributes: { avatar }, timestamp: Math.floor(Date.now() / 1000), coinType: 60 })
   const registered = await fetch(`${stack.services.api}/v1/profile/account?projectId=${stack.services.projectId}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

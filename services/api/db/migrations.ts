@@ -70,6 +70,8 @@ export const migrations: readonly string[] = [
      name text primary key,
      value text not null
    );`,
+  // Analytics are pruned per project, oldest first.
+  `create index analytics_events_project on analytics_events (project_id, id desc)`,
 ]
 
 export async function migrate(db: Database) {

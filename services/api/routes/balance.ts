@@ -2,8 +2,9 @@ import { Hono } from 'hono'
 import { createPublicClient, erc20Abi, http, parseAbi, type Address, type PublicClient } from 'viem'
 import * as z from 'zod/mini'
 import { formatUnits } from '../../../src/shared/protocol/display'
-import { errorBody, type ApiConfig, type ServiceChain } from '../config'
-import { eip155ChainId, evmAddress, validate } from './validate'
+import { createLruCache } from '../../../src/shared/protocol/lruCache'
+import { resolveLimits, type ApiConfig, type ServiceChain } from '../config'
+import { eip155ChainId, evmAddress, text, validate } from './validate'
 
 const BALANCE_CACHE_MS = 30_000
 const multicallAbi = parseAbi(['function getEthBalance(address) view returns (uint256)'])
@@ -27,22 +28,18 @@ const usdValue = (numeric: string, price: number) => {
   return Number(scaled) / 100
 }
 
-/** Native and token balances read with one multicall from each chain's RPC; USD from the configured prices. */
-export function balanceRoutes({ chains, prices = {}, now = Date.now }: ApiConfig) {
+/**
+ * Native and token balances read with one multicall from each chain's RPC; USD from the configured prices. Answers are
+ * cached 30 s in an LRU of `limits.balanceCacheEntries`; there is one RPC client per configured chain, made up front, so
+ * no request can add one.
+ */
+export function balanceRoutes({ chains, prices = {}, now = Date.now, limits }: ApiConfig) {
   const app = new Hono()
-  const clients = new Map<number, PublicClient>()
-  const clientFor = (chain: ServiceChain) => {
-    let client = clients.get(chain.chainId)
-    if (!client) {
-      client = createPublicClient({ transport: http(chain.rpcUrl) })
-      clients.set(chain.chainId, client)
-    }
-    return client
-  }
-  const cache = new Map<string, { at: number; balances: TokenBalance[] }>()
+  const clients = new Map<number, PublicClient>(chains.map((chain) => [chain.chainId, createPublicClient({ transport: http(chain.rpcUrl) })]))
+  const cache = createLruCache<string, { at: number; balances: TokenBalance[] }>(resolveLimits(limits).balanceCacheEntries)
 
   const readBalances = async (chain: ServiceChain, owner: Address): Promise<TokenBalance[]> => {
-    const client = clientFor(chain)
+    const client = clients.get(chain.chainId)!
     const results = await client.multicall({
       multicallAddress: chain.multicall3,
       allowFailure: false,
@@ -65,22 +62,26 @@ export function balanceRoutes({ chains, prices = {}, now = Date.now }: ApiConfig
   }
 
   app.get('/v1/account/:address/balance', async (c) => {
-    const address = evmAddress.safeParse(c.req.param('address'))
-    if (!address.success) return c.json(errorBody('INVALID_INPUT', 'address: Expected a 0x address of 40 hex digits', 'address'), 400)
+    const params = await validate(c, 'param', z.object({ address: evmAddress }))
+    if (!params.ok) return params.response
     const query = await validate(c, 'query', z.object({ chainId: eip155ChainId, currency: z.optional(z.literal('usd')), forceUpdate: z.optional(z.enum(['true', 'false'])) }))
     if (!query.ok) return query.response
     const chain = chains.find((ch) => `eip155:${ch.chainId}` === query.data.chainId)
     if (!chain) return c.json({ balances: [] })
-    const key = `${chain.chainId}:${address.data.toLowerCase()}`
+    const key = `${chain.chainId}:${params.data.address.toLowerCase()}`
     const cached = cache.get(key)
     if (cached && query.data.forceUpdate !== 'true' && now() - cached.at < BALANCE_CACHE_MS) return c.json({ balances: cached.balances })
-    const balances = await readBalances(chain, address.data as Address)
+    const balances = await readBalances(chain, params.data.address as Address)
     cache.set(key, { at: now(), balances })
     return c.json({ balances })
   })
 
   app.post('/v1/fungible/price', async (c) => {
-    const body = await validate(c, 'json', z.object({ currency: z.literal('usd'), addresses: z.array(z.string()).check(z.maxLength(100)), projectId: z.string() }))
+    const body = await validate(
+      c,
+      'json',
+      z.object({ currency: z.literal('usd'), addresses: z.array(text({ max: 128 })).check(z.maxLength(100, 'must have at most 100 addresses')), projectId: text({ max: 128 }) }),
+    )
     if (!body.ok) return body.response
     const fungibles = body.data.addresses.flatMap((caipAddress) => {
       const [namespace, reference, address] = caipAddress.split(':')

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { formatUnits } from '../../../src/shared/protocol/display'
 import { errorBody, type ApiConfig } from '../config'
-import { eip155ChainId, evmAddress, validate } from './validate'
+import { eip155ChainId, evmAddress, PG_BIGINT_MAX, text, validate } from './validate'
 
 const PAGE_SIZE = 50
 
@@ -21,18 +21,29 @@ type TransferRow = {
 }
 
 const encodeCursor = (blockNumber: string, id: string) => Buffer.from(`${blockNumber}:${id}`).toString('base64url')
+/** A cursor this service issued: base64url of `block:id`, both within PostgreSQL's bigint (the columns' type). */
 const decodeCursor = (cursor: string) => {
-  const match = /^(\d+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString())
-  return match ? { blockNumber: match[1]!, id: match[2]! } : undefined
+  const match = /^(\d{1,19}):(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString())
+  if (!match || BigInt(match[1]!) > PG_BIGINT_MAX || BigInt(match[2]!) > PG_BIGINT_MAX) return undefined
+  return { blockNumber: match[1]!, id: match[2]! }
 }
 
 /** Transaction history (SPEC §7) from the indexer's transfers, newest first, with a stable cursor. */
 export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
   const app = new Hono()
   app.get('/v1/account/:account/history', async (c) => {
-    const account = evmAddress.safeParse(c.req.param('account'))
-    if (!account.success) return c.json(errorBody('INVALID_INPUT', 'account: Expected a 0x address of 40 hex digits', 'account'), 400)
-    const query = await validate(c, 'query', z.object({ cursor: z.optional(z.string()), chainId: z.optional(eip155ChainId), onramp: z.optional(z.string()) }))
+    const params = await validate(c, 'param', z.object({ account: evmAddress }))
+    if (!params.ok) return params.response
+    const account = params.data.account
+    const query = await validate(
+      c,
+      'query',
+      z.object({
+        cursor: z.optional(text({ max: 64, pattern: /^[A-Za-z0-9_-]*$/, patternMessage: 'not a cursor this service issued' })),
+        chainId: z.optional(eip155ChainId),
+        onramp: z.optional(text({ max: 64 })),
+      }),
+    )
     if (!query.ok) return query.response
     const cursor = query.data.cursor ? decodeCursor(query.data.cursor) : undefined
     if (query.data.cursor && !cursor) return c.json(errorBody('INVALID_INPUT', 'cursor: not a cursor this service issued', 'cursor'), 400)
@@ -46,7 +57,7 @@ export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
           and ($3::bigint is null or (block_number, id) < ($3::bigint, $4::bigint))
         order by transfers.block_number desc, transfers.id desc
         limit ${PAGE_SIZE + 1}`,
-      [account.data, chainId, cursor?.blockNumber ?? null, cursor?.id ?? null],
+      [account, chainId, cursor?.blockNumber ?? null, cursor?.id ?? null],
     )
     const page = rows.slice(0, PAGE_SIZE)
     const last = page.at(-1)
@@ -55,7 +66,7 @@ export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
       const token = row.token ? chain?.tokens.find((t) => t.address.toLowerCase() === row.token!.toLowerCase()) : undefined
       const symbol = token?.symbol ?? chain?.nativeCurrency.symbol ?? 'ETH'
       const numeric = formatUnits(BigInt(row.value), token?.decimals ?? chain?.nativeCurrency.decimals ?? 18)
-      const isSend = row.from_address.toLowerCase() === account.data.toLowerCase()
+      const isSend = row.from_address.toLowerCase() === account.toLowerCase()
       return {
         id: `${row.tx_hash}:${row.log_index}`,
         metadata: {

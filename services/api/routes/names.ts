@@ -1,13 +1,18 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { verifyMessage, type Address, type Hex } from 'viem'
 import * as z from 'zod/mini'
 import { isValidAccountName } from '../../../src/shared/protocol/rules'
 import { errorBody, type ApiConfig } from '../config'
-import { evmAddress, validate } from './validate'
+import { boundedInt, boundedRecord, evmAddress, findUnsafeInput, hexSignature, invalidInput, MAX_TIMESTAMP_MS, PG_INTEGER_MAX, text, validate } from './validate'
 
 const MAX_MESSAGE_AGE_S = 600
 const MAX_CLOCK_SKEW_S = 60
-const ETHEREUM_COIN_TYPE = 60
+/** A label is one DNS label: at most 63 characters (and at least 4, SPEC §5). */
+export const NAME_LABEL_MAX_LENGTH = 63
+/** What a name may carry besides its address: a few short text records (an avatar URL, say). */
+export const NAME_ATTRIBUTE_LIMITS = { maxKeys: 16, keyMaxLength: 64, valueMaxLength: 2_048 } as const
+/** Longest signed message: the JSON of the largest name and attributes, with room for escaping. */
+const MESSAGE_MAX_LENGTH = 40_000
 
 type NameRow = { name: string; address: string; coin_type: number; attributes: Record<string, string>; registered_at: string | Date }
 
@@ -18,37 +23,49 @@ const profile = (row: NameRow) => ({
   attributes: row.attributes,
 })
 
-const messageSchema = z.object({
-  name: z.string(),
-  attributes: z.record(z.string(), z.string()),
-  timestamp: z.number().check(z.int()),
-})
+/** A SLIP-44 coin type as the `integer` column holds it. */
+const coinType = boundedInt({ min: 0, max: PG_INTEGER_MAX })
 
-/** Names (SPEC §7): register with a signature over {name, attributes, timestamp}, look up, reverse, suggest. */
+/**
+ * Names (SPEC §7): register with a signature over {name, attributes, timestamp, coinType} (every stored field is
+ * signed), look up, reverse, suggest. Names are 4 to 63 letters, digits and hyphens, with or without the suffix.
+ */
 export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now }: ApiConfig) {
   const app = new Hono()
   const fullName = (name: string) => (name.endsWith(nameSuffix) ? name : `${name}${nameSuffix}`)
   const label = (name: string) => (name.endsWith(nameSuffix) ? name.slice(0, -nameSuffix.length) : name)
+  const isValidLabel = (name: string) => name.length <= NAME_LABEL_MAX_LENGTH && isValidAccountName(name)
+  const nameText = text({ max: NAME_LABEL_MAX_LENGTH + nameSuffix.length, min: 1 })
+  const invalidName = (c: Context, field: string) =>
+    c.json(errorBody('INVALID_NAME', `Name must be 4 to ${NAME_LABEL_MAX_LENGTH} characters: letters, digits and hyphens only`, field), 400)
+
+  const messageSchema = z.object({
+    name: nameText,
+    attributes: boundedRecord(text({ max: NAME_ATTRIBUTE_LIMITS.keyMaxLength, min: 1 }), text({ max: NAME_ATTRIBUTE_LIMITS.valueMaxLength }), { maxKeys: NAME_ATTRIBUTE_LIMITS.maxKeys }),
+    timestamp: boundedInt({ min: 0, max: MAX_TIMESTAMP_MS / 1_000 }),
+    coinType,
+  })
 
   app.post('/v1/profile/account', async (c) => {
-    const body = await validate(c, 'json', z.object({ coin_type: z.number().check(z.int()), address: evmAddress, message: z.string(), signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'Expected a hex signature')) }))
+    const body = await validate(c, 'json', z.object({ coin_type: coinType, address: evmAddress, message: text({ max: MESSAGE_MAX_LENGTH }), signature: hexSignature }))
     if (!body.ok) return body.response
     const { coin_type, address, message, signature } = body.data
     let parsedJson: unknown
     try {
       parsedJson = JSON.parse(message)
     } catch {
-      return c.json(errorBody('INVALID_INPUT', 'message: Expected the JSON {name, attributes, timestamp}', 'message'), 400)
+      return c.json(errorBody('INVALID_INPUT', 'message: Expected the JSON {name, attributes, timestamp, coinType}', 'message'), 400)
     }
+    // The signed message is input too: the same checks as a body, then its own schema.
+    const unsafe = findUnsafeInput(parsedJson, ['message'])
+    if (unsafe) return invalidInput(c, unsafe.path, unsafe.message)
     const parsed = messageSchema.safeParse(parsedJson)
-    if (!parsed.success) {
-      const field = `message.${parsed.error.issues[0]!.path.join('.')}`
-      return c.json(errorBody('INVALID_INPUT', `${field}: ${parsed.error.issues[0]!.message}`, field), 400)
+    if (!parsed.success) return invalidInput(c, ['message', ...parsed.error.issues[0]!.path], parsed.error.issues[0]!.message)
+    const { name, attributes, timestamp, coinType: signedCoinType } = parsed.data
+    if (signedCoinType !== coin_type) {
+      return c.json(errorBody('INVALID_INPUT', `message.coinType: the signed coin type ${signedCoinType} is not the coin_type ${coin_type} of the request`, 'message.coinType'), 400)
     }
-    const { name, attributes, timestamp } = parsed.data
-    if (!isValidAccountName(label(name))) {
-      return c.json(errorBody('INVALID_NAME', 'Name must be at least 4 characters: letters, digits and hyphens only', 'message.name'), 400)
-    }
+    if (!isValidLabel(label(name))) return invalidName(c, 'message.name')
     const nowS = Math.floor(now() / 1_000)
     if (timestamp < nowS - MAX_MESSAGE_AGE_S || timestamp > nowS + MAX_CLOCK_SKEW_S) {
       return c.json(errorBody('STALE_MESSAGE', 'The signed message is older than 10 minutes: sign a new one', 'message.timestamp'), 400)
@@ -59,7 +76,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now }: A
       tx.query('insert into names (name, address, coin_type, attributes) values ($1, $2, $3, $4) on conflict (name) do nothing returning name', [
         fullName(name).toLowerCase(),
         address,
-        coin_type ?? ETHEREUM_COIN_TYPE,
+        coin_type,
         JSON.stringify(attributes),
       ]),
     )
@@ -68,31 +85,38 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now }: A
   })
 
   app.get('/v1/profile/account/:name', async (c) => {
-    const [row] = await db.query<NameRow>('select * from names where name = $1', [fullName(c.req.param('name')).toLowerCase()])
-    if (!row) return c.json(errorBody('NAME_NOT_FOUND', `${fullName(c.req.param('name'))} is not registered`, 'name'), 404)
+    const params = await validate(c, 'param', z.object({ name: nameText }))
+    if (!params.ok) return params.response
+    const { name } = params.data
+    if (!isValidLabel(label(name))) return invalidName(c, 'name')
+    const [row] = await db.query<NameRow>('select * from names where name = $1', [fullName(name).toLowerCase()])
+    if (!row) return c.json(errorBody('NAME_NOT_FOUND', `${fullName(name)} is not registered`, 'name'), 404)
     return c.json(profile(row))
   })
 
   app.get('/v1/profile/reverse/:address', async (c) => {
-    const address = evmAddress.safeParse(c.req.param('address'))
-    if (!address.success) return c.json(errorBody('INVALID_INPUT', 'address: Expected a 0x address of 40 hex digits', 'address'), 400)
-    const rows = await db.query<NameRow>('select * from names where lower(address) = lower($1) order by registered_at, name', [address.data])
+    const params = await validate(c, 'param', z.object({ address: evmAddress }))
+    if (!params.ok) return params.response
+    const rows = await db.query<NameRow>('select * from names where lower(address) = lower($1) order by registered_at, name', [params.data.address])
     return c.json(rows.map(profile))
   })
 
+  // Suggestions take what the person typed so far: anything bounded, reduced to the characters a name may hold.
   app.get('/v1/profile/suggestions/:name', async (c) => {
-    const base = label(c.req.param('name')).toLowerCase().replace(/[^a-z0-9-]/g, '')
+    const params = await validate(c, 'param', z.object({ name: nameText }))
+    if (!params.ok) return params.response
+    const base = label(params.data.name).toLowerCase().replace(/[^a-z0-9-]/g, '')
     const candidates = [base, `${base}-1`, `${base}-web3`, `my-${base}`, `${base}-${new Date(now()).getUTCFullYear()}`]
-      .filter((candidate) => isValidAccountName(candidate))
+      .filter((candidate) => isValidLabel(candidate))
       .map(fullName)
     const taken = new Set((await db.query<{ name: string }>('select name from names where name = any($1)', [candidates])).map((r) => r.name))
     return c.json({ suggestions: candidates.map((name) => ({ name, registered: taken.has(name) })) })
   })
 
   app.get('/v1/identity/:address', async (c) => {
-    const address = evmAddress.safeParse(c.req.param('address'))
-    if (!address.success) return c.json(errorBody('INVALID_INPUT', 'address: Expected a 0x address of 40 hex digits', 'address'), 400)
-    const [row] = await db.query<NameRow>('select * from names where lower(address) = lower($1) order by registered_at limit 1', [address.data])
+    const params = await validate(c, 'param', z.object({ address: evmAddress }))
+    if (!params.ok) return params.response
+    const [row] = await db.query<NameRow>('select * from names where lower(address) = lower($1) order by registered_at limit 1', [params.data.address])
     return c.json({ name: row?.name ?? null, avatar: row?.attributes?.avatar ?? null })
   })
   return app

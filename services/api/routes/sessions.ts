@@ -5,7 +5,7 @@ import * as z from 'zod/mini'
 import { errorBody, type ApiConfig } from '../config'
 import { createSessionNonces } from './sessionNonces'
 import { checkSignInMessage, defaultSignInRules } from './signInMessage'
-import { validate } from './validate'
+import { hexSignature, sessionId, text, validate } from './validate'
 
 /** Sessions one address keeps in one project; signing in again past this ends the oldest. */
 const MAX_SESSIONS_PER_ADDRESS = 10
@@ -20,8 +20,7 @@ const session = (row: SessionRow) => ({
   revoked: row.revoked,
 })
 
-const hexSignature = z.string().check(z.maxLength(4_096), z.regex(/^0x[0-9a-fA-F]+$/, 'Expected a hex signature'))
-const sessionId = z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'Expected a session id'))
+const idParam = z.object({ id: sessionId })
 
 /**
  * Sign-in sessions (SIWX with EIP-4361 messages):
@@ -42,7 +41,7 @@ export function sessionRoutes({ db, now = Date.now }: ApiConfig) {
   app.post('/v1/sessions/nonce', async (c) => c.json(await nonces.issue(projectOf(c).id), 201))
 
   app.post('/v1/sessions', async (c) => {
-    const body = await validate(c, 'json', z.object({ message: z.string().check(z.maxLength(4_096)), signature: hexSignature }))
+    const body = await validate(c, 'json', z.object({ message: text({ max: 4_096 }), signature: hexSignature }))
     if (!body.ok) return body.response
     const project = projectOf(c)
     const nowMs = now()
@@ -73,25 +72,26 @@ export function sessionRoutes({ db, now = Date.now }: ApiConfig) {
   })
 
   app.get('/v1/sessions/:id', async (c) => {
-    const id = sessionId.safeParse(c.req.param('id'))
-    if (!id.success) return c.json(errorBody('INVALID_INPUT', 'id: Expected a session id', 'id'), 400)
-    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id.data, projectOf(c).id])
+    const params = await validate(c, 'param', idParam)
+    if (!params.ok) return params.response
+    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [params.data.id, projectOf(c).id])
     return row ? c.json(session(row)) : notFound(c)
   })
 
   app.post('/v1/sessions/:id/revoke', async (c) => {
-    const id = sessionId.safeParse(c.req.param('id'))
-    if (!id.success) return c.json(errorBody('INVALID_INPUT', 'id: Expected a session id', 'id'), 400)
-    const body = await validate(c, 'json', z.object({ pci: z.string().check(z.maxLength(64)), signature: hexSignature }))
+    const params = await validate(c, 'param', idParam)
+    if (!params.ok) return params.response
+    const id = params.data.id
+    const body = await validate(c, 'json', z.object({ pci: text({ max: 64 }), signature: hexSignature }))
     if (!body.ok) return body.response
-    if (body.data.pci !== id.data) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
+    if (body.data.pci !== id) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
     const project = projectOf(c)
-    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id.data, project.id])
+    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id, project.id])
     if (!row) return notFound(c)
     const address = row.caip_address.split(':')[2] as Address
-    const isSigner = await verifyMessage({ address, message: `revoke:${id.data}`, signature: body.data.signature as Hex }).catch(() => false)
+    const isSigner = await verifyMessage({ address, message: `revoke:${id}`, signature: body.data.signature as Hex }).catch(() => false)
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the session’s address', 'signature'), 401)
-    await db.query('update sessions set revoked = true where id = $1 and project_id = $2', [id.data, project.id])
+    await db.query('update sessions set revoked = true where id = $1 and project_id = $2', [id, project.id])
     return c.json({ success: true })
   })
   return app

@@ -2,10 +2,16 @@ import { readFileSync } from 'node:fs'
 import { Hono, type Context } from 'hono'
 import * as z from 'zod/mini'
 import { errorBody, type ApiConfig, type WalletEntry } from '../config'
-import { validate } from './validate'
+import { intText, text, validate } from './validate'
 
 const iconsDir = new URL('../wallets/icons/', import.meta.url)
-const list = z.optional(z.pipe(z.string(), z.transform((v) => v.split(',').filter(Boolean))))
+/** A comma-separated list: at most 100 items of at most 128 characters each (wallet ids, CAIP-2 chains). */
+const list = z.optional(
+  z.pipe(
+    z.pipe(text({ max: 100 * 129 }), z.transform((v) => v.split(',').filter(Boolean))),
+    z.array(text({ max: 128 })).check(z.maxLength(100, 'must have at most 100 items')),
+  ),
+)
 
 /** Loads the editable wallet list (services/api/wallets/wallets.json). */
 export const loadWallets = (): WalletEntry[] => JSON.parse(readFileSync(new URL('../wallets/wallets.json', import.meta.url), 'utf8')) as WalletEntry[]
@@ -21,19 +27,18 @@ export function walletRoutes({ wallets = loadWallets() }: ApiConfig) {
       c,
       'query',
       z.object({
-        page: z.optional(z.string().check(z.regex(/^[1-9]\d*$/, 'Expected a page number from 1'))),
-        entries: z.optional(z.string().check(z.regex(/^([1-9]\d?|100)$/, 'Expected 1 to 100 entries'))),
+        page: z.optional(intText({ min: 1, max: 100_000 })),
+        entries: z.optional(intText({ min: 1, max: 100 })),
         include: list,
         exclude: list,
         chains: list,
-        search: z.optional(z.string().check(z.maxLength(100))),
+        search: z.optional(text({ max: 100 })),
         badge_type: z.optional(z.enum(['certified', 'none'])),
       }),
     )
     if (!query.ok) return query.response
     const { include, exclude, chains, search, badge_type } = query.data
-    const page = Number(query.data.page ?? 1)
-    const entries = Number(query.data.entries ?? 40)
+    const { page = 1, entries = 40 } = query.data
     const matching = wallets.filter(
       (w) =>
         (!include?.length || include.includes(w.id)) &&
@@ -45,9 +50,10 @@ export function walletRoutes({ wallets = loadWallets() }: ApiConfig) {
     return c.json({ count: matching.length, data: matching.slice((page - 1) * entries, page * entries) })
   })
 
-  const image = (c: Context) => {
-    const id = c.req.param('id') ?? ''
-    if (!/^[a-z0-9-]{1,64}$/.test(id)) return c.json(errorBody('INVALID_INPUT', 'id: Expected an image id of letters, digits and hyphens', 'id'), 400)
+  const image = async (c: Context) => {
+    const params = await validate(c, 'param', z.object({ id: text({ max: 64, min: 1, pattern: /^[a-z0-9-]+$/, patternMessage: 'Expected an image id of letters, digits and hyphens' }) }))
+    if (!params.ok) return params.response
+    const { id } = params.data
     let svg: Buffer
     try {
       svg = readFileSync(new URL(`${id}.svg`, iconsDir))

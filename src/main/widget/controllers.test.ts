@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { toHex } from 'viem'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { Transaction } from '../../shared/protocol/schemas/entities'
 import type { Core } from '../core/createCore'
@@ -145,15 +146,15 @@ describe('send controller', () => {
 })
 
 describe('names controller', () => {
-  it('signs {name, attributes: {}, timestamp in seconds} and registers it', async () => {
+  it('signs {name, attributes: {}, timestamp in seconds, coinType} and registers it with the same coin type', async () => {
     const registerName = vi.fn().mockResolvedValue({ success: true })
     const walletRequest = vi.fn().mockResolvedValue('0xsig')
     const router = createRouter('RegisterAccountName')
     const names = createNamesController({ core: coreWith({ registerName }), router, getAddress: () => '0x00000000000000000000000000000000000000aa', walletRequest, now: () => 1_700_000_000_999 })
     expect(await names.register('alice')).toBe(true)
-    const message = JSON.stringify({ name: 'alice', attributes: {}, timestamp: 1_700_000_000 })
+    const message = JSON.stringify({ name: 'alice', attributes: {}, timestamp: 1_700_000_000, coinType: 60 })
     expect(registerName).toHaveBeenCalledWith({ name: 'alice', coinType: 60, address: '0x00000000000000000000000000000000000000aa', message, signature: '0xsig' })
-    expect(walletRequest.mock.calls[0]![0]).toMatchObject({ method: 'personal_sign' })
+    expect(walletRequest.mock.calls[0]![0]).toEqual({ method: 'personal_sign', params: [toHex(message), '0x00000000000000000000000000000000000000aa'] })
     expect(router.store.getState()).toMatchObject({ view: 'RegisterAccountNameSuccess', data: { name: 'alice' } })
   })
 

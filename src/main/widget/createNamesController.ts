@@ -9,9 +9,9 @@ export type NamesState = { suggestions: { name: string; registered: boolean }[];
 const ETHEREUM_COIN_TYPE = 60
 
 /**
- * Name registration (SPEC §3, §4): sign {name, attributes: {}, timestamp in seconds} with personal_sign, register it
- * with the data service; on success push RegisterAccountNameSuccess, on failure return to the register view with the
- * server's first reason.
+ * Name registration (SPEC §3, §4): sign {name, attributes: {}, timestamp in seconds, coinType} with personal_sign (the
+ * coin type is signed too, so every stored field is covered), register it with the data service; on success push
+ * RegisterAccountNameSuccess, on failure return to the register view with the server's first reason.
  */
 export function createNamesController({ core, router, getAddress, walletRequest, onRegistered, now = Date.now }: {
   core: Core | undefined
@@ -41,7 +41,7 @@ export function createNamesController({ core, router, getAddress, walletRequest,
       if (!core || !address) return false
       store.setState({ loading: true, error: undefined })
       try {
-        const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(now() / 1_000) })
+        const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(now() / 1_000), coinType: ETHEREUM_COIN_TYPE })
         const signature = (await walletRequest({ method: 'personal_sign', params: [toHex(message), address] })) as string
         await core.dataService.registerName({ name, coinType: ETHEREUM_COIN_TYPE, address, message, signature })
         store.setState({ loading: false })
