@@ -1,5 +1,3 @@
-import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58, base64urlnopad } from '@scure/base'
 import { SignClient } from '@walletconnect/sign-client'
 import { privateKeyToAccount } from 'viem/accounts'
 import { hexToString } from 'viem'
@@ -7,16 +5,8 @@ import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePorts } from '../stack/ports'
 import { createRelay, type Relay } from './createRelay'
+import { createClientJwt } from './testing/createClientJwt'
 import { memoryStorage } from './testing/createNodeWallet'
-
-/** A client JWT as @walletconnect/core makes one: EdDSA, signed by the key of its did:key issuer. */
-function clientJwt({ expS = Math.floor(Date.now() / 1_000) + 3_600 } = {}) {
-  const secret = ed25519.utils.randomPrivateKey()
-  const did = `did:key:z${base58.encode(new Uint8Array([0xed, 0x01, ...ed25519.getPublicKey(secret)]))}`
-  const part = (value: unknown) => base64urlnopad.encode(new TextEncoder().encode(JSON.stringify(value)))
-  const signed = `${part({ alg: 'EdDSA', typ: 'JWT' })}.${part({ iss: did, sub: 'x', aud: 'ws://relay', iat: 0, exp: expS })}`
-  return `${signed}.${base64urlnopad.encode(ed25519.sign(new TextEncoder().encode(signed), secret))}`
-}
 
 const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
 const metadata = (name: string) => ({ name, description: name, url: 'http://127.0.0.1', icons: [] })
@@ -65,7 +55,7 @@ describe('local WalletConnect relay with real sign clients', () => {
   }, 30_000)
 
   it('answers malformed frames with JSON-RPC errors and keeps serving', async () => {
-    const jwt = clientJwt()
+    const jwt = createClientJwt({ aud: relay.url })
     const socket = new WebSocket(`${relay.url}/?auth=${jwt}`)
     await new Promise((resolve) => socket.on('open', resolve))
     const replies: unknown[] = []
@@ -86,13 +76,34 @@ describe('local WalletConnect relay with real sign clients', () => {
     socket.close()
   })
 
-  it.each([
-    ['no JWT', 'not-a-jwt', 'auth: not a JWT (three dot-separated parts expected)'],
-    ['an expired JWT', clientJwt({ expS: 1 }), 'auth: the JWT has expired'],
-    ['a JWT with a forged signature', `${clientJwt().split('.').slice(0, 2).join('.')}.${clientJwt().split('.')[2]}`, 'auth: bad signature'],
-  ])('refuses a client with %s', async (_name, jwt, reason) => {
-    const socket = new WebSocket(`${relay.url}/?auth=${jwt}`)
+  const nowS = () => Math.floor(Date.now() / 1_000)
+  it.each<[string, (aud: string) => string, string]>([
+    ['no JWT', () => 'not-a-jwt', 'auth: not a JWT (three dot-separated parts expected)'],
+    ['an expired JWT', (aud) => createClientJwt({ aud, claims: { iat: 0, exp: 1 } }), 'auth: the JWT has expired'],
+    ['a JWT with a forged signature', (aud) => `${createClientJwt({ aud }).split('.').slice(0, 2).join('.')}.${createClientJwt({ aud }).split('.')[2]}`, 'auth: bad signature'],
+    ['a JWT for another relay', () => createClientJwt({ aud: 'wss://relay.walletconnect.org' }), "auth: aud must be this relay's URL (RELAY)"],
+    ['a JWT without aud', (aud) => createClientJwt({ aud, claims: { aud: undefined } }), "auth: aud must be this relay's URL (RELAY)"],
+    ['a JWT issued in the future', (aud) => createClientJwt({ aud, nowS: nowS() + 120 }), 'auth: iat is in the future (more than 60 s ahead)'],
+    ['a JWT without iat', (aud) => createClientJwt({ aud, claims: { iat: undefined } }), 'auth: iat must be a number (seconds)'],
+    ['a JWT with a string iat', (aud) => createClientJwt({ aud, claims: { iat: String(nowS()) } }), 'auth: iat must be a number (seconds)'],
+    ['a JWT valid for more than a day', (aud) => createClientJwt({ aud, claims: { exp: nowS() + 86_401 } }), 'auth: exp is more than 86400 s after iat'],
+    ['a JWT without exp', (aud) => createClientJwt({ aud, claims: { exp: undefined } }), 'auth: exp must be a number (seconds)'],
+  ])('refuses a client with %s (4001 and the reason)', async (_name, jwt, reason) => {
+    const socket = new WebSocket(`${relay.url}/?auth=${jwt(relay.url)}`)
     const closed = await new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, why) => resolve({ code, reason: why.toString() })))
-    expect(closed).toEqual({ code: 4001, reason })
+    expect(closed).toEqual({ code: 4001, reason: reason.replace('RELAY', relay.url) })
+  })
+
+  it('accepts a JWT whose aud is the relay URL with a trailing slash, or was issued a little in the future', async () => {
+    for (const jwt of [createClientJwt({ aud: `${relay.url}/` }), createClientJwt({ aud: relay.url, nowS: nowS() + 50 })]) {
+      const socket = new WebSocket(`${relay.url}/?auth=${jwt}`)
+      await new Promise((resolve, reject) => {
+        socket.on('open', resolve)
+        socket.on('close', (code, why) => reject(new Error(`${code} ${why.toString()}`)))
+      })
+      socket.send(JSON.stringify({ id: 1, jsonrpc: '2.0', method: 'irn_subscribe', params: { topic: 'b'.repeat(64) } }))
+      expect(await new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(data.toString()))))).toMatchObject({ id: 1, result: expect.any(String) })
+      socket.close()
+    }
   })
 })
