@@ -14,7 +14,7 @@ import { publishStore, type MessageTarget } from './state/publishStore'
 
 export type CoreConfig = {
   chains: readonly Eip155ChainConfig[]
-  /** Rank each chain's RPC URLs by latency and stability (SPEC §4). */
+  /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
   blockPollingIntervalMs?: number
@@ -106,7 +106,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   return withWidgetErrors({
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, rankTransports = false, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+    configure({ chains: configured, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
       dataService = service
         ? createDataServiceClient({
             ...service,

@@ -81,9 +81,13 @@ export function createEip155Client({
   name = `eip155:${chainId}`,
   rpcUrls,
   multicall3 = MULTICALL3_ADDRESS,
-  rank = false,
+  rank = true,
   onRanking,
-}: Eip155ChainConfig & { rank?: boolean; onRanking?: (ranking: TransportRanking) => void }) {
+}: Eip155ChainConfig & {
+  /** Rank the RPC URLs by latency and stability (SPEC §4): on, so requests start on the best node and hedges are timed by it. */
+  rank?: boolean
+  onRanking?: (ranking: TransportRanking) => void
+}) {
   const client: Client = createClient({
     chain: {
       id: chainId,

@@ -1,7 +1,8 @@
 import { createClient, HttpRequestError, TimeoutError, type Client } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
-import { answer, httpStatus, rpcError, startFaultServer, type FaultServer } from './faultServer'
+import { answer, hang, httpStatus, rpcError, startFaultServer, wrongIds, type FaultServer } from './faultServer'
 import { httpTransport, type HttpTransportParameters } from './http'
+import { ResponseIdsMismatchError } from './httpRpcClient'
 
 let server: FaultServer
 afterEach(() => server?.close())
@@ -22,6 +23,40 @@ describe('httpTransport: batching', () => {
     expect(results).toHaveLength(5)
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0]).toHaveLength(5)
+  })
+
+  it('batches requests that each carry their own AbortSignal (viem batches per signal)', async () => {
+    server = await startFaultServer(answer(() => '0x1'))
+    const { client } = clientFor(server.url)
+    await Promise.all(Array.from({ length: 5 }, () => client.request({ method: 'eth_blockNumber' } as never, { signal: new AbortController().signal })))
+    expect(server.requests).toHaveLength(1)
+    expect(server.requests[0]).toHaveLength(5)
+  })
+
+  it('matches the answers of a batch to its requests by id, in whatever order they come', async () => {
+    server = await startFaultServer((body, res) => {
+      const replies = (body as { id: number; params: string[] }[]).map((r) => ({ jsonrpc: '2.0', id: r.id, result: r.params[0] }))
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify(replies.reverse()))
+    })
+    const { client } = clientFor(server.url)
+    const results = await Promise.all(['0xa', '0xb', '0xc'].map((tag) => client.request({ method: 'eth_getCode', params: [tag] } as never)))
+    expect(results).toEqual(['0xa', '0xb', '0xc'])
+  })
+
+  it('lets one request of a batch go, and closes the connection only when none of them waits any more', async () => {
+    server = await startFaultServer(hang())
+    const { client } = clientFor(server.url, { retryCount: 0 })
+    const controllers = [new AbortController(), new AbortController()]
+    const pending = controllers.map((c) => client.request({ method: 'eth_blockNumber' } as never, { signal: c.signal }).catch((e: unknown) => e))
+    await expect.poll(() => server.requests).toHaveLength(1)
+    controllers[0]!.abort()
+    expect(((await pending[0]) as Error).name).toBe('AbortError')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(server.abandoned).toBe(0)
+    controllers[1]!.abort()
+    expect(((await pending[1]) as Error).name).toBe('AbortError')
+    await expect.poll(() => server.abandoned).toBe(1)
   })
 
   it('splits batches at 1,000 requests', async () => {
@@ -70,6 +105,13 @@ describe('httpTransport: retries', () => {
     expect(sleeps[0]).toBe(2_000)
     expect(sleeps[1]).toBeGreaterThan(3_000)
     expect(sleeps[1]).toBeLessThanOrEqual(5_000)
+  })
+
+  it('caps Retry-After at 5 s', async () => {
+    server = await startFaultServer(httpStatus(429, { 'Retry-After': '30' }), answer(() => '0x1'))
+    const { client, sleeps } = clientFor(server.url)
+    expect(await blockNumber(client)).toBe('0x1')
+    expect(sleeps).toEqual([5_000])
   })
 
   it.each([
@@ -122,6 +164,18 @@ describe('httpTransport: retries', () => {
     expect(server.requests).toHaveLength(4)
   })
 
+  it('refuses an answer larger than maxResponseBodyBytes, even one that does not say its length', async () => {
+    server = await startFaultServer((_body, res) => {
+      res.setHeader('content-type', 'application/json')
+      res.write(`{"jsonrpc":"2.0","id":1,"result":"0x${'0'.repeat(1_000)}`)
+      res.end(`${'0'.repeat(1_000)}"}`)
+    })
+    const { client } = clientFor(server.url, { retryCount: 0, maxResponseBodyBytes: 1_024 })
+    const error = await blockNumber(client).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(HttpRequestError)
+    expect((error as Error).message).toMatch(/exceeded the size limit/)
+  })
+
   it('retries a reset connection and succeeds when the server recovers', async () => {
     server = await startFaultServer((_body, res) => void res.socket?.destroy(), answer(() => '0x9'))
     const { client } = clientFor(server.url)
@@ -134,10 +188,35 @@ describe('httpTransport: retries', () => {
     const controller = new AbortController()
     const transport = httpTransport(server.url, {
       sleep: async () => controller.abort(),
-    })({ retryCount: 0 })
+    })({})
     const error = await transport.request({ method: 'eth_blockNumber' }, { signal: controller.signal }).catch((e: unknown) => e)
     expect((error as Error).name).toBe('AbortError')
     expect(server.requests.length).toBeLessThanOrEqual(2)
+  })
+})
+
+describe('httpTransport: answers checked by id', () => {
+  it.each<[string, (ids: number[]) => number[], RegExp]>([
+    ['a missing id', (ids) => ids.slice(1), /missing 1\b/],
+    ['an extra id', (ids) => [...ids, 99], /unexpected 99/],
+    ['a repeated id', (ids) => [...ids, ids[0]!], /duplicated 1\b/],
+    ['ids that were not sent', (ids) => ids.map((id) => id + 10), /missing 1, 2; unexpected 11, 12/],
+  ])('fails every request of a batch answered with %s', async (_name, ids, details) => {
+    server = await startFaultServer(wrongIds(ids))
+    const { client } = clientFor(server.url, { retryCount: 0 })
+    const errors = await Promise.all([1, 2].map(() => blockNumber(client).catch((e: unknown) => e)))
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(ResponseIdsMismatchError)
+      expect((error as Error).message).toMatch(details)
+    }
+  })
+
+  it('fails a single request answered with another id', async () => {
+    server = await startFaultServer(wrongIds(() => [42]))
+    const { client } = clientFor(server.url, { retryCount: 0 })
+    const error = await blockNumber(client).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ResponseIdsMismatchError)
+    expect((error as Error).message).toMatch(/missing 1; unexpected 42/)
   })
 })
 

@@ -1,10 +1,11 @@
-import { createTransport, http, type EIP1193RequestFn, type HttpTransportConfig, type Transport } from 'viem'
-import { retryDelayMs, shouldRetry } from './shouldRetry'
+import { createTransport, UrlRequiredError, type EIP1193RequestFn, type Transport } from 'viem'
+import { createHttpRpcClient, type CreateHttpRpcClientParameters } from './httpRpcClient'
+import { getAbortError, MAX_RETRY_AFTER_MS, retryDelayMs, shouldRetry } from './shouldRetry'
 
-export type HttpTransportParameters = Omit<HttpTransportConfig, 'retryCount' | 'retryDelay' | 'timeout' | 'batch'> & {
-  /** Requests issued in the same tick go out as one JSON-RPC batch of at most this many. */
-  batchSize?: number
+export type HttpTransportParameters = Pick<CreateHttpRpcClientParameters, 'batchSize' | 'maxResponseBodyBytes' | 'fetchFn' | 'fetchOptions'> & {
+  /** How long one attempt waits for its answer (SPEC §9 RPC timeout). */
   timeoutMs?: number
+  /** Retries on this endpoint. Unset, it is the caller's `retryCount` (fallbackTransport passes 0: it owns retries), else 3. */
   retryCount?: number
   retryDelayMs?: number
   /** Upper bound on any single wait, Retry-After included. */
@@ -14,9 +15,12 @@ export type HttpTransportParameters = Omit<HttpTransportConfig, 'retryCount' | '
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+
 /**
- * JSON-RPC over HTTP with batching, a timeout and the retry rules of SPEC §8 (see shouldRetry).
- * viem's http transport does the wire work; the retry policy is ours.
+ * JSON-RPC over HTTP with batching, a timeout and the retry rules of SPEC §8 (see shouldRetry). The wire work is
+ * ours (createHttpRpcClient): batches that survive per-request signals, and answers checked id by id.
+ * As with viem's http(), a `retryCount` set here wins over the caller's; left unset inside fallbackTransport, each
+ * request is a single attempt and the fallback moves on to the next endpoint instead of retrying this one.
  * @example const transport = httpTransport('http://127.0.0.1:8545')
  */
 export function httpTransport(
@@ -24,16 +28,20 @@ export function httpTransport(
   {
     batchSize = 1_000,
     timeoutMs = 10_000,
-    retryCount = 3,
+    retryCount,
     retryDelayMs: baseDelayMs = 150,
-    maxRetryDelayMs = 30_000,
+    maxRetryDelayMs = MAX_RETRY_AFTER_MS,
     sleep = defaultSleep,
-    ...config
+    maxResponseBodyBytes,
+    fetchFn,
+    fetchOptions,
   }: HttpTransportParameters = {},
 ): Transport<'http'> {
-  const inner = http(url, { ...config, batch: { batchSize, wait: 0 }, timeout: timeoutMs, retryCount: 0 })
-  return ((parameters) => {
-    const base = inner({ ...parameters, retryCount: 0, timeout: timeoutMs })
+  return (({ chain, retryCount: callerRetryCount }) => {
+    const endpoint = url || chain?.rpcUrls.default.http[0]
+    if (!endpoint) throw new UrlRequiredError()
+    const rpc = createHttpRpcClient({ url: endpoint, batchSize, timeoutMs, maxResponseBodyBytes, fetchFn, fetchOptions })
+    const retries = retryCount ?? callerRetryCount ?? 3
     return createTransport(
       {
         key: 'tessera-http',
@@ -42,17 +50,19 @@ export function httpTransport(
         retryCount: 0,
         timeout: timeoutMs,
         request: (async (args: { method: string; params?: unknown }, options?: { signal?: AbortSignal }) => {
+          const signal = options?.signal
           for (let attempt = 0; ; attempt++) {
             try {
-              return await base.request(args as never, options)
+              return await rpc.request({ method: args.method, params: args.params }, signal)
             } catch (error) {
-              if (attempt >= retryCount || !shouldRetry(error)) throw error
+              if (signal?.aborted || attempt >= retries || !shouldRetry(error)) throw error
               await sleep(retryDelayMs({ error, attempt, baseDelayMs, maxDelayMs: maxRetryDelayMs }))
+              if (signal?.aborted) throw getAbortError(signal)
             }
           }
         }) as EIP1193RequestFn,
       },
-      { ...base.value, url: base.value?.url },
+      { url: rpc.url },
     )
   }) as Transport<'http'>
 }

@@ -1,7 +1,10 @@
-import { BaseError, HttpRequestError, TimeoutError } from 'viem'
+import { BaseError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
 
 /** HTTP statuses worth another try (SPEC §8). */
 export const RETRY_HTTP_STATUSES: ReadonlySet<number> = new Set([403, 408, 413, 429, 500, 502, 503, 504])
+
+/** The longest a server's Retry-After is honoured: past this the node is treated as down for now, not waited on. */
+export const MAX_RETRY_AFTER_MS = 5_000
 
 /** JSON-RPC codes worth another try: unknown (-1), internal (-32603) and the timeout codes (-32002, -32005). */
 export const RETRY_RPC_CODES: ReadonlySet<number> = new Set([-1, -32603, -32002, -32005])
@@ -31,8 +34,12 @@ export function isAbortError(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'AbortError'
 }
 
+/** What an aborted request rejects with: the signal's reason, or an AbortError when it gave none. */
+export const getAbortError = (signal: AbortSignal): unknown => signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
+
 /**
- * Whether a failed request is retried on the same transport:
+ * Whether a failed request is worth another try (on its own transport when used alone, in the next round of
+ * fallbackTransport otherwise):
  * 1. an abort never is;
  * 2. an HTTP error status is retried when it is one of RETRY_HTTP_STATUSES;
  * 3. a JSON-RPC error is retried when its code is one of RETRY_RPC_CODES;
@@ -47,6 +54,21 @@ export function shouldRetry(error: unknown): boolean {
   return find(error, (e) => (e instanceof TimeoutError || e instanceof HttpRequestError ? true : undefined)) ?? false
 }
 
+/**
+ * The server's Retry-After in milliseconds (seconds or an HTTP date), at most `maxMs`; undefined when it sent none.
+ * A JSON-RPC error from a non-2xx answer keeps the headers too.
+ */
+export function getRetryAfterMs(error: unknown, { maxMs = MAX_RETRY_AFTER_MS, now = Date.now() }: { maxMs?: number; now?: number } = {}): number | undefined {
+  const headers = find(error, (e) => (e instanceof HttpRequestError || e instanceof RpcRequestError ? e.headers : undefined))
+  const retryAfter = headers?.get('Retry-After')
+  if (!retryAfter) return undefined
+  const seconds = Number(retryAfter)
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, maxMs)
+  const at = Date.parse(retryAfter)
+  if (!Number.isNaN(at) && at > now) return Math.min(at - now, maxMs)
+  return undefined
+}
+
 /** Milliseconds to wait before retry number `attempt` (0-based): Retry-After when the server sent one, else exponential. */
 export function retryDelayMs({ error, attempt, baseDelayMs, maxDelayMs, now = Date.now() }: {
   error: unknown
@@ -55,12 +77,5 @@ export function retryDelayMs({ error, attempt, baseDelayMs, maxDelayMs, now = Da
   maxDelayMs: number
   now?: number
 }): number {
-  const retryAfter = getHttpError(error)?.headers?.get('Retry-After')
-  if (retryAfter) {
-    const seconds = Number(retryAfter)
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, maxDelayMs)
-    const at = Date.parse(retryAfter)
-    if (!Number.isNaN(at) && at > now) return Math.min(at - now, maxDelayMs)
-  }
-  return Math.min(baseDelayMs * 2 ** attempt, maxDelayMs)
+  return getRetryAfterMs(error, { maxMs: maxDelayMs, now }) ?? Math.min(baseDelayMs * 2 ** attempt, maxDelayMs)
 }

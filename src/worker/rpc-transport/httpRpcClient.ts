@@ -1,0 +1,241 @@
+import { BaseError, HttpRequestError, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from 'viem'
+import { getAbortError } from './shouldRetry'
+
+export type RpcRequestBody = { method: string; params?: unknown }
+
+type RpcErrorObject = { code: number; message: string; data?: unknown }
+
+export type CreateHttpRpcClientParameters = {
+  url: string
+  /** Requests issued in the same tick go out as one JSON-RPC batch of at most this many (SPEC §7). */
+  batchSize?: number
+  /** How long one request waits for its answer, from the moment it is issued. */
+  timeoutMs?: number
+  /** A larger answer is refused as it streams in (a hostile node could send gigabytes). */
+  maxResponseBodyBytes?: number
+  fetchFn?: (input: string, init: RequestInit) => Promise<Response>
+  fetchOptions?: Omit<RequestInit, 'body' | 'method' | 'signal'>
+}
+
+/** The node answered with ids that are not exactly the ids sent, so its answers cannot be matched to the requests. */
+export class ResponseIdsMismatchError extends HttpRequestError {
+  override name = 'ResponseIdsMismatchError'
+  constructor({ body, url, details }: { body: RpcRequestBody; url: string; details: string }) {
+    super({ body, url, details })
+  }
+}
+
+const isRpcError = (value: unknown): value is { error: RpcErrorObject } => {
+  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error
+  return typeof error?.code === 'number' && typeof error.message === 'string'
+}
+
+/** What is wrong with the ids of an answer, or undefined when they are exactly the ids sent. */
+function describeIds(sent: readonly number[], replies: readonly unknown[]): string | undefined {
+  const expected = new Set(sent)
+  const seen = new Set<unknown>()
+  const duplicated: unknown[] = []
+  const unexpected: unknown[] = []
+  for (const reply of replies) {
+    const id = (reply as { id?: unknown } | null)?.id
+    if (seen.has(id)) duplicated.push(id)
+    else if (!expected.has(id as number)) unexpected.push(id)
+    seen.add(id)
+  }
+  const missing = sent.filter((id) => !seen.has(id))
+  if (missing.length + unexpected.length + duplicated.length === 0) return undefined
+  const list = (ids: unknown[]) => ids.slice(0, 5).map((id) => JSON.stringify(id) ?? 'none').join(', ') + (ids.length > 5 ? ', …' : '')
+  return [
+    `The node answered ${replies.length} response(s) to ${sent.length} request(s) with ids that are not the ids sent`,
+    missing.length && `missing ${list(missing)}`,
+    unexpected.length && `unexpected ${list(unexpected)}`,
+    duplicated.length && `duplicated ${list(duplicated)}`,
+  ]
+    .filter(Boolean)
+    .join('; ')
+}
+
+/** Credentials in the URL go into an Authorization header: fetch refuses URLs that carry them. */
+function splitCredentials(url: string): { url: string; headers: Record<string, string> } {
+  try {
+    const parsed = new URL(url)
+    if (!parsed.username) return { url, headers: {} }
+    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`
+    parsed.username = ''
+    parsed.password = ''
+    return { url: parsed.toString(), headers: { Authorization: `Basic ${btoa(credentials)}` } }
+  } catch {
+    return { url, headers: {} }
+  }
+}
+
+async function readText(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('Content-Length'))
+  if (declared > maxBytes) {
+    await response.body?.cancel()
+    throw new ResponseBodyTooLargeError({ maxSize: maxBytes, size: declared })
+  }
+  if (!response.body) return response.text()
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel()
+      throw new ResponseBodyTooLargeError({ maxSize: maxBytes, size })
+    }
+    text += decoder.decode(value, { stream: true })
+  }
+}
+
+type Member = {
+  id: number
+  body: RpcRequestBody
+  resolve: (result: unknown) => void
+  fail: (error: unknown) => void
+  /** Set while its batch is on the wire: tells the batch this member no longer waits. */
+  onLeave?: () => void
+  isSettled: boolean
+}
+
+/**
+ * JSON-RPC over HTTP POST, batched per endpoint whatever each request's AbortSignal (viem's http batches per signal,
+ * which would turn hedged or deadline-bound reads into one POST each):
+ * 1. requests of one tick are queued and sent as one batch of at most `batchSize` (a lone request as a plain object);
+ * 2. each request has its own timeout and signal and leaves its batch when either fires; when every member has
+ *    left, the HTTP request is aborted, so a hanging node does not keep connections open for nobody;
+ * 3. answers are matched by id, and must carry exactly the ids sent (no missing, extra or repeated ids),
+ *    else every member fails with ResponseIdsMismatchError.
+ * @example const rpc = createHttpRpcClient({ url }); await rpc.request({ method: 'eth_blockNumber' })
+ */
+export function createHttpRpcClient({
+  url: urlWithCredentials,
+  batchSize = 1_000,
+  timeoutMs = 10_000,
+  maxResponseBodyBytes = 10_485_760,
+  fetchFn = (input, init) => fetch(input, init),
+  fetchOptions = {},
+}: CreateHttpRpcClientParameters) {
+  const { url, headers: authHeaders } = splitCredentials(urlWithCredentials)
+  const headers = new Headers(authHeaders)
+  headers.set('Content-Type', 'application/json')
+  new Headers(fetchOptions.headers).forEach((value, key) => headers.set(key, value))
+  let queue: Member[] = []
+  let flushTimer: ReturnType<typeof setTimeout> | undefined
+  let nextId = 0
+
+  const flush = () => {
+    clearTimeout(flushTimer)
+    flushTimer = undefined
+    const members = queue.filter((m) => !m.isSettled)
+    queue = []
+    if (members.length > 0) void send(members)
+  }
+
+  async function send(members: Member[]) {
+    const controller = new AbortController()
+    let waiting = members.length
+    for (const member of members) member.onLeave = () => --waiting === 0 && controller.abort()
+    const json = (m: Member) => ({ jsonrpc: '2.0', id: m.id, ...m.body })
+    let response: Response
+    let text: string
+    try {
+      response = await fetchFn(url, {
+        ...fetchOptions,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(members.length === 1 ? json(members[0]!) : members.map(json)),
+        signal: controller.signal,
+      })
+      text = await readText(response, maxResponseBodyBytes)
+    } catch (error) {
+      // A reset connection (its cause says how), or a body refused for its size (viem would drop that one's text).
+      const reason = error instanceof BaseError ? { details: error.shortMessage } : { cause: error as Error }
+      for (const m of members) m.fail(new HttpRequestError({ body: m.body, url, ...reason }))
+      return
+    }
+    deliver(members, response, text)
+  }
+
+  function deliver(members: Member[], response: Response, text: string) {
+    let data: unknown
+    let parseError: Error | undefined
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      parseError = error as Error
+    }
+    // A whole-request error: bare, or the only element of an array (geth), with no id to match.
+    const only = Array.isArray(data) && data.length === 1 ? data[0] : data
+    const shared = isRpcError(only) && (only as { id?: unknown }).id == null ? only.error : undefined
+    const { headers, status } = response
+    if (!response.ok) {
+      const error = isRpcError(only) ? only.error : undefined
+      for (const m of members)
+        m.fail(
+          error
+            ? new RpcRequestError({ body: m.body, error, headers, status, url })
+            : new HttpRequestError({ body: m.body, details: text.slice(0, 500) || response.statusText, headers, status, url }),
+        )
+      return
+    }
+    if (parseError) {
+      for (const m of members) m.fail(new HttpRequestError({ body: m.body, cause: parseError, url }))
+      return
+    }
+    if (shared) {
+      for (const m of members) m.fail(new RpcRequestError({ body: m.body, error: shared, url }))
+      return
+    }
+    const replies = Array.isArray(data) ? data : [data]
+    const mismatch = describeIds(members.map((m) => m.id), replies)
+    if (mismatch) {
+      for (const m of members) m.fail(new ResponseIdsMismatchError({ body: m.body, url, details: mismatch }))
+      return
+    }
+    const byId = new Map(replies.map((reply) => [(reply as { id: number }).id, reply as { result?: unknown }]))
+    for (const m of members) {
+      const reply = byId.get(m.id)!
+      if (isRpcError(reply)) m.fail(new RpcRequestError({ body: m.body, error: reply.error, url }))
+      else if ('result' in reply) m.resolve(reply.result)
+      else m.fail(new HttpRequestError({ body: m.body, url, details: `The answer to id ${m.id} has neither a result nor an error.` }))
+    }
+  }
+
+  return {
+    url,
+    /** One JSON-RPC request; resolves with its result, rejects with viem's request errors or the signal's reason. */
+    request(body: RpcRequestBody, signal?: AbortSignal): Promise<unknown> {
+      if (signal?.aborted) return Promise.reject(getAbortError(signal))
+      return new Promise((resolve, reject) => {
+        const settle = (finish: () => void) => {
+          if (member.isSettled) return
+          member.isSettled = true
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', onAbort)
+          member.onLeave?.()
+          finish()
+        }
+        const member: Member = {
+          id: ++nextId,
+          body,
+          isSettled: false,
+          resolve: (result) => settle(() => resolve(result)),
+          fail: (error) => settle(() => reject(error)),
+        }
+        const onAbort = () => member.fail(getAbortError(signal!))
+        const timer = setTimeout(() => member.fail(new TimeoutError({ body, url })), timeoutMs)
+        signal?.addEventListener('abort', onAbort, { once: true })
+        queue.push(member)
+        if (queue.length >= batchSize) flush()
+        else flushTimer ??= setTimeout(flush, 0)
+      })
+    },
+  }
+}
+
+export type HttpRpcClient = ReturnType<typeof createHttpRpcClient>
