@@ -10,7 +10,7 @@ import { startApiServer } from '../../services/api/server'
 import { freePorts } from '../../services/stack/ports'
 import { benchApiInputs } from './hostile/api'
 import { benchFallback } from './hostile/fallback'
-import { benchSessionForgeries } from './hostile/forgeries'
+import { benchNameForgeries, benchRelayForgeries, benchSessionForgeries } from './hostile/forgeries'
 import { benchRelay } from './hostile/relay'
 
 const ORIGIN = 'http://site.test'
@@ -25,15 +25,18 @@ async function benchDataService() {
   })
   try {
     const inputs = await benchApiInputs(server.url, 'hostile', ORIGIN)
-    const forgeries = await benchSessionForgeries({ baseUrl: server.url, projectId: 'hostile', twinProjectId: 'twin', origin: ORIGIN })
-    return { inputs, forgeries }
+    const sessions = await benchSessionForgeries({ baseUrl: server.url, projectId: 'hostile', twinProjectId: 'twin', origin: ORIGIN })
+    const names = await benchNameForgeries({ baseUrl: server.url, projectId: 'hostile', origin: ORIGIN })
+    return { inputs, sessions, names }
   } finally {
     await server.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-const { inputs, forgeries } = await benchDataService()
+const { inputs, sessions, names } = await benchDataService()
+const relayJwts = await benchRelayForgeries()
+const forgeries = { attempts: sessions.attempts + names.attempts + relayJwts.attempts, accepted: sessions.accepted + names.accepted + relayJwts.accepted, sessions, names, relayJwts }
 const relay = await benchRelay()
 const fallback = await benchFallback()
 const goals = {

@@ -1,5 +1,11 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64urlnopad } from '@scure/base'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, type CreateSiweMessageParameters } from 'viem/siwe'
+import { createRelay } from '../../../services/relay/createRelay'
+import { connectRawClient } from '../../../services/relay/testing/connectRawClient'
+import { createClientJwt } from '../../../services/relay/testing/createClientJwt'
+import { freePorts } from '../../../services/stack/ports'
 
 // anvil's well-known dev keys: the victim and the forger.
 const victim = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
@@ -59,6 +65,71 @@ export async function benchSessionForgeries({ baseUrl, projectId, origin, twinPr
     { name: 'session: revoked by someone else', run: async () => post(`/v1/sessions/${session.id}/revoke`, { pci: session.id, signature: await forger.signMessage({ message: `revoke:${session.id}` }) }) },
   ]
   return runAttempts(attempts)
+}
+
+/**
+ * Name registrations (SPEC §7 POST /v1/profile/account) the victim did not sign as sent: each must be refused. The
+ * signed message is {name, attributes, timestamp, coinType}; the address is the signer.
+ */
+export async function benchNameForgeries({ baseUrl, projectId, origin }: Omit<ForgeryTarget, 'twinProjectId'>) {
+  const register = (body: unknown) =>
+    fetch(`${baseUrl}/v1/profile/account?projectId=${projectId}`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) })
+  const nowS = () => Math.floor(Date.now() / 1_000)
+  const signed = async (fields: Record<string, unknown> = {}, signer = victim) => {
+    const message = JSON.stringify({ name: `forged-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`, attributes: {}, timestamp: nowS(), coinType: 60, ...fields })
+    return { message, signature: await signer.signMessage({ message }) }
+  }
+  const attempts: Attempt[] = [
+    { name: 'name: signed by someone else', run: async () => register({ coin_type: 60, address: victim.address, ...(await signed({}, forger)) }) },
+    { name: 'name: coin type changed after signing', run: async () => register({ coin_type: 0, address: victim.address, ...(await signed()) }) },
+    { name: 'name: no coin type in the signed message', run: async () => register({ coin_type: 60, address: victim.address, ...(await signed({ coinType: undefined })) }) },
+    { name: 'name: signed 11 minutes ago', run: async () => register({ coin_type: 60, address: victim.address, ...(await signed({ timestamp: nowS() - 660 })) }) },
+    { name: 'name: signed an hour from now', run: async () => register({ coin_type: 60, address: victim.address, ...(await signed({ timestamp: nowS() + 3_600 })) }) },
+    { name: 'name: attribute added after signing', run: async () => {
+      const { message, signature } = await signed()
+      return register({ coin_type: 60, address: victim.address, message: message.replace('"attributes":{}', '"attributes":{"avatar":"https://evil.test/a.png"}'), signature })
+    } },
+  ]
+  return runAttempts(attempts)
+}
+
+/** Client JWTs the relay must refuse (each closes with 4001): a forgery is one whose connection stays open. */
+export async function benchRelayForgeries() {
+  const port = (await freePorts()).relay
+  const relay = createRelay({ port })
+  await relay.ready
+  const aud = relay.url
+  const nowS = Math.floor(Date.now() / 1_000)
+  const part = (value: unknown) => base64urlnopad.encode(new TextEncoder().encode(JSON.stringify(value)))
+  const [header, payload] = createClientJwt({ aud }).split('.') as [string, string]
+  const otherSignature = createClientJwt({ aud }).split('.')[2]!
+  const unsigned = (claims: Record<string, unknown>, alg = 'EdDSA') => {
+    const secret = ed25519.utils.randomPrivateKey()
+    const iss = `did:key:z${base58.encode(new Uint8Array([0xed, 0x01, ...ed25519.getPublicKey(secret)]))}`
+    const signed = `${part({ alg, typ: 'JWT' })}.${part({ iss, sub: 'x', aud, iat: nowS, exp: nowS + 3_600, ...claims })}`
+    return `${signed}.${base64urlnopad.encode(ed25519.sign(new TextEncoder().encode(signed), secret))}`
+  }
+  const jwts: Record<string, string> = {
+    'relay: signature of another key': `${header}.${payload}.${otherSignature}`,
+    'relay: alg none': `${part({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+    'relay: another audience': createClientJwt({ aud: 'wss://relay.evil.test' }),
+    'relay: expired': createClientJwt({ aud, claims: { exp: nowS - 10 } }),
+    'relay: issued in the future': createClientJwt({ aud, claims: { iat: nowS + 3_600, exp: nowS + 7_200 } }),
+    'relay: valid for a year': createClientJwt({ aud, claims: { exp: nowS + 365 * 86_400 } }),
+    'relay: iss not a did:key': unsigned({ iss: 'did:web:evil.test' }),
+    'relay: HS256 header': unsigned({}, 'HS256'),
+  }
+  const accepted: string[] = []
+  try {
+    for (const [name, jwt] of Object.entries(jwts)) {
+      const client = await connectRawClient(relay.url, { jwt }).catch(() => undefined)
+      if (client && (await client.request('irn_subscribe', { topic: 'a'.repeat(64) })).result !== undefined) accepted.push(name)
+      client?.close()
+    }
+  } finally {
+    await relay.close()
+  }
+  return { attempts: Object.keys(jwts).length, accepted: accepted.length, acceptedNames: accepted }
 }
 
 export async function runAttempts(attempts: readonly Attempt[]) {

@@ -219,6 +219,15 @@ describe('fallbackTransport: circuit breaker', () => {
     expect(a!.calls().length - a!.abandoned).toBeLessThanOrEqual(1)
   })
 
+  it('sends no ranking pings to a single endpoint: there is no order to keep', async () => {
+    let ranking: TransportRanking | undefined
+    const { servers: [a], request } = await setup([answer(() => '0xa')], { rank: { intervalMs: 10, pingTimeoutMs: 30 }, onRanking: (r) => (ranking = r) })
+    expect(await request('eth_chainId')).toBe('0xa')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(ranking).toBeUndefined()
+    expect(a!.calls()).toHaveLength(1)
+  })
+
   it('puts the faster transport first once ranking has run', async () => {
     let ranking: TransportRanking | undefined
     const { request } = await setup([delayed(80, answer(() => '0xa')), answer(() => '0xb')], {

@@ -167,7 +167,8 @@ export function fallbackTransport(
       else health.hold(index, retryAfterMs)
     }
 
-    if (rank) {
+    // With one endpoint there is no order to keep: no pings.
+    if (rank && clients.length > 1) {
       const ranking = createTransportRanking({
         ...(typeof rank === 'object' ? rank : {}),
         // The pings are the probes of the circuit breaker: an answer ends a cool-off, a failure starts one.
