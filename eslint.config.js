@@ -20,6 +20,10 @@ const workerMayNotImport = [
   forbid(['react', 'react-dom', 'react/*', 'react-dom/*', 'zustand/react', 'zustand/traditional'],
     'The worker has no React.'),
 ]
+// The page reaches the workers only through src/shared/protocol and `new Worker(new URL(...))`, which is no import.
+const mainMayNotImport = [
+  forbid(['**/worker', '**/worker/**'], 'src/main talks to the workers through src/shared/protocol (their messages and API types) and starts them by new URL(...); it never imports worker code.'),
+]
 const uiMayNotImport = [
   forbid(['comlink', 'comlink/*'], 'src/main/ui reads stores through hooks; it never talks to comlink.'),
   forbid(['**/worker', '**/worker/**'], 'src/main/ui never imports worker code.'),
@@ -43,5 +47,7 @@ export default tseslint.config(
   },
   { files: ['src/shared/**'], rules: boundary(sharedMayNotImport) },
   { files: ['src/worker/**'], rules: boundary(workerMayNotImport) },
+  // Tests may check the page's side against the worker's real one (the store mirror against its publisher).
+  { files: ['src/main/**'], ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: boundary(mainMayNotImport) },
   { files: ['src/main/ui/**'], rules: boundary(uiMayNotImport) },
 )

@@ -17,6 +17,8 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/worker/x.ts', "import { useState } from 'react'\nexport const b = useState", 'The worker has no React'],
     ['src/main/ui/x.ts', "import { wrap } from 'comlink'\nexport const b = wrap", 'never talks to comlink'],
     ['src/main/ui/x.ts', "import { a } from '../../worker/api'\nexport const b = a", 'src/main/ui never imports worker code'],
+    ['src/main/core/x.ts', "import type { A } from '../../worker/api'\nexport type B = A", 'src/main talks to the workers through src/shared/protocol'],
+    ['src/main/providers/x.ts', "import { a } from '../../worker/walletConnect/walletConnectWorker'\nexport const b = a", 'it never imports worker code'],
   ])('%s: %s is refused', async (filePath, code, reason) => {
     const errors = await boundaryErrors(filePath, code)
     expect(errors).toHaveLength(1)
@@ -26,6 +28,9 @@ describe('import boundaries (eslint.config.js)', () => {
   it.each([
     ['src/worker/x.ts', "import { a } from '../shared/protocol/x'\nexport const b = a"],
     ['src/main/x.ts', "import { wrap } from 'comlink'\nexport const b = wrap"],
+    ['src/main/core/x.ts', "export const start = () => new Worker(new URL('../../worker/worker.ts', import.meta.url), { type: 'module' })"],
+    ['src/main/core/x.ts', "import type { CoreWorkerApi } from '../../shared/protocol/core/coreApi'\nexport type A = CoreWorkerApi"],
+    ['src/main/core/x.test.ts', "import { publishStore } from '../../worker/state/publishStore'\nexport const b = publishStore"],
     ['src/main/ui/x.ts', "import { useState } from 'react'\nexport const b = useState"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toEqual([])

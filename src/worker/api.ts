@@ -3,24 +3,18 @@ import { PENDING_TRANSACTIONS_LIMIT } from '../shared/protocol/constants'
 import { createWidgetError } from '../shared/protocol/errors'
 import { withWidgetErrors } from './rpc-transport/withWidgetErrors'
 import { createChainClientRegistry } from './chain-clients/createChainClientRegistry'
-import { createEip155Client, decodeLogs, type ContractCall, type Eip155ChainConfig, type Eip155Client } from './chain-clients/eip155'
+import type { ContractCall, CoreConfig, CoreWorkerApi } from '../shared/protocol/core/coreApi'
+import { balanceKey, type PendingTransaction } from '../shared/protocol/core/coreState'
+import { dataServiceMethods, type DataServiceMethod } from '../shared/protocol/core/dataService'
+import { createEip155Client, decodeLogs, type Eip155Client } from './chain-clients/eip155'
 import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
 import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
-import { dataServiceMethods, type DataServiceMethod } from './services/dataServiceMethods'
-import { balanceKey, createCoreStore, type PendingTransaction } from './state/coreStore'
-import { publishStore, type MessageTarget } from './state/publishStore'
+import { createCoreStore } from './state/coreStore'
+import { publishStore } from './state/publishStore'
 
-export type CoreConfig = {
-  chains: readonly Eip155ChainConfig[]
-  /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
-  rankTransports?: boolean
-  /** How often watched block numbers are polled. */
-  blockPollingIntervalMs?: number
-  /** Our data service and wallet registry; without it, data-service calls fail with SERVICE_NOT_CONFIGURED. */
-  dataService?: { baseUrl: string; walletRegistryUrl?: string; projectId: string; sdkVersion: string; supportedCaipNetworkIds?: readonly string[] }
-}
+export type { CoreConfig } from '../shared/protocol/core/coreApi'
 
 const cachedDataServiceKeys: Partial<Record<DataServiceMethod, (args: Record<string, unknown>) => QueryKey | undefined>> = {
   getSupportedChains: () => ['supportedChains'],
@@ -103,7 +97,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       return tx ? { pendingTransactions: { ...s.pendingTransactions, [hash]: { ...tx, ...update } } } : s
     })
 
-  return withWidgetErrors({
+  const api = {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
     configure({ chains: configured, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
@@ -140,7 +134,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     },
 
     /** Starts publishing the store to the main thread over `port`. */
-    connectStore(port: MessageTarget) {
+    connectStore(port: Parameters<CoreWorkerApi['connectStore']>[0]) {
       unpublish?.()
       unpublish = publishStore(store, port)
     },
@@ -231,7 +225,9 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     },
 
     getState: () => store.getState(),
-  })
+  }
+  // The page calls this API through its protocol type: any drift is a type error here.
+  return withWidgetErrors(api satisfies CoreWorkerApi)
 }
 
 export type WorkerApi = ReturnType<typeof createWorkerApi>

@@ -1,13 +1,11 @@
-import { releaseProxy, transfer, transferHandlers, wrap, type Remote } from 'comlink'
+import { transfer, transferHandlers } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
-import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
+import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
-import type { CoreConfig } from '../../worker/api'
-import { dataServiceMethods, type DataServiceMethod } from '../../worker/services/dataServiceMethods'
-import type { DataServiceClient } from '../../worker/services/createDataServiceClient'
-import type { ContractCall } from '../../worker/chain-clients/eip155'
-import type { ExposedWorkerApi } from '../../worker/worker'
+import type { ContractCall, CoreConfig, CoreWorkerApi } from '../../shared/protocol/core/coreApi'
+import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
 import { createStoreMirror } from './createStoreMirror'
+import { createWorkerClient } from './createWorkerClient'
 
 installErrorTransferHandler(transferHandlers)
 
@@ -19,11 +17,7 @@ export type CreateCoreParameters = CoreConfig & {
 }
 
 /** The data-service calls as the main thread sees them: same names and arguments, answered by the worker. */
-export type CoreDataService = {
-  [K in DataServiceMethod]: (...args: Parameters<DataServiceClient[K]>) => Promise<Awaited<ReturnType<DataServiceClient[K]>>>
-}
-
-type CallOptions = { timeoutMs?: number; signal?: AbortSignal; onAbort?: () => void }
+export type CoreDataService = DataServiceApi
 
 function startWorker() {
   return new Worker(new URL('../../worker/worker.ts', import.meta.url), { type: 'module', name: 'tessera-core' })
@@ -40,81 +34,29 @@ const isPageVisible = () => typeof document === 'undefined' || document.visibili
  */
 export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000, ...config }: CreateCoreParameters) {
   const mirror = createStoreMirror()
-  const pending = new Set<(error: Error) => void>()
   const blockWatches = new Map<string, { chainId: number }>()
   let nextId = 0
-  let isDestroyed = false
-  let restarts = 0
-
-  const start = () => {
-    const worker = createWorker()
-    const remote = wrap<ExposedWorkerApi>(worker)
-    const channel = new MessageChannel()
-    channel.port1.onmessage = (event) => mirror.apply(event.data)
-    const ready = Promise.all([
-      remote.configure(config),
-      remote.connectStore(transfer(channel.port2, [channel.port2])),
-      remote.setVisibility(isPageVisible()),
-      ...[...blockWatches].map(([watchId, { chainId }]) => remote.watchBlockNumber({ watchId, chainId })),
-    ])
-    ready.catch(() => {})
-    const onError = (event: Event) => {
-      event.preventDefault()
-      restart(createWidgetError('CORE_WORKER_DIED', { details: (event as ErrorEvent).message }))
-    }
-    worker.addEventListener('error', onError)
-    return { worker, remote, port: channel.port1, ready, onError }
-  }
-
   // The worker starts in a task of its own (or at the first call), not in the page's task that creates the core.
-  let session: ReturnType<typeof start> | undefined
-  const current = () => (session ??= start())
-  const warmUp = setTimeout(current, 0)
+  const client = createWorkerClient<CoreWorkerApi>({
+    createWorker,
+    callTimeoutMs,
+    warmUp: true,
+    setUp(remote) {
+      const channel = new MessageChannel()
+      channel.port1.onmessage = (event) => mirror.apply(event.data)
+      const ready = Promise.all([
+        remote.configure(config),
+        remote.connectStore(transfer(channel.port2, [channel.port2])),
+        remote.setVisibility(isPageVisible()),
+        ...[...blockWatches].map(([watchId, { chainId }]) => remote.watchBlockNumber({ watchId, chainId })),
+      ])
+      return { ready, tearDown: () => channel.port1.close() }
+    },
+  })
+  const { call } = client
 
-  const stopSession = () => {
-    clearTimeout(warmUp)
-    if (!session) return
-    session.worker.removeEventListener('error', session.onError)
-    session.port.close()
-    session.remote[releaseProxy]()
-    session.worker.terminate()
-    session = undefined
-  }
-
-  const restart = (reason: Error) => {
-    stopSession()
-    for (const fail of [...pending]) fail(reason)
-    pending.clear()
-    if (isDestroyed) return
-    restarts++
-    session = start()
-  }
-
-  const onVisibilityChange = () => void session?.remote.setVisibility(isPageVisible()).catch(() => {})
+  const onVisibilityChange = () => void (client.isRunning() && client.remote().setVisibility(isPageVisible()).catch(() => {}))
   if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisibilityChange)
-
-  function call<T>(run: (remote: Remote<ExposedWorkerApi>) => Promise<T>, { timeoutMs = callTimeoutMs, signal, onAbort }: CallOptions = {}) {
-    return new Promise<T>((resolve, reject) => {
-      if (isDestroyed) return reject(createWidgetError('CORE_DESTROYED'))
-      const settle = (done: () => void) => {
-        clearTimeout(timer)
-        pending.delete(fail)
-        signal?.removeEventListener('abort', abort)
-        done()
-      }
-      const fail = (error: unknown) => settle(() => reject(error))
-      const abort = () => {
-        onAbort?.()
-        fail(createWidgetError('REQUEST_ABORTED'))
-      }
-      const timer = setTimeout(() => fail(createWidgetError('CORE_TIMEOUT', { details: `no answer within ${timeoutMs} ms` })), timeoutMs)
-      pending.add(fail)
-      if (signal?.aborted) return abort()
-      signal?.addEventListener('abort', abort, { once: true })
-      const { ready, remote } = current()
-      ready.then(() => run(remote)).then((value) => settle(() => resolve(value)), fail)
-    })
-  }
 
   return {
     /** The worker's state, mirrored read-only: block numbers, balances, pending transactions, transport ranks. */
@@ -130,7 +72,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       return call((r) => r.request({ chainId, method, params, requestId }), {
         timeoutMs,
         signal,
-        onAbort: () => void current().remote.abort({ requestId }).catch(() => {}),
+        onAbort: () => void client.remote().abort({ requestId }).catch(() => {}),
       })
     },
     getBlockNumber: (parameters: { chainId: number }) => call((r) => r.getBlockNumber(parameters)),
@@ -167,12 +109,11 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       }
     },
     /** How many times a dead worker was replaced. */
-    getRestartCount: () => restarts,
+    getRestartCount: client.getRestartCount,
+    /** Ends the worker, its store port and every pending call; nothing of the core is left running. */
     destroy() {
-      if (isDestroyed) return
-      isDestroyed = true
       if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', onVisibilityChange)
-      restart(createWidgetError('CORE_DESTROYED'))
+      client.destroy()
     },
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createCoreStore } from '../../worker/state/coreStore'
-import { publishStore, type StoreMessage } from '../../worker/state/publishStore'
+import type { StoreMessage } from '../../shared/protocol/core/coreState'
+import { publishStore } from '../../worker/state/publishStore'
 import { createStoreMirror } from './createStoreMirror'
 
 function connect() {

@@ -1,7 +1,6 @@
 import { createStore } from 'zustand/vanilla'
 import { replaceEqualDeep } from '../../shared/replaceEqualDeep'
-import { initialCoreState, type CoreState } from '../../worker/state/coreStore'
-import type { StoreMessage } from '../../worker/state/publishStore'
+import { initialCoreState, type CoreState, type StoreMessage } from '../../shared/protocol/core/coreState'
 
 /** A read-only zustand store: what React's useStore and useSyncExternalStore need, and no setState. */
 export type ReadonlyStore<T> = {

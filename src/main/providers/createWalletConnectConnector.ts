@@ -1,19 +1,22 @@
-import { proxy, transferHandlers, wrap, type Remote } from 'comlink'
+import { proxy, transferHandlers } from 'comlink'
 import { installErrorTransferHandler } from '../../shared/protocol/errors'
-import type { Pairing, WalletConnectSessionParameters } from '../../worker/walletConnect/createWalletConnectSession'
-import type { SessionEvent, WalletConnectWorkerApi } from '../../worker/walletConnect/walletConnectWorker'
+import type { Pairing, SessionEvent, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
+import { createWorkerClient } from '../core/createWorkerClient'
 import { switchChain, WALLET_CONNECT_ID, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
 
 installErrorTransferHandler(transferHandlers)
 
-export type { Pairing } from '../../worker/walletConnect/createWalletConnectSession'
+export type { Pairing } from '../../shared/protocol/walletConnectApi'
 
-export type WalletConnectConnectorParameters = Omit<WalletConnectSessionParameters, 'loadSignClient' | 'storage'> & {
+export type WalletConnectConnectorParameters = WalletConnectWorkerConfig & {
   /** The chain to act on when the wallet approves several: the widget's active one. */
   getPreferredChainId?: () => number | undefined
   /** Starts the WalletConnect worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
 }
+
+/** A WalletConnect request waits for a person on a phone: the sign client's own expiry is 5 minutes. */
+const WALLET_ANSWER_TIMEOUT_MS = 6 * 60_000
 
 function startWorker() {
   return new Worker(new URL('../../worker/walletConnect/walletConnectWorker.ts', import.meta.url), { type: 'module', name: 'tessera-walletconnect' })
@@ -27,7 +30,6 @@ function startWorker() {
  */
 export function createWalletConnectConnector({ createWorker = startWorker, getPreferredChainId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
   const watchers = new Set<ConnectorEvents>()
-  let remote: Remote<WalletConnectWorkerApi> | undefined
   const onEvent = (event: SessionEvent) => {
     for (const watcher of watchers) {
       if (event.type === 'accountsChanged') watcher.onAccountsChanged?.(event.accounts)
@@ -35,15 +37,11 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
       else watcher.onDisconnect?.()
     }
   }
-  const worker = async () => {
-    if (!remote) {
-      remote = wrap<WalletConnectWorkerApi>(createWorker())
-      await remote.configure(parameters, proxy(onEvent))
-    }
-    return remote
-  }
+  // Started at the first call; a worker that dies is replaced and configured again (the session is in its storage).
+  const client = createWorkerClient<WalletConnectWorkerApi>({ createWorker, setUp: (remote) => ({ ready: Promise.resolve(remote.configure(parameters, proxy(onEvent))) }) })
+  const { call } = client
 
-  const request = async <T = unknown,>(args: { method: string; params?: unknown }) => (await (await worker()).request(args)) as T
+  const request = <T = unknown,>(args: { method: string; params?: unknown }) => call((r) => r.request(args), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }) as Promise<T>
 
   const connector = {
     id: WALLET_CONNECT_ID,
@@ -53,22 +51,26 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     imageUrl: undefined,
     info: { rdns: '' },
     request,
-    getAccounts: async () => (await worker()).getAccounts(),
-    getChainId: async () => (await worker()).getChainId(),
-    isAuthorized: async () => (await worker()).isAuthorized(getPreferredChainId()),
+    getAccounts: () => call((r) => r.getAccounts()),
+    getChainId: () => call((r) => r.getChainId()),
+    isAuthorized: () => call((r) => r.isAuthorized(getPreferredChainId())),
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
     async pair(): Promise<Pairing> {
-      const api = await worker()
-      const uri = await api.pair(getPreferredChainId())
-      return { uri, approval: api.approval(uri) }
+      const uri = await call((r) => r.pair(getPreferredChainId()))
+      return { uri, approval: call((r) => r.approval(uri), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }) }
     },
-    disconnect: async () => (await worker()).disconnect(),
+    disconnect: () => call((r) => r.disconnect()),
     /** The connected wallet's name, from the session. */
-    getPeerName: async () => (await worker()).getPeerName(),
+    getPeerName: () => call((r) => r.getPeerName()),
     switchChain: (network: AddableNetwork) => switchChain(request, network),
     watch(handlers: ConnectorEvents) {
       watchers.add(handlers)
       return () => void watchers.delete(handlers)
+    },
+    /** Ends the worker (and its socket) and every pending call. */
+    destroy: () => {
+      watchers.clear()
+      client.destroy()
     },
   }
   return connector satisfies Connector

@@ -48,7 +48,8 @@ export function createModal({ timers = realTimers }: { timers?: Timers } = {}) {
     },
     close() {
       openSeq++
-      store.setState({ open: false, loading: false })
+      timers.clearTimeout(shakeTimer)
+      store.setState({ open: false, loading: false, shake: false })
     },
     shake() {
       timers.clearTimeout(shakeTimer)

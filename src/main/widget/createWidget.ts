@@ -573,8 +573,15 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     },
     reconnect,
     refreshBalance,
+    /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
-      void walletConnectLoad?.then((loaded) => loaded.pairing.reset())
+      clearTimeout(reconnectTimer)
+      void walletConnectLoad?.then((loaded) => {
+        loaded.pairing.reset()
+        loaded.connector.destroy()
+      })
+      notifications.close()
+      modal.close()
       stopWatching?.()
       stopDiscovery?.()
       discovery?.stop()
@@ -582,7 +589,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     },
   }
   // In a task of its own: creating the widget stays short in the page's start-up task.
-  setTimeout(() => void reconnect(), 0)
+  const reconnectTimer = setTimeout(() => void reconnect(), 0)
   return widget
 }
 

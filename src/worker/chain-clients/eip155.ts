@@ -19,34 +19,7 @@ import {
 import { fallbackTransport } from '../rpc-transport/fallback'
 import { httpTransport } from '../rpc-transport/http'
 import type { TransportRanking } from '../rpc-transport/ranking'
-
-export type Eip155ChainConfig = {
-  chainId: number
-  name?: string
-  rpcUrls: readonly string[]
-  /** Multicall3 address; defaults to the canonical one. */
-  multicall3?: Address
-}
-
-export type ContractCall = {
-  address: Address
-  abi: Abi
-  functionName: string
-  args?: readonly unknown[]
-}
-
-export type MulticallResult =
-  | { status: 'success'; result: unknown }
-  | { status: 'failure'; error: { name: string; message: string } }
-
-export type DecodedLog = {
-  eventName: string | undefined
-  args: unknown
-  address: Address
-  blockNumber: bigint | null
-  transactionHash: Hex | null
-  logIndex: number | null
-}
+import type { ContractCall, DecodedLog, Eip155ChainConfig, MulticallResult } from '../../shared/protocol/core/coreApi'
 
 const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const MULTICALL_BATCH_SIZE_BYTES = 1_024

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import type { DataServiceApi } from '../../shared/protocol/core/dataService'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
 import {
@@ -15,7 +16,7 @@ import {
   suggestionsResponseSchema,
   supportedChainsResponseSchema,
   walletsResponseSchema,
-} from './schemas'
+} from '../../shared/protocol/schemas/dataService'
 
 export { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 
@@ -121,7 +122,7 @@ export function createDataServiceClient({
   }
   const ok = z.unknown()
 
-  return {
+  const client = {
     getSupportedChains: () => call('getSupportedChains', { path: 'v1/supported-chains', schema: supportedChainsResponseSchema }),
     getIdentity: ({ address, sender }: { address: string; sender?: string }) =>
       call('getIdentity', { path: `v1/identity/${address}`, query: { sender }, schema: identityResponseSchema }),
@@ -195,6 +196,9 @@ export function createDataServiceClient({
       return true
     },
   }
+  // The page calls these through the core by their protocol type: any drift is a type error here.
+  client satisfies DataServiceApi
+  return client
 }
 
 export type DataServiceClient = ReturnType<typeof createDataServiceClient>

@@ -1,13 +1,5 @@
-import type { CoreState, CoreStateSlice, CoreStore } from './coreStore'
-
-/** One slice's changes: entries set (new or changed) and keys removed. */
-export type SlicePatch = { slice: CoreStateSlice; set: Record<string, unknown>; remove: string[] }
-
-export type StoreMessage =
-  | { kind: 'snapshot'; version: number; state: CoreState }
-  | { kind: 'patch'; version: number; patches: SlicePatch[] }
-
-export type MessageTarget = { postMessage(message: StoreMessage): void }
+import type { CoreState, CoreStateSlice, MessageTarget, SlicePatch } from '../../shared/protocol/core/coreState'
+import type { CoreStore } from './coreStore'
 
 function diffSlices(prev: CoreState, next: CoreState): SlicePatch[] {
   const patches: SlicePatch[] = []

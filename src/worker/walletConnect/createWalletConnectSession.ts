@@ -2,6 +2,7 @@ import { numberToHex, type Address } from 'viem'
 import type SignClient from '@walletconnect/sign-client'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
+import type { Pairing, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
 
 /** What a session tells its watcher. */
 export type SessionEvents = {
@@ -17,24 +18,14 @@ type Session = ReturnType<Client['session']['getAll']>[number]
 const methods = ['eth_sendTransaction', 'personal_sign', 'eth_signTypedData_v4', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_getCapabilities', 'wallet_sendCalls', 'wallet_getCallsStatus']
 const events = ['accountsChanged', 'chainChanged']
 
-export type WalletConnectSessionParameters = {
-  projectId: string
-  /** Our relay (`services.relay`): the only host the client talks to. */
-  relayUrl: string
-  metadata: { name: string; description: string; url: string; icons: string[] }
-  chainIds: number[]
+export type WalletConnectSessionParameters = WalletConnectWorkerConfig & {
   /** Loads the sign client (134 KiB gzipped), on first use only. */
   loadSignClient?: () => Promise<typeof SignClient>
-  /** How long to wait for the relay before saying it cannot be reached. */
-  relayTimeoutMs?: number
-  /** Keeps this widget's client (and its stored sessions) apart from other WalletConnect clients on the page. */
-  storagePrefix?: string
   /** Where the client keeps keys and sessions; IndexedDB in browsers by default. */
   storage?: NonNullable<Parameters<typeof SignClient.init>[0]>['storage']
 }
 
-/** A session proposal waiting for the wallet: its URI for the QR code and deep links, and the wallet's answer. */
-export type Pairing = { uri: string; approval: Promise<{ accounts: Address[]; chainId: number }> }
+export type { Pairing } from '../../shared/protocol/walletConnectApi'
 
 const sessionAccounts = (session: Session, chainId?: number): Address[] => {
   const entries = (session.namespaces.eip155?.accounts ?? []).map((account) => account.split(':') as [string, string, string])

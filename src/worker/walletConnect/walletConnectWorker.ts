@@ -1,10 +1,13 @@
 import { expose, transferHandlers } from 'comlink'
 import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
-import { createWalletConnectSession, type Pairing, type WalletConnectSession, type WalletConnectSessionParameters } from './createWalletConnectSession'
+import type { Pairing, SessionEvent, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
+import { createWalletConnectSession, type WalletConnectSession } from './createWalletConnectSession'
+
+/** Pairings waiting for their approval to be asked for; a fresh one replaces the oldest past this. */
+const MAX_PENDING_APPROVALS = 8
 
 installErrorTransferHandler(transferHandlers)
 
-export type SessionEvent = { type: 'accountsChanged'; accounts: `0x${string}`[] } | { type: 'chainChanged'; chainId: number } | { type: 'disconnect' }
 
 let session: WalletConnectSession | undefined
 const approvals = new Map<string, Pairing['approval']>()
@@ -15,7 +18,7 @@ const current = () => {
 
 /** The WalletConnect worker: the sign client, its crypto and its socket, off the page's main thread. */
 const api = {
-  configure(parameters: Omit<WalletConnectSessionParameters, 'loadSignClient' | 'storage'>, onEvent: (event: SessionEvent) => void) {
+  configure(parameters: WalletConnectWorkerConfig, onEvent: (event: SessionEvent) => void) {
     session = createWalletConnectSession(parameters)
     session.watch({
       onAccountsChanged: (accounts) => onEvent({ type: 'accountsChanged', accounts }),
@@ -35,6 +38,7 @@ const api = {
     const { uri, approval } = await current().pair(preferredChainId)
     approval.catch(() => {})
     approvals.set(uri, approval)
+    for (const stale of [...approvals.keys()].slice(0, -MAX_PENDING_APPROVALS)) approvals.delete(stale)
     return uri
   },
   approval(uri: string) {
@@ -43,8 +47,6 @@ const api = {
     if (!approval) throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: 'No pairing with this URI' })
     return approval
   },
-}
-
-export type WalletConnectWorkerApi = typeof api
+} satisfies WalletConnectWorkerApi
 
 expose(api)

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
-import { tokenBalanceSchema, transactionSchema, walletListingEntrySchema } from '../../shared/protocol/schemas/entities'
+import { tokenBalanceSchema, transactionSchema, walletListingEntrySchema } from './entities'
 
-export type { Transaction } from '../../shared/protocol/schemas/entities'
+export type { Transaction } from './entities'
 
 /** Response shapes of the data service (SPEC §3 and §7), checked where they enter the worker. */
 export const balanceResponseSchema = z.object({ balances: z.array(tokenBalanceSchema) })

@@ -1,0 +1,74 @@
+import type { Abi, Address, Hex, Log, TransactionReceipt } from 'viem'
+import type { CoreState, MessageTarget } from './coreState'
+import type { DataServiceMethod } from './dataService'
+
+/** One EVM chain the core reads: its RPC URLs, in order of preference until ranking has run. */
+export type Eip155ChainConfig = {
+  chainId: number
+  name?: string
+  rpcUrls: readonly string[]
+  /** Multicall3 address; defaults to the canonical one. */
+  multicall3?: Address
+}
+
+/** What the page gives the core's worker. */
+export type CoreConfig = {
+  chains: readonly Eip155ChainConfig[]
+  /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
+  rankTransports?: boolean
+  /** How often watched block numbers are polled. */
+  blockPollingIntervalMs?: number
+  /** Our data service and wallet registry; without it, data-service calls fail with SERVICE_NOT_CONFIGURED. */
+  dataService?: { baseUrl: string; walletRegistryUrl?: string; projectId: string; sdkVersion: string; supportedCaipNetworkIds?: readonly string[] }
+}
+
+export type ContractCall = {
+  address: Address
+  abi: Abi
+  functionName: string
+  args?: readonly unknown[]
+}
+
+export type MulticallResult =
+  | { status: 'success'; result: unknown }
+  | { status: 'failure'; error: { name: string; message: string } }
+
+export type DecodedLog = {
+  eventName: string | undefined
+  args: unknown
+  address: Address
+  blockNumber: bigint | null
+  transactionHash: Hex | null
+  logIndex: number | null
+}
+
+type Awaitable<T> = T | Promise<T>
+
+/**
+ * The core worker's API as the page calls it over comlink (every call answers a promise on the page). The worker's
+ * implementation is checked against it, so the two cannot drift apart.
+ */
+export type CoreWorkerApi = {
+  ping(): Awaitable<{ isWorker: boolean; at: number }>
+  configure(config: CoreConfig): Awaitable<void>
+  /** Starts publishing the store to the page over `port`. */
+  connectStore(port: MessageTarget): Awaitable<void>
+  /** The page tells the worker when it is hidden: polling pauses until it is visible again. */
+  setVisibility(visible: boolean): Awaitable<void>
+  getBlockNumber(parameters: { chainId: number }): Promise<bigint>
+  watchBlockNumber(parameters: { watchId: string; chainId: number }): Awaitable<void>
+  unwatchBlockNumber(parameters: { watchId: string }): Awaitable<void>
+  readContract(parameters: ContractCall & { chainId: number }): Promise<unknown>
+  multicall(parameters: { chainId: number; contracts: readonly ContractCall[] }): Promise<MulticallResult[]>
+  getBalance(parameters: { chainId: number; address: Address; token?: Address | null; force?: boolean }): Promise<bigint>
+  getLogs(parameters: { chainId: number; abi: Abi; address?: Address | Address[]; eventName?: string; fromBlock?: bigint; toBlock?: bigint }): Promise<DecodedLog[]>
+  decodeEventLogs(parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }): Awaitable<DecodedLog[]>
+  waitForTransactionReceipt(parameters: { chainId: number; hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }): Promise<TransactionReceipt>
+  /** A JSON-RPC request to the chain's nodes; `requestId` lets abort() cancel it. */
+  request(parameters: { chainId: number; method: string; params?: readonly unknown[]; requestId?: string }): Promise<unknown>
+  abort(parameters: { requestId: string }): Awaitable<void>
+  invalidateBalances(parameters: { chainId: number; address: Address }): Awaitable<number>
+  /** One call to the data service (its methods: dataServiceMethods), cached by kind where SPEC §9 gives a lifetime. */
+  callDataService(parameters: { method: DataServiceMethod; args?: Record<string, unknown> }): Promise<unknown>
+  getState(): Awaitable<CoreState>
+}

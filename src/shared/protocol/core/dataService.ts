@@ -1,0 +1,61 @@
+import type * as z from 'zod/mini'
+import type {
+  analyticsConfigSchema,
+  balanceResponseSchema,
+  fungiblePriceResponseSchema,
+  historyResponseSchema,
+  identityResponseSchema,
+  onrampOptionsSchema,
+  onrampQuoteSchema,
+  profileSchema,
+  sessionNonceSchema,
+  sessionSchema,
+  suggestionsResponseSchema,
+  supportedChainsResponseSchema,
+  walletsResponseSchema,
+} from '../schemas/dataService'
+
+/** The data-service calls the worker serves to the page (a list the page's bundle can import cheaply). */
+export const dataServiceMethods = [
+  'getSupportedChains', 'getIdentity', 'getTransactionHistory', 'getBalance', 'getFungiblePrice', 'getGasPrice', 'getSwapQuote',
+  'getSwapTokens', 'getAllowance', 'buildSwapTransaction', 'buildApproveTransaction', 'lookupName', 'reverseLookup',
+  'getNameSuggestions', 'registerName', 'generateOnrampUrl', 'getOnrampOptions', 'getOnrampQuote', 'createSessionNonce', 'createSession', 'getSession', 'revokeSession',
+  'getWallets', 'getAnalyticsConfig', 'sendAnalyticsEvent',
+] as const
+
+export type DataServiceMethod = (typeof dataServiceMethods)[number]
+
+type Answer<S extends z.ZodMiniType> = Promise<z.infer<S>>
+
+/**
+ * Tessera's data service and wallet registry (SPEC §7) as the page calls them through the core: same names and
+ * arguments as the worker's client, answers validated there.
+ */
+export type DataServiceApi = {
+  getSupportedChains(): Answer<typeof supportedChainsResponseSchema>
+  getIdentity(args: { address: string; sender?: string }): Answer<typeof identityResponseSchema>
+  getTransactionHistory(args: { account: string; cursor?: string; onramp?: string; chainId?: string }): Promise<z.infer<typeof historyResponseSchema> | { data: []; next: undefined }>
+  getBalance(args: { address: string; chainId: string; forceUpdate?: boolean }): Answer<typeof balanceResponseSchema>
+  getFungiblePrice(args: { addresses: readonly string[] }): Answer<typeof fungiblePriceResponseSchema>
+  getGasPrice(args: { chainId: string }): Promise<unknown>
+  getSwapQuote(args: { chainId: string; amount: string; userAddress: string; from: string; to: string; gasPrice: string }): Promise<unknown>
+  getSwapTokens(args: { chainId: string }): Promise<unknown>
+  getAllowance(args: { chainId: string; tokenAddress: string; userAddress: string }): Promise<unknown>
+  buildSwapTransaction(args: { chainId: string; amount: string; from: string; to: string; userAddress: string; slippage: number; disableEstimate?: boolean }): Promise<unknown>
+  buildApproveTransaction(args: { chainId: string; userAddress: string; from: string; to: string }): Promise<unknown>
+  lookupName(args: { name: string }): Answer<typeof profileSchema>
+  reverseLookup(args: { address: string; sender?: string }): Promise<z.infer<typeof profileSchema>[]>
+  getNameSuggestions(args: { name: string; zone?: string }): Promise<z.infer<typeof suggestionsResponseSchema>['suggestions']>
+  registerName(args: { name: string; coinType: number; address: string; message: string; signature: string }): Promise<{ success: boolean }>
+  generateOnrampUrl(args: { destinationWallets: unknown[]; defaultNetwork?: string; partnerUserId: string; presetCryptoAmount?: number; presetFiatAmount?: number }): Promise<{ url: string }>
+  getOnrampOptions(): Answer<typeof onrampOptionsSchema>
+  getOnrampQuote(args: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string }): Answer<typeof onrampQuoteSchema>
+  createSessionNonce(): Answer<typeof sessionNonceSchema>
+  createSession(args: { message: string; signature: string }): Answer<typeof sessionSchema>
+  getSession(args: { id: string }): Answer<typeof sessionSchema>
+  revokeSession(args: { id: string; pci: string; signature: string }): Promise<unknown>
+  getWallets(args: { page: number; entries: number; include?: readonly string[]; exclude?: readonly string[]; chains?: readonly string[]; search?: string; badge_type?: string }): Answer<typeof walletsResponseSchema>
+  getAnalyticsConfig(): Answer<typeof analyticsConfigSchema>
+  /** Sends one analytics event (never MODAL_CREATED). Resolves false when the event was not sent. */
+  sendAnalyticsEvent(args: { eventId: string; event: { type: string; event: string; properties?: Record<string, unknown> }; url: string; domain: string; timestamp: number; address?: string }): Promise<boolean>
+}
