@@ -7,6 +7,8 @@ export type StackManifest = {
   version: 1
   chains: StackChain[]
   devAccounts: Address[]
+  /** The local Solana chain; absent when the stack was started with `solana: false`. */
+  solana?: StackSolana
   services: { api: string; projectId: string; relay: string }
   demo: { url: string } | null
   /** The browser-test harness page (test/harness), when the test setup serves it. */
@@ -21,6 +23,18 @@ export type StackChain = {
   blockTimeSeconds: number | null
   multicall3: Address
   tokens: { address: Address; name: string; symbol: string; decimals: number }[]
+}
+
+export type StackSolana = {
+  /** `solana:` + the first 32 characters of the chain's genesis hash (CAIP-2), fixed across starts. */
+  caipNetworkId: `solana:${string}`
+  rpcUrl: string
+  /** PubSub (accountSubscribe, signatureSubscribe, …). */
+  wsUrl: string
+  /** base58 addresses, 1,000 SOL and 1,000,000 TUSD each. */
+  devAccounts: string[]
+  /** The demo SPL token (Token program); dev account 0 is its mint authority. */
+  mint: { address: string; symbol: string; decimals: number }
 }
 
 export const defaultManifestPath = resolve('.tessera', 'stack.json')

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePorts, PortInUseError, resolvePorts } from './ports'
+import { knownNetworks } from '../../src/shared/protocol/networks'
+import { freePorts, PortInUseError, resolvePorts, stackPorts, stackPortsEnv } from './ports'
 
 const servers: Server[] = []
 afterEach(async () => {
@@ -20,6 +21,8 @@ describe('resolvePorts', () => {
     const ports = await resolvePorts({
       TESSERA_ANVIL_PORT: String(free.anvil),
       TESSERA_ANVIL2_PORT: String(free.anvil2),
+      TESSERA_SOLANA_PORT: String(free.solana),
+      TESSERA_SOLANA_WS_PORT: String(free.solanaWs),
       TESSERA_API_PORT: String(free.api),
       TESSERA_DEMO_PORT: String(free.demo),
       TESSERA_RELAY_PORT: String(free.relay),
@@ -27,19 +30,26 @@ describe('resolvePorts', () => {
     expect(ports).toEqual(free)
   })
 
-  it('names the port and the variable to change when a port is taken', async () => {
-    const free = await freePorts()
+  it.each([
+    ['api', 'data service', 'TESSERA_API_PORT'],
+    ['solana', 'Solana local RPC', 'TESSERA_SOLANA_PORT'],
+    ['solanaWs', 'Solana local PubSub', 'TESSERA_SOLANA_WS_PORT'],
+  ] as const)('names the %s port and the variable to change when it is taken', async (key, name, envVar) => {
     const taken = await occupy()
-    const env = {
-      TESSERA_ANVIL_PORT: String(free.anvil),
-      TESSERA_ANVIL2_PORT: String(free.anvil2),
-      TESSERA_API_PORT: String(taken),
-      TESSERA_DEMO_PORT: String(free.demo),
-      TESSERA_RELAY_PORT: String(free.relay),
-    }
+    const env = { ...stackPortsEnv(await freePorts()), [envVar]: String(taken) }
     const error = await resolvePorts(env).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PortInUseError)
-    expect((error as Error).message).toBe(`Port ${taken} (data service) is already in use: set TESSERA_API_PORT to a free port.`)
+    expect((error as PortInUseError).spec).toBe(stackPorts[key])
+    expect((error as Error).message).toBe(`Port ${taken} (${name}) is already in use: set ${envVar} to a free port.`)
+  })
+
+  it('defaults the Solana chain to the ports the known local Solana network points at (8899, PubSub 8900)', () => {
+    const local = knownNetworks.find((n) => n.name === 'Solana Local')
+    expect(local?.rpcUrls.default).toEqual({
+      http: [`http://127.0.0.1:${stackPorts.solana.defaultPort}`],
+      webSocket: [`ws://127.0.0.1:${stackPorts.solanaWs.defaultPort}`],
+    })
+    expect([stackPorts.solana.defaultPort, stackPorts.solanaWs.defaultPort]).toEqual([8899, 8900])
   })
 
   it.each(['abc', '0', '70000', '80.5'])('rejects %s as a port number', async (raw) => {
@@ -50,8 +60,9 @@ describe('resolvePorts', () => {
 })
 
 describe('freePorts', () => {
-  it('gives a distinct port to every part of the stack', async () => {
-    const ports = Object.values(await freePorts())
-    expect(new Set(ports).size).toBe(5)
+  it('gives a distinct port to every part of the stack, the Solana RPC and PubSub included', async () => {
+    const ports = await freePorts()
+    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'api', 'demo', 'relay'])
+    expect(new Set(Object.values(ports)).size).toBe(7)
   })
 })

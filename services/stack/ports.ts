@@ -6,6 +6,9 @@ export type PortSpec = { name: string; envVar: string; defaultPort: number }
 export const stackPorts = {
   anvil: { name: 'anvil (chain 31337)', envVar: 'TESSERA_ANVIL_PORT', defaultPort: 8545 },
   anvil2: { name: 'second anvil (chain 31338)', envVar: 'TESSERA_ANVIL2_PORT', defaultPort: 8546 },
+  // Solana's own defaults (solana-test-validator): tools that derive PubSub from RPC take RPC port + 1.
+  solana: { name: 'Solana local RPC', envVar: 'TESSERA_SOLANA_PORT', defaultPort: 8899 },
+  solanaWs: { name: 'Solana local PubSub', envVar: 'TESSERA_SOLANA_WS_PORT', defaultPort: 8900 },
   api: { name: 'data service', envVar: 'TESSERA_API_PORT', defaultPort: 8787 },
   demo: { name: 'demo page', envVar: 'TESSERA_DEMO_PORT', defaultPort: 5173 },
   relay: { name: 'WalletConnect relay', envVar: 'TESSERA_RELAY_PORT', defaultPort: 8790 },
@@ -52,6 +55,14 @@ export async function resolvePorts(env: NodeJS.ProcessEnv, host = '127.0.0.1'): 
     ports[key] = port
   }
   return ports
+}
+
+/**
+ * The variables that make `resolvePorts` choose these ports, for a child `npm start`.
+ * @example spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, ...stackPortsEnv(await freePorts()) } })
+ */
+export function stackPortsEnv(ports: StackPorts): Record<string, string> {
+  return Object.fromEntries((Object.entries(stackPorts) as [StackPortName, PortSpec][]).map(([key, spec]) => [spec.envVar, String(ports[key])]))
 }
 
 /** Picks free ports for every service (tests run beside a developer's `npm start`). */

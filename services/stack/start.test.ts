@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { freePorts } from './ports'
+import { readManifest } from './manifest'
+import { freePorts, stackPortsEnv } from './ports'
 
 /** Every process whose parent chain leads to pid. */
 function descendants(pid: number): number[] {
@@ -21,6 +22,15 @@ function descendants(pid: number): number[] {
   return found
 }
 
+async function jsonRpc(url: string, method: string, params: unknown[] = []) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await response.json()) as { result?: unknown; error?: unknown }
+}
+
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0)
@@ -31,18 +41,11 @@ const isAlive = (pid: number) => {
 }
 
 describe('npm start', () => {
-  it('prints one URL to open, serves the demo and the chain, and leaves nothing running after Ctrl-C', async () => {
+  it('prints one URL to open, serves the demo and the chains (anvil and Solana), and leaves nothing running after Ctrl-C', async () => {
     const ports = await freePorts()
+    const manifestPath = `test-results/start-test-${process.pid}.json`
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: {
-        ...process.env,
-        TESSERA_ANVIL_PORT: String(ports.anvil),
-        TESSERA_ANVIL2_PORT: String(ports.anvil2),
-        TESSERA_API_PORT: String(ports.api),
-        TESSERA_DEMO_PORT: String(ports.demo),
-        TESSERA_RELAY_PORT: String(ports.relay),
-        TESSERA_MANIFEST: `test-results/start-test-${process.pid}.json`,
-      },
+      env: { ...process.env, ...stackPortsEnv(ports), TESSERA_MANIFEST: manifestPath },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -61,13 +64,14 @@ describe('npm start', () => {
     })
     expect(url).toBe(`http://127.0.0.1:${ports.demo}`)
     expect((await fetch(url)).status).toBe(200)
-    const rpc = await fetch(`http://127.0.0.1:${ports.anvil}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    }).then((r) => r.json())
-    expect(rpc.result).toBe('0x7a69')
+    expect((await jsonRpc(`http://127.0.0.1:${ports.anvil}`, 'eth_chainId')).result).toBe('0x7a69')
     expect((await fetch(`http://127.0.0.1:${ports.api}/health`)).status).toBe(200)
+
+    const { solana } = readManifest(manifestPath)
+    expect(output).toContain(`solana local on http://127.0.0.1:${ports.solana} (PubSub ws://127.0.0.1:${ports.solanaWs}, ${solana?.caipNetworkId})`)
+    expect(solana).toMatchObject({ rpcUrl: `http://127.0.0.1:${ports.solana}`, wsUrl: `ws://127.0.0.1:${ports.solanaWs}`, mint: { symbol: 'TUSD', decimals: 6 } })
+    expect(await jsonRpc(solana!.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' })
+    expect(await jsonRpc(solana!.rpcUrl, 'getBalance', [solana!.devAccounts[1]])).toMatchObject({ result: { value: 1_000_000_000_000 } }) // 1,000 SOL
 
     const children = descendants(child.pid!)
     expect(children.length).toBeGreaterThanOrEqual(3) // the stack process and two anvils
@@ -75,6 +79,7 @@ describe('npm start', () => {
     expect(await exited).toBe(0)
     // Helpers such as the bundler's service process exit when their parent's pipe closes, a moment later.
     await expect.poll(() => children.filter(isAlive), { timeout: 5_000 }).toEqual([])
+    // Every port, the Solana RPC and PubSub included, is closed. (The Solana chain runs inside the stack process.)
     for (const port of Object.values(ports)) {
       await expect(fetch(`http://127.0.0.1:${port}`)).rejects.toThrow()
     }

@@ -9,6 +9,7 @@ import { startApiServer } from '../api/server'
 import { createRelay } from '../relay/createRelay'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
+import { startLocalSolana } from './startLocalSolana'
 
 export type DemoMode = 'dev' | 'preview' | 'none'
 
@@ -17,6 +18,8 @@ export type StartStackParameters = {
   host?: string
   /** 'dev' serves the demo with Vite's dev server, 'preview' builds it and serves the build. */
   demo?: DemoMode
+  /** `false` leaves out the local Solana chain (and `solana` from the manifest). */
+  solana?: boolean
   manifestPath?: string
   blockTimeSeconds?: number
   /** Where the data service keeps its database (PGlite files); in memory without one. DATABASE_URL wins. */
@@ -42,13 +45,15 @@ const localChains = [
 ] as const
 
 /**
- * Starts both anvil chains (seeded with Multicall3 and the demo tokens), the data service and the demo page,
- * writes the manifest, and returns a stop() that ends every process it started.
+ * Starts both anvil chains (seeded with Multicall3 and the demo tokens), the local Solana chain (SOL and TUSD
+ * for its dev keys), the data service and the demo page, writes the manifest, and returns a stop() that ends
+ * every process it started.
  */
 export async function startStack({
   ports,
   host = '127.0.0.1',
   demo = 'dev',
+  solana: shouldStartSolana = true,
   manifestPath,
   blockTimeSeconds = 2,
   dataDir,
@@ -77,6 +82,14 @@ export async function startStack({
         tokens: seeded.tokens,
       })
       log(`anvil ${name} (chain ${chainId}) on ${anvil.rpcUrl}`)
+    }
+
+    let solana: StackManifest['solana']
+    if (shouldStartSolana) {
+      const local = await startLocalSolana({ host, port: ports.solana, wsPort: ports.solanaWs })
+      stops.push(local.stop)
+      solana = local.manifest
+      log(`solana local on ${solana.rpcUrl} (PubSub ${solana.wsUrl}, ${solana.caipNetworkId})`)
     }
 
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
@@ -112,6 +125,7 @@ export async function startStack({
       version: 1,
       chains,
       devAccounts,
+      ...(solana ? { solana } : {}),
       services: { api: api.url, projectId: DEMO_PROJECT_ID, relay: relay.url },
       demo: demoUrl ? { url: demoUrl } : null,
     }

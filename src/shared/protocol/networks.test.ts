@@ -4,10 +4,10 @@ import { networkSchema } from './schemas/entities'
 import { getKnownNetwork, knownNetworks, rankedEvmNetworkIds, unknownNetwork } from './networks'
 
 describe('known networks', () => {
-  it('has the 39 ranked EVM networks, Solana ×3, Bitcoin ×2, Polkadot and the two local chains', () => {
+  it('has the 39 ranked EVM networks, Solana ×3, Bitcoin ×2, Polkadot and the three local chains', () => {
     expect(rankedEvmNetworkIds).toHaveLength(39)
     expect(new Set(rankedEvmNetworkIds).size).toBe(39)
-    expect(knownNetworks.filter((n) => n.chainNamespace === 'solana').map((n) => n.name)).toEqual(['Solana', 'Solana Devnet', 'Solana Testnet'])
+    expect(knownNetworks.filter((n) => n.chainNamespace === 'solana').map((n) => n.name)).toEqual(['Solana', 'Solana Devnet', 'Solana Testnet', 'Solana Local'])
     expect(knownNetworks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.name)).toEqual(['Bitcoin', 'Bitcoin Testnet'])
     expect(getKnownNetwork('polkadot:91b171bb158e2d3848fa23a9f1c25182')?.nativeCurrency).toEqual({ name: 'Polkadot', symbol: 'DOT', decimals: 10 })
     expect(getKnownNetwork('eip155:31337')).toMatchObject({ name: 'Tessera Local', testnet: true, rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } } })
@@ -18,9 +18,28 @@ describe('known networks', () => {
     expect(isCaipNetworkId(network.caipNetworkId)).toBe(true)
   })
 
+  // CAIP-2 for Solana: the first 32 characters of the cluster's genesis hash (what getGenesisHash answers).
+  it.each([
+    ['Solana', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d'],
+    ['Solana Devnet', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG'],
+    ['Solana Testnet', 'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY'],
+    ['Solana Local', 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3', 'CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3PECGUCAEMbky'],
+  ])('%s is %s, from genesis hash %s', (name, caipNetworkId, genesisHash) => {
+    expect(caipNetworkId).toBe(`solana:${genesisHash.slice(0, 32)}`)
+    expect(getKnownNetwork(caipNetworkId)).toMatchObject({ name, id: genesisHash.slice(0, 32), nativeCurrency: { symbol: 'SOL', decimals: 9 } })
+  })
+
+  it('points the local Solana chain at the stack’s default RPC and PubSub ports', () => {
+    expect(getKnownNetwork('solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3')).toMatchObject({
+      testnet: true,
+      rpcUrls: { default: { http: ['http://127.0.0.1:8899'], webSocket: ['ws://127.0.0.1:8900'] } },
+    })
+  })
+
   it('has no duplicate ids and only https RPC URLs outside the local chains', () => {
     expect(new Set(knownNetworks.map((n) => n.caipNetworkId)).size).toBe(knownNetworks.length)
-    for (const n of knownNetworks.filter((n) => !n.name.startsWith('Tessera Local'))) {
+    const local = new Set(['eip155:31337', 'eip155:31338', 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3'])
+    for (const n of knownNetworks.filter((n) => !local.has(n.caipNetworkId))) {
       for (const url of n.rpcUrls.default.http) expect(url).toMatch(/^https:\/\//)
     }
   })

@@ -91,6 +91,19 @@ const other = (
 const sol = { name: 'Solana', symbol: 'SOL', decimals: 9 }
 const btc = { name: 'Bitcoin', symbol: 'BTC', decimals: 8 }
 
+/**
+ * The local stack's Solana chain (services/stack, `npm start`). Its genesis hash is LiteSVM's first blockhash,
+ * sha256("genesis") = CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3PECGUCAEMbky on every start, so its CAIP-2 id is fixed.
+ * The URLs are the stack's default ports; the stack manifest has the ones it chose.
+ */
+const solanaLocal: CaipNetwork = {
+  ...other('solana', 'CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3', 'Solana Local', sol, ['http://127.0.0.1:8899'], true),
+  rpcUrls: {
+    default: { http: ['http://127.0.0.1:8899'], webSocket: ['ws://127.0.0.1:8900'] },
+    chainDefault: { http: ['http://127.0.0.1:8899'], webSocket: ['ws://127.0.0.1:8900'] },
+  },
+}
+
 /** Every known network: the 39 ranked EVM networks, Solana, Bitcoin, Polkadot and the local dev chains. */
 export const knownNetworks: readonly CaipNetwork[] = [
   ...evmRows.map(evm),
@@ -102,6 +115,7 @@ export const knownNetworks: readonly CaipNetwork[] = [
   other('polkadot', '91b171bb158e2d3848fa23a9f1c25182', 'Polkadot', { name: 'Polkadot', symbol: 'DOT', decimals: 10 }, ['https://rpc.polkadot.io'], false, 'https://polkadot.subscan.io'),
   { ...evm([31337, 'Tessera Local', 'ETH', 'http://127.0.0.1:8545', 'http://127.0.0.1:8545', true]), blockExplorers: undefined },
   { ...evm([31338, 'Tessera Local 2', 'ETH', 'http://127.0.0.1:8546', 'http://127.0.0.1:8546', true]), blockExplorers: undefined },
+  solanaLocal,
 ]
 
 /** The 39 EVM networks of the hosted RPC's ranked list. */
