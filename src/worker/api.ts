@@ -170,8 +170,8 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       await hydrated
       const client = clientFor(chainId)
       const value = await cache.fetch(['balance', `eip155:${chainId}`, address.toLowerCase(), token?.toLowerCase() ?? 'native'], () => client.getBalance({ address, token }), { force })
-      const key = balanceKey(chainId, address, token)
-      store.setState((s) => ({ balances: { ...s.balances, [key]: { chainId, owner: address, token, value, updatedAt: now() } } }))
+      const caipNetworkId = `eip155:${chainId}`
+      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address, token)]: { caipNetworkId, owner: address, token, value, updatedAt: now() } } }))
       return value
     },
     getLogs: ({ chainId, ...parameters }: Parameters<Eip155Client['getLogs']>[0] & { chainId: number }) =>

@@ -39,7 +39,7 @@ describe('worker store → main mirror', () => {
 
   it('keeps the identity of unchanged data, even when the worker re-sends an equal value', async () => {
     const { worker, mirror, tick } = connect()
-    const balance = { chainId: 1, owner: '0xa', token: null, value: 10n, updatedAt: 1 }
+    const balance = { caipNetworkId: 'eip155:1', owner: '0xa', token: null, value: 10n, updatedAt: 1 }
     worker.setState({ balances: { a: balance, b: { ...balance, owner: '0xb' } } })
     await tick()
     const before = mirror.store.getState()

@@ -3,8 +3,7 @@ import { createWidgetError, type WidgetError } from '../../shared/protocol/error
 
 export { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
 
-/** The WalletConnect connector's id (SPEC §9 connector order: walletConnect first). */
-export const WALLET_CONNECT_ID = 'walletConnect'
+export { WALLET_CONNECT_ID } from './walletConnectId'
 
 export type ConnectorType = 'ANNOUNCED' | 'INJECTED' | 'WALLET_CONNECT' | 'AUTH' | 'EXTERNAL' | 'MULTI_CHAIN'
 

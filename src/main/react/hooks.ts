@@ -1,4 +1,5 @@
-import { useWidget, useWidgetState } from './WidgetProvider'
+import { balanceKey } from '../../shared/protocol/core/coreState'
+import { useStoreSelector, useWidget, useWidgetState } from './WidgetProvider'
 
 /** The connected account: status, address, CAIP address and all accounts. */
 export function useAccount() {
@@ -17,7 +18,21 @@ export function useNetwork() {
   return { network, networks: widget.getNetworks(), switchNetwork: widget.switchNetwork }
 }
 
-/** The connected account's native balance on the active network, read through the core. */
-export function useBalance() {
-  return useWidgetState((s) => s.balance)
+const noCoreStore = { getState: () => undefined, subscribe: () => () => {} }
+
+/**
+ * The connected account's native balance on the active network, from the core's mirrored store (the one home of chain
+ * data: the worker reads it, the page mirrors it). Undefined until read, or without a core.
+ */
+export function useBalance(): { value: bigint; symbol: string; decimals: number } | undefined {
+  const widget = useWidget()
+  const address = useWidgetState((s) => s.address)
+  const activeCaipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
+  const coreStore = widget.core?.store ?? noCoreStore
+  const entry = useStoreSelector(coreStore as typeof noCoreStore, () =>
+    address ? widget.core?.store.getState().balances[balanceKey(activeCaipNetworkId, address)] : undefined,
+  )
+  if (!entry) return undefined
+  const { nativeCurrency } = widget.getActiveNetwork()
+  return { value: entry.value, symbol: nativeCurrency.symbol, decimals: nativeCurrency.decimals }
 }

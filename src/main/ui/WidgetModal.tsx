@@ -12,9 +12,10 @@ const loadModal = () =>
   })
 const LazyModal = lazy(loadModal)
 
-/** Starts loading the modal's code before the first click (on hover, focus or idle). */
-export function prefetchModal() {
+/** Starts loading what the first click needs before it comes (on hover, focus or idle): the modal, and the widget's connection actions. */
+export function prefetchModal(widget: { prefetch: () => void }) {
   void loadModal()
+  widget.prefetch()
 }
 
 const whenIdle = (run: () => void) =>
@@ -26,7 +27,7 @@ export function WidgetModal() {
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
-  useEffect(() => void whenIdle(prefetchModal), [])
+  useEffect(() => void whenIdle(() => prefetchModal(widget)), [widget])
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
       {isOpen && LoadedModal ? <LoadedModal /> : null}

@@ -5,19 +5,39 @@ import { createWidgetError } from '../../shared/protocol/errors'
 
 const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
 
-const network = z.object({
+const wsUrl = z.string().check(z.url({ protocol: /^wss?$/ }))
+const rpcUrls = z.object({ http: z.array(httpUrl), webSocket: z.optional(z.array(wsUrl)) })
+const commonNetworkFields = {
+  name: z.string().check(z.minLength(1)),
+  nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().check(z.int(), z.nonnegative()) }),
+  rpcUrls: z.object({ default: rpcUrls, chainDefault: z.optional(rpcUrls) }),
+  blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
+  testnet: z.optional(z.boolean()),
+}
+
+const evmNetwork = z.object({
   chainNamespace: z.literal('eip155'),
   caipNetworkId: z.string().check(z.regex(/^eip155:\d+$/)),
   id: z.number().check(z.int(), z.positive()),
-  name: z.string().check(z.minLength(1)),
-  nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().check(z.int(), z.nonnegative()) }),
-  rpcUrls: z.object({ default: z.object({ http: z.array(httpUrl) }), chainDefault: z.optional(z.object({ http: z.array(httpUrl) })) }),
-  blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
-  testnet: z.optional(z.boolean()),
+  ...commonNetworkFields,
   contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
 })
 
+/** A Solana cluster: its CAIP-2 reference is the first 32 characters of its genesis hash (base58). */
+const solanaNetwork = z.object({
+  chainNamespace: z.literal('solana'),
+  caipNetworkId: z.string().check(z.regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/)),
+  id: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32}$/)),
+  ...commonNetworkFields,
+})
+
+const network = z.union([evmNetwork, solanaNetwork]).check(
+  z.refine((n) => n.caipNetworkId === `${n.chainNamespace}:${n.id}`, { message: 'caipNetworkId must be chainNamespace:id', path: ['caipNetworkId'] }),
+)
+
 export type WidgetNetwork = z.infer<typeof network>
+export type EvmNetwork = z.infer<typeof evmNetwork>
+export type SolanaNetwork = z.infer<typeof solanaNetwork>
 
 /** Features and their defaults (SPEC §9). */
 export const defaultFeatures = DEFAULT_FEATURES

@@ -46,6 +46,7 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
 
   it('lists the announced wallet and connects to it', async () => {
     const { widget } = page()
+    await widget.ready()
     expect(widget.getState().connectors.map((c) => c.id)).toEqual(['dev.tessera.wallet'])
     await widget.connect('dev.tessera.wallet')
     expect(widget.getState()).toMatchObject({

@@ -56,6 +56,7 @@ describe('widget.destroy()', () => {
     vi.advanceTimersByTime(1) // the core's worker and the reconnect start in tasks of their own
     const blockNumber = widget.core!.getBlockNumber({ chainId: 31337 })
     void widget.walletConnect!.start() // loads WalletConnect, whose worker then waits for a pairing
+    await widget.ready() // the EVM family's code, listening for wallets
     await vi.waitFor(() => expect(SilentWorker.started).toHaveLength(2))
     widget.notifications.show('Transaction started')
     widget.modal.shake()

@@ -20,8 +20,8 @@ export function ConnectButton() {
         className="button"
         data-variant={isConnected ? 'account' : 'connect'}
         onClick={() => widget.open()}
-        onPointerEnter={prefetchModal}
-        onFocus={prefetchModal}
+        onPointerEnter={() => prefetchModal(widget)}
+        onFocus={() => prefetchModal(widget)}
       >
         {isConnected ? (
           <>

@@ -10,7 +10,7 @@ export function NetworkButton() {
   const { network } = useNetwork()
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
-      <button type="button" className="button" data-variant="account" onClick={() => widget.open({ view: 'Networks' })} onPointerEnter={prefetchModal} onFocus={prefetchModal}>
+      <button type="button" className="button" data-variant="account" onClick={() => widget.open({ view: 'Networks' })} onPointerEnter={() => prefetchModal(widget)} onFocus={() => prefetchModal(widget)}>
         {network.name}
       </button>
     </ShadowRoot>

@@ -10,13 +10,13 @@ export type PendingTransaction = {
 
 export type TransportRank = { url: string; score: number; stability: number; latencyMs: number }
 
-export type BalanceEntry = { chainId: number; owner: string; token: string | null; value: bigint; updatedAt: number }
+export type BalanceEntry = { caipNetworkId: string; owner: string; token: string | null; value: bigint; updatedAt: number }
 
 /** What the worker knows about the chains, mirrored read-only on the main thread. Keys are strings. */
 export type CoreState = {
   /** By chain id. */
   blockNumbers: Record<string, bigint>
-  /** By `${chainId}:${owner}:${token ?? 'native'}`. */
+  /** By balanceKey: `${caipNetworkId}:${owner}:${token ?? 'native'}`, for every chain family. */
   balances: Record<string, BalanceEntry>
   /** By transaction hash; at most PENDING_TRANSACTIONS_LIMIT. */
   pendingTransactions: Record<string, PendingTransaction>
@@ -28,8 +28,11 @@ export type CoreStateSlice = keyof CoreState
 
 export const initialCoreState = (): CoreState => ({ blockNumbers: {}, balances: {}, pendingTransactions: {}, transportRanks: {} })
 
-export const balanceKey = (chainId: number, owner: string, token: string | null) =>
-  `${chainId}:${owner.toLowerCase()}:${token?.toLowerCase() ?? 'native'}`
+/** Where a balance sits in CoreState.balances. EVM addresses are case-free (lower-cased); base58 ones are not. */
+export const balanceKey = (caipNetworkId: string, owner: string, token: string | null = null) => {
+  const fold = (text: string) => (caipNetworkId.startsWith('eip155:') ? text.toLowerCase() : text)
+  return `${caipNetworkId}:${fold(owner)}:${token === null ? 'native' : fold(token)}`
+}
 
 /** One slice's changes: entries set (new or changed) and keys removed. */
 export type SlicePatch = { slice: CoreStateSlice; set: Record<string, unknown>; remove: string[] }

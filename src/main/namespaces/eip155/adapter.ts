@@ -1,0 +1,37 @@
+import { parseCaipNetworkId } from '../../../shared/protocol/caip'
+import { createInjectedConnector, type InjectedConnector } from '../../providers/createInjectedConnector'
+import { createLazyConnector } from '../../providers/createLazyConnector'
+import { WALLET_CONNECT_ID } from '../../providers/walletConnectId'
+import { discoverInjected } from '../../providers/discoverInjected'
+import type { NamespaceAdapter, NamespaceConnector } from '../types'
+import { toNamespaceConnector } from './toNamespaceConnector'
+
+/**
+ * EVM networks (eip155): wallets by EIP-6963 (and the legacy window.ethereum), native balances read by the core. WalletConnect's connector is the widget's (it spans families) and is wrapped by toNamespaceConnector.
+ */
+export const eip155Adapter: NamespaceAdapter = {
+  namespace: 'eip155',
+  discover(target) {
+    if (!target) return { getConnectors: () => [], subscribe: () => () => {}, stop: () => {} }
+    const discovery = discoverInjected(target)
+    const byRdns = new Map<string, { injected: InjectedConnector; connector: NamespaceConnector }>()
+    const getConnectors = () => {
+      for (const detail of discovery.getProviders()) {
+        if (byRdns.get(detail.info.rdns)?.injected.provider === detail.provider) continue
+        const injected = createInjectedConnector(detail)
+        byRdns.set(detail.info.rdns, { injected, connector: toNamespaceConnector(injected) })
+      }
+      return [...byRdns.values()].map((entry) => entry.connector)
+    }
+    return { getConnectors, subscribe: (listener) => discovery.subscribe(() => listener()), stop: () => discovery.stop() }
+  },
+  async readNativeBalance(core, network, address) {
+    if (network.rpcUrls.default.http.length === 0) return undefined
+    const chainId = Number(parseCaipNetworkId(network.caipNetworkId)!.reference)
+    const value = await core.getBalance({ chainId, address: address as `0x${string}` })
+    return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
+  },
+  walletConnect: (load) =>
+    toNamespaceConnector(createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, load)),
+}
+

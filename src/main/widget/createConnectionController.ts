@@ -1,0 +1,364 @@
+import type { StoreApi } from 'zustand/vanilla'
+import { formatCaipAddress, parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
+import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
+import { errorTable } from '../../shared/protocol/errorTable'
+import { createWidgetError } from '../../shared/protocol/errors'
+import type { Core } from '../core/createCore'
+import type { Connector } from '../providers/eip1193'
+import { loadAdapter } from '../namespaces/loadAdapter'
+import type { NamespaceAdapter, NamespaceConnector, NamespaceDiscovery } from '../namespaces/types'
+import type { Modal } from '../state/createModal'
+import type { Notifications } from '../state/createNotifications'
+import type { Router } from '../state/createRouter'
+import { namespacesToDisconnect } from '../state/namespacesToDisconnect'
+import { accountViews, shouldShowUnsupportedChain } from '../state/views'
+import type { WidgetStorage } from '../storage/createWidgetStorage'
+import type { WidgetConfig, WidgetNetwork } from './config'
+import { disconnectedNamespace, patchNamespace, topFields, type ConnectorSummary, type NamespaceState, type RecentWallet, type WidgetState } from './widgetState'
+
+/** The network placeholder for a network the host did not request (SPEC §3): same id, no RPC. */
+export function unknownNetwork(caipNetworkId: CaipNetworkId): WidgetNetwork {
+  const { namespace, reference } = parseCaipNetworkId(caipNetworkId)!
+  return {
+    chainNamespace: namespace,
+    caipNetworkId,
+    id: namespace === 'eip155' ? Number(reference) : reference,
+    name: 'Unknown Network',
+    nativeCurrency: namespace === 'solana' ? { name: 'Solana', symbol: 'SOL', decimals: 9 } : { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [] }, chainDefault: { http: [] } },
+  } as WidgetNetwork
+}
+
+export type ConnectionControllerParameters = {
+  config: WidgetConfig
+  store: StoreApi<WidgetState>
+  storage: WidgetStorage
+  core: Core | undefined
+  router: Router
+  modal: Modal
+  notifications: Notifications
+  target: Window | undefined
+  /** Loads the WalletConnect connector's code, when a relay is configured; its entry is listed first (SPEC §9 order). */
+  loadWalletConnect?: () => Promise<Connector>
+  /** Told when an account is connected (after connect or reconnect): sign-in decides whether to ask. */
+  onConnected: () => Promise<boolean>
+  onConnectSuccess: (event: { method: 'browser' | 'qrcode' | 'mobile'; name: string }) => void
+}
+
+/**
+ * Connections per chain family (SPEC §3, §4): each configured family keeps its own account and network state; one is
+ * active. Its code loads when the host configures one of its networks. Rules:
+ * - connect stores the connector per family, the connected families and the active one;
+ * - reconnect runs one attempt at a time per family, the stored connector first, then the recent wallets;
+ * - disconnect ends one family (with the others of a shared WalletConnect or auth session) or all;
+ * - a switch to another family's network sets the switching flag while it happens, stores the network, and the
+ *   feature controllers reset with it; a stored network the host no longer requests shows as "Unknown Network".
+ */
+export function createConnectionController({ config, store, storage, core, router, modal, notifications, target, loadWalletConnect, onConnected, onConnectSuccess }: ConnectionControllerParameters) {
+  const networks = config.networks
+  const families: ChainNamespace[] = [...new Set(networks.map((n) => n.chainNamespace))]
+  const adapters = new Map<ChainNamespace, NamespaceAdapter>()
+  const discoveries = new Map<ChainNamespace, NamespaceDiscovery>()
+  const stopWatching = new Map<ChainNamespace, () => void>()
+  const pendingReconnect = new Map<ChainNamespace, string[]>()
+  const reconnecting = new Map<ChainNamespace, Promise<void>>()
+  const unsubscribes: (() => void)[] = []
+  let balanceRequest = 0
+  let isDestroyed = false
+  let walletConnect: NamespaceConnector | undefined
+  const ownConnectors = () => (walletConnect ? [walletConnect] : [])
+
+  const networkById = (id: string) => networks.find((n) => n.caipNetworkId === id)
+  const namespaceOf = (id: string) => parseCaipNetworkId(id)?.namespace
+  const stateOf = (ns: ChainNamespace): NamespaceState | undefined => store.getState().namespaces[ns]
+  const patch = (ns: ChainNamespace, values: Partial<NamespaceState>) => store.setState((s) => patchNamespace(s, ns, values))
+
+  const allConnectors = (): NamespaceConnector[] => [...ownConnectors(), ...[...discoveries.values()].flatMap((d) => d.getConnectors())]
+  const connectorFor = (id: string, ns?: ChainNamespace) => allConnectors().find((c) => c.id === id && (ns === undefined || c.namespace === ns))
+
+  const syncConnectors = () => {
+    const recent = store.getState().recentWallets.map((w) => w.id)
+    const rank = (id: string) => (recent.includes(id) ? recent.indexOf(id) : recent.length)
+    const summarize = (c: NamespaceConnector): ConnectorSummary => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns, namespace: c.namespace })
+    // SPEC §9 connector order: walletConnect, recent, injected.
+    const found = [...discoveries.values()].flatMap((d) => d.getConnectors()).map(summarize).sort((a, b) => rank(a.id) - rank(b.id))
+    store.setState({ connectors: [...ownConnectors().map(summarize), ...found] })
+  }
+
+  // Each family's code, then its wallets. Loaded at once only to reconnect a stored connection; otherwise with the
+  // first-click prefetch (idle, hover) or the first call that needs it: EIP-6963 and Wallet Standard wallets announce
+  // themselves again to a late listener.
+  let loading: Promise<void> | undefined
+  const load = () =>
+    (loading ??= Promise.all(
+      families.map(async (ns) => {
+        const adapter = await loadAdapter(ns)
+        if (isDestroyed) return
+        adapters.set(ns, adapter)
+        if (loadWalletConnect && adapter.walletConnect) walletConnect = adapter.walletConnect(loadWalletConnect)
+        const discovery = adapter.discover(target)
+        discoveries.set(ns, discovery)
+        unsubscribes.push(
+          discovery.subscribe(() => {
+            syncConnectors()
+            onConnectorsChanged(ns)
+          }),
+        )
+      }),
+    ).then(() => syncConnectors()))
+  const hasStoredConnection = () => families.some((ns) => storage.get('connectedConnectorIds')?.[ns] !== undefined)
+
+  const activeNetwork = (ns: ChainNamespace = store.getState().activeNamespace): WidgetNetwork => {
+    const id = stateOf(ns)?.activeCaipNetworkId ?? store.getState().activeCaipNetworkId
+    return networkById(id) ?? unknownNetwork(id)
+  }
+
+  /** Reads the active family's native balance through the core, into its mirrored store. */
+  const refreshBalance = async () => {
+    const { activeNamespace: ns, address } = store.getState()
+    const seq = ++balanceRequest
+    const adapter = adapters.get(ns)
+    if (!address || !core || !adapter) return
+    try {
+      await adapter.readNativeBalance(core, activeNetwork(ns), address)
+    } catch {
+      if (seq === balanceRequest) notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
+    }
+  }
+
+  const refreshIdentity = async (ns: ChainNamespace) => {
+    const address = stateOf(ns)?.address
+    // Names and identity are eip155's (SPEC §9).
+    if (ns !== 'eip155' || !core || !address || !config.services?.api) return
+    try {
+      const identity = await core.dataService.getIdentity({ address })
+      if (stateOf(ns)?.address === address) patch(ns, { profileName: identity.name ?? undefined, profileImage: identity.avatar ?? undefined })
+    } catch {
+      // identity is optional decoration; the address stays
+    }
+  }
+
+  const checkUnsupportedChain = () => {
+    const state = store.getState()
+    if (state.status !== 'connected') return
+    const isUnsupported = shouldShowUnsupportedChain({
+      activeCaipNetworkId: state.activeCaipNetworkId,
+      requestedCaipNetworkIds: state.requestedCaipNetworkIds,
+      enableNetworkSwitch: config.enableNetworkSwitch,
+      allowUnsupportedChain: config.allowUnsupportedChain,
+      isBasicWalletConnect: false,
+    })
+    if (isUnsupported) {
+      router.reset('UnsupportedChain')
+      void modal.open({ namespace: state.activeNamespace })
+    } else if (router.store.getState().view === 'UnsupportedChain') {
+      router.reset('Account')
+    }
+  }
+
+  const storeConnected = (ns: ChainNamespace, connectorId: string, caipNetworkId: CaipNetworkId) => {
+    storage.set('connectedConnectorIds', { ...storage.get('connectedConnectorIds'), [ns]: connectorId })
+    storage.set('connectedNamespaces', [...new Set([...(storage.get('connectedNamespaces') ?? []), ns])])
+    storage.set('connectionStatus', 'connected')
+    if (ns === store.getState().activeNamespace) {
+      storage.set('activeNamespace', ns)
+      if (networkById(caipNetworkId)) storage.set('activeCaipNetworkId', caipNetworkId)
+    }
+  }
+
+  const setConnected = (connector: NamespaceConnector, accounts: string[], caipNetworkId: CaipNetworkId) => {
+    const ns = connector.namespace
+    const address = accounts[0]!
+    patch(ns, {
+      status: 'connected',
+      connectorId: connector.id,
+      address,
+      allAccounts: accounts,
+      caipAddress: formatCaipAddress(caipNetworkId, address),
+      activeCaipNetworkId: caipNetworkId,
+      connectedWalletInfo: { name: connector.name },
+    })
+    store.setState({ error: undefined })
+    storeConnected(ns, connector.id, caipNetworkId)
+    stopWatching.get(ns)?.()
+    stopWatching.set(
+      ns,
+      connector.watch({
+        onAccountsChanged: (next) => {
+          if (next.length === 0) return void clearConnection([ns])
+          const id = stateOf(ns)!.activeCaipNetworkId
+          patch(ns, { address: next[0], allAccounts: next, caipAddress: formatCaipAddress(id, next[0]!), profileName: undefined, profileImage: undefined })
+          void refreshBalance()
+          void refreshIdentity(ns)
+        },
+        onNetworkChanged: (id) => {
+          const address = stateOf(ns)?.address
+          patch(ns, { activeCaipNetworkId: id, caipAddress: address ? formatCaipAddress(id, address) : undefined })
+          if (networkById(id) && ns === store.getState().activeNamespace) storage.set('activeCaipNetworkId', id)
+          checkUnsupportedChain()
+          void refreshBalance()
+        },
+        onDisconnect: () => clearConnection(namespacesToDisconnect(ns, storage.get('connectedConnectorIds') ?? {}, (id) => connectorFor(id)?.type) as ChainNamespace[]),
+      }),
+    )
+    void refreshBalance()
+    void refreshIdentity(ns)
+    checkUnsupportedChain()
+  }
+
+  /** Forgets the connection of these families: their state, stored connector, and (for the active one) the open views. */
+  const clearConnection = (ended: ChainNamespace[]) => {
+    const connectorIds = { ...storage.get('connectedConnectorIds') }
+    for (const ns of ended) delete connectorIds[ns]
+    const remaining = (storage.get('connectedNamespaces') ?? []).filter((ns) => !ended.includes(ns))
+    if (Object.keys(connectorIds).length > 0) storage.set('connectedConnectorIds', connectorIds)
+    else storage.remove('connectedConnectorIds')
+    if (remaining.length > 0) storage.set('connectedNamespaces', remaining)
+    else storage.remove('connectedNamespaces')
+    storage.remove('connectedSocialProvider')
+    storage.set('connectionStatus', remaining.length > 0 ? 'connected' : 'disconnected')
+    for (const ns of ended) {
+      if (!stateOf(ns)) continue
+      stopWatching.get(ns)?.()
+      stopWatching.delete(ns)
+      if (ns === 'eip155') storage.remove('deepLinkChoice')
+      patch(ns, { ...disconnectedNamespace(stateOf(ns)!.activeCaipNetworkId) })
+    }
+    if (ended.includes(store.getState().activeNamespace) && accountViews.has(router.store.getState().view)) router.reset('Connect')
+  }
+
+  const rememberWallet = (wallet: RecentWallet) => {
+    const recent = [{ id: wallet.id, name: wallet.name }, ...store.getState().recentWallets.filter((w) => w.id !== wallet.id)].slice(0, RECENT_WALLETS_LIMIT)
+    storage.set('recentWallets', recent)
+    storage.set('walletId', wallet.id)
+    storage.set('walletName', wallet.name)
+    store.setState({ recentWallets: recent })
+    syncConnectors()
+  }
+
+  /** Makes `ns` the active family: its state moves to the top; the switch is flagged while it happens (SPEC §4). */
+  const activate = (ns: ChainNamespace) => {
+    const state = store.getState()
+    if (state.activeNamespace === ns || !state.namespaces[ns]) return
+    store.setState({ isSwitchingNamespace: true, activeNamespace: ns, ...topFields(state.namespaces[ns]!) })
+    storage.set('activeNamespace', ns)
+  }
+
+  // Reconnect (SPEC §4): per family, one attempt at a time, the most recently used connector first.
+  const reconnectCandidates = (ns: ChainNamespace) => {
+    const stored = storage.get('connectedConnectorIds')?.[ns]
+    if (!stored) return []
+    const recent = (storage.get('recentWallets') ?? []).map((w) => w.id)
+    return [stored, ...recent.filter((id) => id !== stored)]
+  }
+  const reconnectFamily = (ns: ChainNamespace): Promise<void> => {
+    const running = reconnecting.get(ns)
+    if (running) return running
+    const candidates = reconnectCandidates(ns)
+    if (candidates.length === 0) return Promise.resolve()
+    patch(ns, { status: 'reconnecting' })
+    const attempt = (async () => {
+      for (const id of candidates) {
+        const connector = connectorFor(id, ns)
+        if (!connector) {
+          if (id === candidates[0]) pendingReconnect.set(ns, [id])
+          continue
+        }
+        try {
+          if (!(await connector.isAuthorized())) continue
+          const [accounts, caipNetworkId] = await Promise.all([connector.getAccounts(), connector.getCaipNetworkId(stateOf(ns)!.activeCaipNetworkId)])
+          setConnected(connector, accounts, caipNetworkId)
+          pendingReconnect.delete(ns)
+          if (ns === store.getState().activeNamespace) await onConnected()
+          return
+        } catch {
+          // try the next one
+        }
+      }
+      if (!pendingReconnect.has(ns)) clearConnection([ns])
+      else patch(ns, { status: 'disconnected' })
+    })().finally(() => reconnecting.delete(ns))
+    reconnecting.set(ns, attempt)
+    return attempt
+  }
+  /** Reconnects every family with a stored connection (loading their code); nothing to do, nothing loads. */
+  const reconnect = async () => {
+    if (!hasStoredConnection()) return
+    await load().catch(() => {})
+    await Promise.all(families.map(reconnectFamily))
+  }
+  // A wallet that announces itself late still gets its reconnect.
+  const onConnectorsChanged = (ns: ChainNamespace) => {
+    const pending = pendingReconnect.get(ns) ?? []
+    if (pending.some((id) => connectorFor(id, ns)) && stateOf(ns)?.status !== 'connected') {
+      pendingReconnect.delete(ns)
+      void reconnectFamily(ns)
+    }
+  }
+
+  /** The connected connector of a family (the active one by default); AUTH_CONNECTOR_NOT_FOUND otherwise. */
+  const connectedConnector = (ns: ChainNamespace = store.getState().activeNamespace) => {
+    const state = stateOf(ns)
+    const connector = state?.connectorId ? connectorFor(state.connectorId, ns) : undefined
+    if (!connector || state?.status !== 'connected') throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+    return connector
+  }
+
+  return {
+    /** Loads every configured family's code and lists its wallets; resolves when they are listed. */
+    load,
+    /** The WalletConnect connector, once the eip155 family has loaded. */
+    getWalletConnect: () => walletConnect,
+    activeNetwork,
+    connectorFor,
+    connectedConnector,
+    syncConnectors,
+    rememberWallet,
+    refreshBalance,
+    reconnect,
+    setConnected,
+    checkUnsupportedChain,
+    /** Makes another connected family the active one (Account's family switch). */
+    setActiveNamespace(ns: ChainNamespace) {
+      if (!families.includes(ns)) throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: ns })
+      activate(ns)
+      const id = stateOf(ns)!.activeCaipNetworkId
+      if (networkById(id)) storage.set('activeCaipNetworkId', id)
+      store.setState({ isSwitchingNamespace: false })
+      void refreshBalance()
+    },
+    /** What the connection actions (createConnectionActions, loaded on first use) build on. */
+    internals: { config, store, storage, router, notifications, families, networkById, namespaceOf, stateOf, patch, activate, clearConnection, onConnected, onConnectSuccess },
+    /** Stops watching wallets and connections; a family still loading never starts. */
+    destroy() {
+      isDestroyed = true
+      for (const stop of stopWatching.values()) stop()
+      stopWatching.clear()
+      for (const unsubscribe of unsubscribes.splice(0)) unsubscribe()
+      for (const discovery of discoveries.values()) discovery.stop()
+      discoveries.clear()
+    },
+  }
+}
+
+export type ConnectionController = ReturnType<typeof createConnectionController>
+
+/** Each configured family's starting state: the stored network when it is the stored family's, else its default network. */
+export function initialNamespaces(config: WidgetConfig, storage: WidgetStorage): { namespaces: Partial<Record<ChainNamespace, NamespaceState>>; activeNamespace: ChainNamespace } {
+  const networks = config.networks
+  const storedNetwork = storage.get('activeCaipNetworkId')
+  const storedNamespace = storage.get('activeNamespace')
+  const families: ChainNamespace[] = [...new Set(networks.map((n) => n.chainNamespace))]
+  const namespaces: Partial<Record<ChainNamespace, NamespaceState>> = {}
+  for (const ns of families) {
+    const own = networks.filter((n) => n.chainNamespace === ns)
+    const defaultId = (config.defaultNetwork && own.some((n) => n.caipNetworkId === config.defaultNetwork) ? config.defaultNetwork : own[0]!.caipNetworkId) as CaipNetworkId
+    // SPEC §4: the stored network of a family the host still configures stays, requested or not: one it no longer
+    // requests shows as "Unknown Network" (and UnsupportedChain once connected).
+    const stored = storedNetwork && storedNamespace === ns && parseCaipNetworkId(storedNetwork)?.namespace === ns ? (storedNetwork as CaipNetworkId) : undefined
+    namespaces[ns] = disconnectedNamespace(stored ?? defaultId)
+  }
+  const defaultNamespace = (config.defaultNetwork ? parseCaipNetworkId(config.defaultNetwork)?.namespace : undefined) ?? families[0]!
+  const activeNamespace = storedNamespace && families.includes(storedNamespace) ? storedNamespace : defaultNamespace
+  return { namespaces, activeNamespace }
+}
