@@ -1,0 +1,59 @@
+import { parseCaipNetworkId } from '../../shared/protocol/caip'
+import { createWidgetError } from '../../shared/protocol/errors'
+import { createChainClientRegistry } from './createChainClientRegistry'
+import { createSolanaClient, type CreateSolanaClientParameters, type SolanaClient, type SolanaTransferParameters } from './solana'
+
+export type SolanaChainConfig = {
+  /** CAIP-2: `solana:` and the first 32 characters of the cluster's genesis hash. */
+  caipNetworkId: string
+  rpcUrl: string
+}
+
+export type CreateSolanaWorkerApiParameters = Omit<CreateSolanaClientParameters, 'rpcUrl'> & { chains: readonly SolanaChainConfig[] }
+
+type OnNetwork = { caipNetworkId: string }
+
+/**
+ * The Solana methods the core worker exposes, one client per configured cluster picked by CAIP-2 id; an id that is
+ * not configured (or not Solana) answers NETWORK_NOT_FOUND. Arguments and results are structured-cloneable.
+ * @example const solana = createSolanaWorkerApi({ chains: [{ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', rpcUrl }] })
+ */
+export function createSolanaWorkerApi({ chains, ...clientOptions }: CreateSolanaWorkerApiParameters) {
+  const clients = createChainClientRegistry<SolanaClient>()
+  for (const [index, { caipNetworkId, rpcUrl }] of chains.entries()) {
+    const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
+    const field = `chains.${index}.caipNetworkId`
+    if (parsed?.namespace !== 'solana') throw createWidgetError('INVALID_CONFIG', { field, details: `"${String(caipNetworkId)}" is not a solana CAIP-2 network id` })
+    if (clients.has('solana', parsed.reference)) throw createWidgetError('INVALID_CONFIG', { field, details: `${caipNetworkId} is configured twice` })
+    if (typeof rpcUrl !== 'string' || !rpcUrl) throw createWidgetError('NO_RPC_URL', { field: `chains.${index}.rpcUrl`, details: caipNetworkId })
+    clients.set('solana', parsed.reference, createSolanaClient({ ...clientOptions, rpcUrl }))
+  }
+
+  const clientFor = (caipNetworkId: string) => {
+    const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
+    if (parsed?.namespace !== 'solana') throw createWidgetError('NETWORK_NOT_FOUND', { details: `"${String(caipNetworkId)}" is not a Solana network id` })
+    return clients.get('solana', parsed.reference)
+  }
+
+  return {
+    /** SOL balance in lamports. */
+    solanaGetBalance: async ({ caipNetworkId, address }: OnNetwork & { address: string }) => clientFor(caipNetworkId).getBalance(address),
+    /** SPL Token and Token-2022 balances, 0-decimal tokens dropped. */
+    solanaGetTokenBalances: async ({ caipNetworkId, owner }: OnNetwork & { owner: string }) => clientFor(caipNetworkId).getTokenBalances(owner),
+    /** The unsigned wire transaction for the wallet to sign, and the block height it is valid until. */
+    solanaBuildTransfer: async ({ caipNetworkId, ...transfer }: OnNetwork & SolanaTransferParameters) => clientFor(caipNetworkId).buildTransfer(transfer),
+    /** The fee in lamports for a wire transaction. */
+    solanaEstimateFee: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).estimateFee(transaction),
+    /** Sends the wallet's signed wire transaction; answers its base58 signature. */
+    solanaSendTransaction: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).sendTransaction(transaction),
+    /** Resolves once the transaction reaches the commitment; SOLANA_SEND_FAILED when it failed or expired. */
+    solanaWaitForConfirmation: async ({ caipNetworkId, signature, lastValidBlockHeight, pollIntervalMs, maxWaitMs }: OnNetwork & {
+      signature: string
+      lastValidBlockHeight: bigint
+      pollIntervalMs?: number
+      maxWaitMs?: number
+    }) => clientFor(caipNetworkId).waitForConfirmation({ signature, lastValidBlockHeight, pollIntervalMs, maxWaitMs }),
+  }
+}
+
+export type SolanaWorkerApi = ReturnType<typeof createSolanaWorkerApi>
