@@ -6,6 +6,8 @@ export default defineConfig({
   // Relative URLs: the worker file is found next to the package's code wherever a host's bundler puts it.
   base: './',
   plugins: [react()],
+  // @solana/kit (in the worker's Solana chunk) reads process.env.NODE_ENV, which no browser has: fixed at build time.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

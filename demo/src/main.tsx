@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from '../../src/main'
 import { announceProvider, createDevWallet } from '../devWallet/createDevWallet'
+import { createDevSolanaWallet, registerDevSolanaWallet } from '../devWallet/solana/createDevSolanaWallet'
 import { App } from './App'
 import { stack } from './stack'
 
@@ -13,6 +14,16 @@ const devWallet = createDevWallet({
 })
 announceProvider(window, devWallet)
 Object.assign(window, { devWallet })
+
+// ?families=eip155 leaves Solana out; by default the demo offers both families the stack runs.
+const families = new URLSearchParams(location.search).get('families')?.split(',') ?? ['eip155', 'solana']
+const solana = families.includes('solana') ? stack.solana : undefined
+if (solana) {
+  // Its Solana dev wallet (the local chain's funded keys) registers by the Wallet Standard.
+  const devSolanaWallet = createDevSolanaWallet({ rpcUrls: { 'solana:localnet': solana.rpcUrl }, storage: localStorage })
+  registerDevSolanaWallet(devSolanaWallet)
+  Object.assign(window, { devSolanaWallet })
+}
 
 // ?chains=31337 requests only those chains (a wallet on another one sees Switch Network).
 const requestedChains = new URLSearchParams(location.search).get('chains')?.split(',').map(Number)
@@ -26,6 +37,17 @@ const networks: WidgetNetwork[] = stack.chains.filter((chain) => !requestedChain
   testnet: true,
   contracts: { multicall3: { address: chain.multicall3 } },
 }))
+if (solana) {
+  networks.push({
+    chainNamespace: 'solana',
+    caipNetworkId: solana.caipNetworkId,
+    id: solana.caipNetworkId.split(':')[1]!,
+    name: 'Solana Local',
+    nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+    rpcUrls: { default: { http: [solana.rpcUrl], webSocket: [solana.wsUrl] } },
+    testnet: true,
+  })
+}
 
 const siwxMode = new URLSearchParams(location.search).get('siwx')
 

@@ -10,6 +10,7 @@ import { createEip155Client, decodeLogs, type Eip155Client } from './chain-clien
 import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
 import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
+import type { SolanaWorkerApi } from './chain-clients/solanaWorkerApi'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
 import { createCoreStore } from './state/coreStore'
 import { publishStore } from './state/publishStore'
@@ -44,6 +45,12 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   let blockPollingIntervalMs = 1_000
   let isVisible = true
   let unpublish: (() => void) | undefined
+  // Solana's client (and @solana/kit) loads only for a configuration with a Solana cluster.
+  let solana: Promise<SolanaWorkerApi> | undefined
+  const solanaApi = () => {
+    if (!solana) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Solana network is configured in the core' })
+    return solana
+  }
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
   const clientFor = (chainId: number) => chainFor(chainId).client
@@ -100,7 +107,9 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const api = {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+    configure({ chains: configured, solanaChains = [], rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+      solana = solanaChains.length > 0 ? import('./chain-clients/solanaWorkerApi').then(({ createSolanaWorkerApi }) => createSolanaWorkerApi({ chains: solanaChains })) : undefined
+      solana?.catch(() => {})
       dataService = service
         ? createDataServiceClient({
             ...service,
@@ -225,6 +234,23 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     },
 
     getState: () => store.getState(),
+
+    /** SOL in lamports, cached for 30 s (SPEC §9) unless `force`, and kept in the store like EVM balances. */
+    solanaGetBalance: async ({ caipNetworkId, address, force = false }: { caipNetworkId: string; address: string; force?: boolean }) => {
+      await hydrated
+      const api = await solanaApi()
+      const value = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => api.solanaGetBalance({ caipNetworkId, address }), { force })
+      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value, updatedAt: now() } } }))
+      return value
+    },
+    solanaGetTokenBalances: async (parameters: { caipNetworkId: string; owner: string }) => (await solanaApi()).solanaGetTokenBalances(parameters),
+    solanaBuildTransfer: async (parameters: Parameters<SolanaWorkerApi['solanaBuildTransfer']>[0]) => (await solanaApi()).solanaBuildTransfer(parameters),
+    solanaSendTransaction: async (parameters: { caipNetworkId: string; transaction: Uint8Array }) => (await solanaApi()).solanaSendTransaction(parameters),
+    async solanaWaitForConfirmation(parameters: Parameters<SolanaWorkerApi['solanaWaitForConfirmation']>[0]) {
+      const confirmation = await (await solanaApi()).solanaWaitForConfirmation(parameters)
+      cache.invalidate(['balance', parameters.caipNetworkId])
+      return confirmation
+    },
   }
   // The page calls this API through its protocol type: any drift is a type error here.
   return withWidgetErrors(api satisfies CoreWorkerApi)

@@ -17,15 +17,17 @@ async function openThemed(page: Page, url: string, themeMode: 'dark' | 'light') 
   await page.evaluate((mode) => (window as unknown as { widget: { setThemeMode: (m: string) => void } }).widget.setThemeMode(mode), themeMode)
 }
 
+/** Checks a view with axe, then saves its screenshot. */
+const shooter = (page: Page, testInfo: TestInfo, themeMode: 'dark' | 'light') => async (view: string) => {
+  await expectNoViolations(page, `${view} (${themeMode})`)
+  await page.screenshot({ path: testInfo.outputPath(`${view}-${themeMode}.png`) })
+}
+
 for (const themeMode of ['dark', 'light'] as const) {
-  const shooter = (page: Page, testInfo: TestInfo) => async (view: string) => {
-    await expectNoViolations(page, `${view} (${themeMode})`)
-    await page.screenshot({ path: testInfo.outputPath(`${view}-${themeMode}.png`) })
-  }
 
   test(`the page and the views before connecting pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
     test.setTimeout(JOURNEY_TIMEOUT_MS)
-    const shoot = shooter(page, testInfo)
+    const shoot = shooter(page, testInfo, themeMode)
     await openThemed(page, stack.demo!.url, themeMode)
     await expectNoViolations(page, `page (${themeMode})`)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
@@ -46,7 +48,7 @@ for (const themeMode of ['dark', 'light'] as const) {
 
   test(`Account and the views it opens pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
     test.setTimeout(JOURNEY_TIMEOUT_MS)
-    const shoot = shooter(page, testInfo)
+    const shoot = shooter(page, testInfo, themeMode)
     await openThemed(page, stack.demo!.url, themeMode)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
@@ -59,6 +61,29 @@ for (const themeMode of ['dark', 'light'] as const) {
       await shoot(title.replace(/ /g, ''))
       await page.getByRole('dialog', { name: title }).getByRole('button', { name: 'Back' }).click()
     }
+  })
+}
+
+for (const themeMode of ['dark', 'light'] as const) {
+  test(`a Solana account, the family switch and the two-family network list pass axe in ${themeMode} mode, and are saved as screenshots`, async ({ page, stack }, testInfo) => {
+    test.setTimeout(JOURNEY_TIMEOUT_MS)
+    const shoot = shooter(page, testInfo, themeMode)
+    await openThemed(page, stack.demo!.url, themeMode)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const connect = page.getByRole('dialog', { name: 'Connect Wallet' })
+    await expect(connect.getByRole('button', { name: /Tessera Dev Solana Wallet/ })).toBeVisible()
+    await shoot('Connect-two-families')
+    await connect.getByRole('button', { name: /Tessera Dev Solana Wallet/ }).click()
+    const account = page.getByRole('dialog', { name: 'Account' })
+    await expect(account.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
+    await shoot('Account-solana')
+    await account.getByRole('button', { name: 'Network Solana Local' }).click()
+    await expect(page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: /^Solana Local Solana/ })).toBeVisible()
+    await shoot('Networks-two-families')
+    await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: /^Tessera Local EVM/ }).click()
+    await connect.getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+    await expect(account.getByRole('button', { name: /^Switch to Solana/ })).toBeVisible()
+    await shoot('Account-two-families')
   })
 }
 

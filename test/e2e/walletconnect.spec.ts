@@ -1,3 +1,4 @@
+// WalletConnect carries eip155 sessions: these journeys run the demo as an EVM-only site (?families=eip155).
 import AxeBuilder from '@axe-core/playwright'
 import { createPublicClient, http, parseEther } from 'viem'
 import type { Page } from '@playwright/test'
@@ -51,7 +52,7 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
   const chain = stack.chains[0]!
   const recipient = stack.devAccounts[4]!
   const node = createPublicClient({ transport: http(chain.rpcUrl) })
-  await page.goto(`${stack.demo!.url}/?siwx=required`)
+  await page.goto(`${stack.demo!.url}/?siwx=required&families=eip155`)
 
   const dialog = await openWalletConnect(page)
   await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
@@ -120,7 +121,7 @@ test('a phone wallet pairs by QR code through our relay: sign in, send, reload, 
 
 test('an expired pairing gives way to a fresh QR code, which pairs', async ({ page, stack }) => {
   await page.clock.install()
-  await page.goto(stack.demo!.url)
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
   const dialog = await openWalletConnect(page)
   const first = await pairingUri(dialog)
   // 4 minutes, expired at 10 s left (SPEC §4)
@@ -136,7 +137,7 @@ test('an expired pairing gives way to a fresh QR code, which pairs', async ({ pa
 
 test('a wallet from the registry: its deep link carries the pairing, declining says so, and success remembers the wallet and the link', async ({ page, stack }) => {
   const events = recordEvents(page)
-  await page.goto(stack.demo!.url)
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   // SPEC §9 order: WalletConnect, recent, installed, featured (the demo features the mobile wallet), recommended.
   const connectList = page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('list', { name: 'Connect Wallet' }).getByRole('listitem')
@@ -170,7 +171,7 @@ test('a wallet from the registry: its deep link carries the pairing, declining s
 })
 
 test('closing the modal drops the pairing on a desktop browser', async ({ page, stack }) => {
-  await page.goto(stack.demo!.url)
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
   const first = await pairingUri(await openWalletConnect(page))
   await page.keyboard.press('Escape')
   expect(await pairingUri(await openWalletConnect(page))).not.toBe(first)
@@ -179,14 +180,14 @@ test('closing the modal drops the pairing on a desktop browser', async ({ page, 
 test.describe('on Safari for iOS', () => {
   test.use({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1' })
   test('the pairing is kept across closing the modal until it expires (the visitor went to the wallet app)', async ({ page, stack }) => {
-    await page.goto(stack.demo!.url)
+    await page.goto(`${stack.demo!.url}/?families=eip155`)
     const first = await pairingUri(await openWalletConnect(page))
     await page.keyboard.press('Escape')
     expect(await pairingUri(await openWalletConnect(page))).toBe(first)
   })
 
   test('a registry wallet opens by its deep link, with no QR code to scan on the phone itself', async ({ page, stack }) => {
-    await page.goto(stack.demo!.url)
+    await page.goto(`${stack.demo!.url}/?families=eip155`)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
     const dialog = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })

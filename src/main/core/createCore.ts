@@ -4,6 +4,7 @@ import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { ContractCall, CoreConfig, CoreWorkerApi } from '../../shared/protocol/core/coreApi'
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
+import type { SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient } from './createWorkerClient'
 
@@ -107,6 +108,16 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
         blockWatches.delete(watchId)
         void call((r) => r.unwatchBlockNumber({ watchId })).catch(() => {})
       }
+    },
+    /** Solana clusters of the config (`solanaChains`), read and sent through the worker. */
+    solana: {
+      /** SOL in lamports, into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
+      getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.solanaGetBalance(parameters)),
+      getTokenBalances: (parameters: { caipNetworkId: string; owner: string }) => call((r) => r.solanaGetTokenBalances(parameters)),
+      buildTransfer: (parameters: SolanaTransferParameters & { caipNetworkId: string }) => call((r) => r.solanaBuildTransfer(parameters)),
+      sendTransaction: (parameters: { caipNetworkId: string; transaction: Uint8Array }) => call((r) => r.solanaSendTransaction(parameters)),
+      waitForConfirmation: ({ maxWaitMs = 120_000, ...parameters }: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }) =>
+        call((r) => r.solanaWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
     },
     /** How many times a dead worker was replaced. */
     getRestartCount: client.getRestartCount,

@@ -10,6 +10,8 @@ export function loadAdapter(namespace: ChainNamespace): Promise<NamespaceAdapter
   switch (namespace) {
     case 'eip155':
       return import('./eip155/adapter').then((m) => m.eip155Adapter)
+    case 'solana':
+      return import('./solana/adapter').then((m) => m.solanaAdapter)
     default:
       return Promise.reject(createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: `${namespace} networks are not supported yet` }))
   }

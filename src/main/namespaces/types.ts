@@ -54,8 +54,8 @@ export type NativeBalance = { value: bigint; symbol: string; decimals: number }
  */
 export type NamespaceAdapter = {
   namespace: ChainNamespace
-  /** Finds the family's wallets on the page; late arrivals reach subscribers. */
-  discover(target: Window | undefined): NamespaceDiscovery
+  /** Finds the family's wallets on the page (for the family's configured `networks`); late arrivals reach subscribers. */
+  discover(target: Window | undefined, networks: readonly WidgetNetwork[]): NamespaceDiscovery
   /** Reads the native balance through the core (and so into its mirrored store); undefined when the network has no RPC. */
   readNativeBalance(core: Core, network: WidgetNetwork, address: string): Promise<NativeBalance | undefined>
   /** The family's WalletConnect connector, whose code `load`s on first use (eip155 only, for now). */

@@ -96,7 +96,7 @@ export function createConnectionController({ config, store, storage, core, route
         if (isDestroyed) return
         adapters.set(ns, adapter)
         if (loadWalletConnect && adapter.walletConnect) walletConnect = adapter.walletConnect(loadWalletConnect)
-        const discovery = adapter.discover(target)
+        const discovery = adapter.discover(target, networks.filter((n) => n.chainNamespace === ns))
         discoveries.set(ns, discovery)
         unsubscribes.push(
           discovery.subscribe(() => {
@@ -224,7 +224,11 @@ export function createConnectionController({ config, store, storage, core, route
       if (ns === 'eip155') storage.remove('deepLinkChoice')
       patch(ns, { ...disconnectedNamespace(stateOf(ns)!.activeCaipNetworkId) })
     }
-    if (ended.includes(store.getState().activeNamespace) && accountViews.has(router.store.getState().view)) router.reset('Connect')
+    if (!ended.includes(store.getState().activeNamespace)) return
+    // The active family ended: another one still connected becomes active, else the open account views go.
+    const stillConnected = families.find((ns) => !ended.includes(ns) && stateOf(ns)?.status === 'connected')
+    if (stillConnected) activate(stillConnected, { isSwitchDone: true })
+    else if (accountViews.has(router.store.getState().view)) router.reset('Connect')
   }
 
   const rememberWallet = (wallet: RecentWallet) => {
@@ -236,12 +240,19 @@ export function createConnectionController({ config, store, storage, core, route
     syncConnectors()
   }
 
-  /** Makes `ns` the active family: its state moves to the top; the switch is flagged while it happens (SPEC §4). */
-  const activate = (ns: ChainNamespace) => {
+  /**
+   * Makes `ns` the active family: its state moves to the top; the switch is flagged while it happens (SPEC §4). An
+   * open modal showing an account goes to Connect for that family when it is not connected.
+   */
+  function activate(ns: ChainNamespace, { isSwitchDone = false } = {}) {
     const state = store.getState()
     if (state.activeNamespace === ns || !state.namespaces[ns]) return
-    store.setState({ isSwitchingNamespace: true, activeNamespace: ns, ...topFields(state.namespaces[ns]!) })
+    store.setState({ isSwitchingNamespace: !isSwitchDone, activeNamespace: ns, ...topFields(state.namespaces[ns]!) })
     storage.set('activeNamespace', ns)
+    if (state.namespaces[ns]!.status !== 'connected' && modal.store.getState().open && accountViews.has(router.store.getState().view)) {
+      router.reset('Connect')
+      void modal.open({ namespace: ns })
+    }
   }
 
   // Reconnect (SPEC §4): per family, one attempt at a time, the most recently used connector first.

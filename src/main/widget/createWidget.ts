@@ -83,6 +83,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
           chains: evmNetworks
             .filter((n) => n.rpcUrls.default.http.length > 0)
             .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
+          solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrl: n.rpcUrls.default.http[0]! })),
           dataService: config.services?.api
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
             : undefined,
@@ -233,7 +234,8 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       if (namespace && store.getState().namespaces[namespace]) connection.setActiveNamespace(namespace)
       const state = store.getState()
       router.reset(resolveOpenView({ requestedView: view, isConnected: state.status === 'connected', isMobile, hasAdapters: true }), data)
-      void modal.open({ namespace: state.activeNamespace })
+      // With a family named, Connect lists only that family's wallets.
+      void modal.open({ namespace })
       void analytics.track('MODAL_OPEN', { connected: state.status === 'connected' })
     },
     close() {

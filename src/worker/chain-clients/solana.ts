@@ -23,8 +23,10 @@ import type { ErrorCode } from '../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../shared/protocol/errors'
 import { assertSolanaAmount } from '../../shared/protocol/solanaAmount'
 import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../rpc-transport/shouldRetry'
+import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 
-export type SolanaCommitment = 'processed' | 'confirmed' | 'finalized'
+export type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
+
 
 export type CreateSolanaClientParameters = {
   rpcUrl: string
@@ -43,27 +45,8 @@ export type CreateSolanaClientParameters = {
   sleep?: (ms: number) => Promise<void>
 }
 
-/** One SPL Token or Token-2022 account of an owner. */
-export type SolanaTokenBalance = { mint: string; tokenAccount: string; amount: bigint; decimals: number; tokenProgram: string }
 
-export type SolanaTransferParameters = {
-  from: string
-  to: string
-  /** Base units: lamports for SOL, the token's smallest unit for SPL (see parseSolanaAmount). */
-  amount: bigint
-  /** The SPL mint; omit to send SOL. */
-  mint?: string
-  /** The decimals `amount` was parsed with; refused when they are not the mint's (9 for SOL). */
-  decimals?: number
-  /** The message version: legacy by default; 0 for a wallet whose supportedTransactionVersions lacks 'legacy'. */
-  version?: 'legacy' | 0
-}
 
-export type SolanaTransfer = {
-  /** The unsigned wire transaction (signature slot zeroed): what a wallet's solana:signTransaction takes. */
-  transaction: Uint8Array
-  lastValidBlockHeight: bigint
-}
 
 export type SolanaWaitForConfirmationParameters = {
   signature: string
@@ -74,7 +57,6 @@ export type SolanaWaitForConfirmationParameters = {
   signal?: AbortSignal
 }
 
-export type SolanaConfirmation = { signature: string; slot: bigint; confirmationStatus: SolanaCommitment }
 
 const SYSTEM_PROGRAM = '11111111111111111111111111111111' as Address
 const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' as Address

@@ -1,13 +1,10 @@
 import { parseCaipNetworkId } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { createChainClientRegistry } from './createChainClientRegistry'
+import type { SolanaChainConfig } from '../../shared/protocol/core/solanaApi'
 import { createSolanaClient, type CreateSolanaClientParameters, type SolanaClient, type SolanaTransferParameters } from './solana'
 
-export type SolanaChainConfig = {
-  /** CAIP-2: `solana:` and the first 32 characters of the cluster's genesis hash. */
-  caipNetworkId: string
-  rpcUrl: string
-}
+export type { SolanaChainConfig } from '../../shared/protocol/core/solanaApi'
 
 export type CreateSolanaWorkerApiParameters = Omit<CreateSolanaClientParameters, 'rpcUrl'> & { chains: readonly SolanaChainConfig[] }
 

@@ -17,8 +17,13 @@ export function AccountView() {
   const profileName = useWidgetState((s) => s.profileName)
   const profileImage = useWidgetState((s) => s.profileImage)
   const wallet = useWidgetState((s) => s.connectedWalletInfo)
+  const activeNamespace = useWidgetState((s) => s.activeNamespace)
+  const namespaces = useWidgetState((s) => s.namespaces)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
+  const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
+  // Send, Activity and names are EVM's (SPEC §9 for Activity and names; Solana sends come with their view).
+  const isEvm = activeNamespace === 'eip155'
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
@@ -35,7 +40,13 @@ export function AccountView() {
           <span>{t('account.network')}</span>
           <span className="tag">{network.name}</span>
         </button>
-        {widget.config.features.send ? (
+        {otherConnected.map((ns) => (
+          <button key={ns} type="button" className="item" onClick={() => widget.setActiveNamespace(ns)}>
+            {t('account.switchTo', { family: t(`family.${ns}`) })}
+            <span className="tag">{shortenAddress(namespaces[ns]!.address!)}</span>
+          </button>
+        ))}
+        {isEvm && widget.config.features.send ? (
           <button type="button" className="item" onClick={() => widget.router.push('Send')}>
             {t('account.send')}
           </button>
@@ -45,12 +56,12 @@ export function AccountView() {
             {t('account.receive')}
           </button>
         ) : null}
-        {widget.config.features.history ? (
+        {isEvm && widget.config.features.history ? (
           <button type="button" className="item" onClick={() => widget.router.push('Activity')}>
             {t('account.activity')}
           </button>
         ) : null}
-        {config.services?.api && !profileName ? (
+        {isEvm && config.services?.api && !profileName ? (
           <button type="button" className="item" onClick={() => widget.router.push('RegisterAccountName')}>
             {t('account.registerName')}
           </button>
@@ -67,9 +78,15 @@ export function AccountView() {
             {t('account.explorer')}
           </a>
         ) : null}
+        {isEvm ? null : <p className="muted">{t('account.evmOnly')}</p>}
         <button type="button" className="item" onClick={() => widget.disconnect().catch(() => {})}>
-          {t('account.disconnect')}
+          {otherConnected.length > 0 ? `${t('account.disconnect')} · ${t(`family.${activeNamespace}`)}` : t('account.disconnect')}
         </button>
+        {otherConnected.length > 0 ? (
+          <button type="button" className="item" onClick={() => widget.disconnect('all').catch(() => {})}>
+            {t('account.disconnectAll')}
+          </button>
+        ) : null}
       </div>
     </div>
   )

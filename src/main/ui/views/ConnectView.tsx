@@ -14,9 +14,13 @@ import { connectWallet, WalletIcon } from './WalletIcon'
 export function ConnectView() {
   const widget = useWidget()
   const t = useTranslate()
-  const connectors = useWidgetState((s) => s.connectors)
+  const family = useStoreSelector(widget.modal.store, (s) => s.namespace)
+  const allConnectors = useWidgetState((s) => s.connectors)
+  const connectors = family ? allConnectors.filter((c) => c.namespace === family) : allConnectors
+  const families = Object.keys(useWidgetState((s) => s.namespaces))
   const recent = useWidgetState((s) => s.recentWallets)
-  const hasRegistry = widget.config.features.allWallets && widget.walletImageUrl('') !== undefined
+  // The registry lists EVM and WalletConnect wallets (for now).
+  const hasRegistry = widget.config.features.allWallets && widget.walletImageUrl('') !== undefined && (!family || family === 'eip155')
   const list = hasRegistry ? getFeatures(widget).wallets : undefined
   const listed = useStoreSelector<Pick<WalletListState, 'connectList'>, WalletListState['connectList']>(list?.store ?? noRegistry, (s) => s.connectList)
   const recentIds = recent.map((w) => w.id).join(',')
@@ -29,7 +33,7 @@ export function ConnectView() {
 
   const isRecent = (connector: ConnectorSummary) => recent.some((w) => w.id === connector.id)
   const connectorItem = (connector: ConnectorSummary) => (
-    <li key={connector.id}>
+    <li key={`${connector.namespace}:${connector.id}`}>
       <button
         type="button"
         className="item"
@@ -37,7 +41,10 @@ export function ConnectView() {
       >
         {connector.type === 'WALLET_CONNECT' && !connector.imageUrl ? <QrGlyph /> : <WalletIcon src={connector.imageUrl} />}
         <span>{connector.name}</span>
-        <span className="tag">{connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : isRecent(connector) ? t('connect.recent') : t('connect.installed')}</span>
+        <span className="tag">
+          {families.length > 1 ? `${t(`family.${connector.namespace}`)} · ` : ''}
+          {connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : isRecent(connector) ? t('connect.recent') : t('connect.installed')}
+        </span>
       </button>
     </li>
   )

@@ -1,3 +1,4 @@
+import type { ChainNamespace } from '../../../shared/protocol/caip'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { useTranslate } from '../useTranslate'
 
@@ -9,6 +10,7 @@ export function ConnectingExternalView() {
   const error = useWidgetState((s) => s.error)
   const status = useWidgetState((s) => s.status)
   const connectorId = String(data?.connectorId ?? '')
+  const namespace = data?.namespace as ChainNamespace | undefined
   const wallet = String(data?.name ?? '')
   return (
     <div className="account">
@@ -18,7 +20,7 @@ export function ConnectingExternalView() {
           <p className="error" role="alert">
             {error.code === 'USER_REJECTED' ? t('error.userRejected') : error.message}
           </p>
-          <button type="button" className="button" onClick={() => widget.connect(connectorId).catch(() => {})}>
+          <button type="button" className="button" onClick={() => widget.connect(connectorId, namespace).catch(() => {})}>
             {t('connecting.retry')}
           </button>
         </>

@@ -7,7 +7,10 @@ export function NetworksView() {
   const widget = useWidget()
   const t = useTranslate()
   const view = useStoreSelector(widget.router.store, (s) => s.view)
-  const { network, networks } = useNetwork()
+  const { network, networks: offered } = useNetwork()
+  // Switch Network answers a wallet on a network the site did not ask for: only its own family's networks can help.
+  const networks = view === 'UnsupportedChain' ? offered.filter((n) => n.chainNamespace === network.chainNamespace) : offered
+  const hasFamilies = new Set(networks.map((n) => n.chainNamespace)).size > 1
   return (
     <>
       {view === 'UnsupportedChain' ? <p className="muted">{t('unsupported.explain')}</p> : null}
@@ -21,11 +24,13 @@ export function NetworksView() {
               onClick={() =>
                 widget
                   .switchNetwork(n.caipNetworkId)
-                  .then(() => (widget.router.canGoBack() ? widget.router.goBack() : widget.router.reset('Account')))
+                  // A family not connected yet shows Connect for its wallets instead (the switch did that).
+                  .then(() => widget.getState().status === 'connected' && (widget.router.canGoBack() ? widget.router.goBack() : widget.router.reset('Account')))
                   .catch(() => widget.modal.shake())
               }
             >
               <span>{n.name}</span>
+              {hasFamilies ? <span className="tag">{t(`family.${n.chainNamespace}`)}</span> : null}
               {n.caipNetworkId === network.caipNetworkId ? <span className="tag">{t('networks.current')}</span> : null}
             </button>
           </li>

@@ -1,3 +1,5 @@
+import type { ChainNamespace } from '../../../shared/protocol/caip'
+
 /** A wallet's image: only data: and http(s) URLs are used, as an <img> (never as markup). */
 export function WalletIcon({ src }: { src: string | undefined }) {
   const isSafe = src !== undefined && /^(data:image\/(png|jpeg|webp|gif|svg\+xml)[;,]|https?:\/\/)/.test(src)
@@ -5,7 +7,10 @@ export function WalletIcon({ src }: { src: string | undefined }) {
 }
 
 /** Shows the Connecting view for a wallet and asks it to connect; the view reports the outcome. */
-export function connectWallet(widget: { router: { push: (view: 'ConnectingExternal', data: Record<string, unknown>) => void }; connect: (id: string) => Promise<void> }, connector: { id: string; name: string }) {
-  widget.router.push('ConnectingExternal', { connectorId: connector.id, name: connector.name })
-  widget.connect(connector.id).catch(() => {})
+export function connectWallet(
+  widget: { router: { push: (view: 'ConnectingExternal', data: Record<string, unknown>) => void }; connect: (id: string, namespace?: ChainNamespace) => Promise<void> },
+  connector: { id: string; name: string; namespace?: ChainNamespace },
+) {
+  widget.router.push('ConnectingExternal', { connectorId: connector.id, name: connector.name, namespace: connector.namespace })
+  widget.connect(connector.id, connector.namespace).catch(() => {})
 }

@@ -1,6 +1,7 @@
 import type { Abi, Address, Hex, Log, TransactionReceipt } from 'viem'
 import type { CoreState, MessageTarget } from './coreState'
 import type { DataServiceMethod } from './dataService'
+import type { SolanaChainConfig, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from './solanaApi'
 
 /** One EVM chain the core reads: its RPC URLs, in order of preference until ranking has run. */
 export type Eip155ChainConfig = {
@@ -14,6 +15,8 @@ export type Eip155ChainConfig = {
 /** What the page gives the core's worker. */
 export type CoreConfig = {
   chains: readonly Eip155ChainConfig[]
+  /** Solana clusters; their client loads in the worker only when there is one. */
+  solanaChains?: readonly SolanaChainConfig[]
   /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
@@ -71,4 +74,12 @@ export type CoreWorkerApi = {
   /** One call to the data service (its methods: dataServiceMethods), cached by kind where SPEC §9 gives a lifetime. */
   callDataService(parameters: { method: DataServiceMethod; args?: Record<string, unknown> }): Promise<unknown>
   getState(): Awaitable<CoreState>
+  /** SOL in lamports; kept in the store's balances under balanceKey(caipNetworkId, address). */
+  solanaGetBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<bigint>
+  solanaGetTokenBalances(parameters: { caipNetworkId: string; owner: string }): Promise<SolanaTokenBalance[]>
+  /** The unsigned wire transaction for the wallet to sign. */
+  solanaBuildTransfer(parameters: SolanaTransferParameters & { caipNetworkId: string }): Promise<SolanaTransfer>
+  /** Sends the wallet's signed wire transaction; answers its base58 signature. */
+  solanaSendTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<string>
+  solanaWaitForConfirmation(parameters: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }): Promise<SolanaConfirmation>
 }

@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from '../fixtures'
+
+const shortenBase58 = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
+const shortenHex = (address: string) => `0x${address.slice(2, 6)}…${address.slice(-6)}`
+
+/** The SOL balance the local chain holds for `address`, asked of its RPC directly. */
+async function chainBalance(rpcUrl: string, address: string) {
+  const response = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getBalance', params: [address] }) })
+  return BigInt(((await response.json()) as { result: { value: number } }).result.value)
+}
+/** Lamports as the widget shows SOL: truncated to 3 decimals. */
+const asSol = (lamports: bigint) => `${lamports / 1_000_000_000n}.${(lamports % 1_000_000_000n).toString().padStart(9, '0').slice(0, 3)}`
+
+async function connectSolana(page: Page) {
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const connect = page.getByRole('dialog', { name: 'Connect Wallet' })
+  await connect.getByRole('button', { name: /Tessera Dev Solana Wallet/ }).click()
+}
+
+test('a visitor connects the dev Solana wallet and sees its address and the SOL the chain holds; a reload keeps it', async ({ page, stack }) => {
+  const solana = stack.solana!
+  const account = solana.devAccounts[0]!
+  await page.goto(stack.demo!.url)
+  await connectSolana(page)
+
+  const dialog = page.getByRole('dialog', { name: 'Account' })
+  await expect(dialog.getByText(shortenBase58(account))).toBeVisible()
+  await expect(dialog.getByText('Connected with Tessera Dev Solana Wallet')).toBeVisible()
+  await expect(dialog.getByLabel('Balance')).toHaveText(`${asSol(await chainBalance(solana.rpcUrl, account))} SOL`)
+  await expect(dialog.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
+  // Activity and names are EVM's (SPEC §9), and the view says so.
+  await expect(dialog.getByText('Sending, activity and names are on EVM networks for now.')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Activity' })).toHaveCount(0)
+
+  await page.reload()
+  await expect(page.getByRole('button', { name: new RegExp(shortenBase58(account)) })).toBeVisible()
+})
+
+test('EVM and Solana at once: Account switches between the two, disconnecting one keeps the other, and a reload keeps it', async ({ page, stack }) => {
+  const solanaAccount = stack.solana!.devAccounts[0]!
+  const evmAccount = stack.devAccounts[0]!
+  await page.goto(stack.demo!.url)
+  await connectSolana(page)
+  const account = page.getByRole('dialog', { name: 'Account' })
+  await expect(account.getByText(shortenBase58(solanaAccount))).toBeVisible()
+
+  // Choosing an EVM network while only Solana is connected leads to the EVM wallets.
+  await account.getByRole('button', { name: 'Network Solana Local' }).click()
+  await page.getByRole('dialog', { name: 'Choose Network' }).getByRole('button', { name: /^Tessera Local EVM/ }).click()
+  const connect = page.getByRole('dialog', { name: 'Connect Wallet' })
+  await expect(connect.getByRole('button', { name: /Tessera Dev Wallet/ })).toBeVisible()
+  await expect(connect.getByRole('button', { name: /Tessera Dev Solana Wallet/ })).toHaveCount(0)
+  await connect.getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await expect(account.getByText(shortenHex(evmAccount))).toBeVisible()
+
+  await account.getByRole('button', { name: /^Switch to Solana/ }).click()
+  await expect(account.getByText(shortenBase58(solanaAccount))).toBeVisible()
+  await expect(account.getByRole('button', { name: /^Switch to EVM/ })).toBeVisible()
+
+  await account.getByRole('button', { name: 'Disconnect · Solana' }).click()
+  await expect(account.getByText(shortenHex(evmAccount))).toBeVisible()
+  await expect(account.getByRole('button', { name: /^Switch to/ })).toHaveCount(0)
+
+  await page.reload()
+  await expect(page.getByRole('button', { name: new RegExp(shortenHex(evmAccount)) })).toBeVisible()
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:connectedNamespaces') ?? '[]'))).toEqual(['eip155'])
+})
