@@ -30,7 +30,7 @@ test('a visitor connects the dev Solana wallet and sees its address and the SOL 
   await expect(dialog.getByLabel('Balance')).toHaveText(`${asSol(await chainBalance(solana.rpcUrl, account))} SOL`)
   await expect(dialog.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
   // Activity and names are EVM's (SPEC §9), and the view says so.
-  await expect(dialog.getByText('Sending, activity and names are on EVM networks for now.')).toBeVisible()
+  await expect(dialog.getByText('Activity and names are on EVM networks.')).toBeVisible()
   await expect(dialog.getByRole('button', { name: 'Activity' })).toHaveCount(0)
 
   await page.reload()
@@ -65,4 +65,55 @@ test('EVM and Solana at once: Account switches between the two, disconnecting on
   await page.reload()
   await expect(page.getByRole('button', { name: new RegExp(shortenHex(evmAccount)) })).toBeVisible()
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:connectedNamespaces') ?? '[]'))).toEqual(['eip155'])
+})
+
+/** The SPL balance (base units) the chain holds for `owner` of `mint`. */
+async function chainTokenBalance(rpcUrl: string, owner: string, mint: string) {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTokenAccountsByOwner', params: [owner, { mint }, { encoding: 'jsonParsed' }] }),
+  })
+  const accounts = ((await response.json()) as { result: { value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[] } }).result.value
+  return accounts.reduce((sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)
+}
+
+test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input gets the spec’s sentence', async ({ page, stack }) => {
+  test.setTimeout(60_000)
+  const solana = stack.solana!
+  const receiver = solana.devAccounts[7]!
+  const mint = solana.mint.address
+  const [solBefore, tokensBefore] = await Promise.all([chainBalance(solana.rpcUrl, receiver), chainTokenBalance(solana.rpcUrl, receiver, mint)])
+  await page.goto(stack.demo!.url)
+  await connectSolana(page)
+  const account = page.getByRole('dialog', { name: 'Account' })
+  const send = page.getByRole('dialog', { name: 'Send' })
+  const sendOnce = async (token: RegExp, amount: string, to: string) => {
+    await account.getByRole('button', { name: 'Send' }).click()
+    const option = send.getByLabel('Token').locator('option', { hasText: token })
+    await expect(option).toHaveCount(1)
+    await send.getByLabel('Token').selectOption((await option.getAttribute('value'))!)
+    await send.getByLabel('Amount').fill(amount)
+    await send.getByLabel('To (address or name)').fill(to)
+    await send.getByRole('button', { name: 'Send' }).click()
+  }
+
+  // Wrong input first: too many decimals for SOL (9), then zero.
+  await sendOnce(/^SOL/, '0.0000000001', receiver)
+  await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
+  await send.getByLabel('Amount').fill('0')
+  await send.getByRole('button', { name: 'Send' }).click()
+  await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
+  await send.getByLabel('Amount').fill('0.5')
+  await send.getByLabel('To (address or name)').fill('not-a-solana-address')
+  await expect(send.getByRole('alert')).toBeVisible()
+  await send.getByLabel('To (address or name)').fill(receiver)
+  await send.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
+  await expect(account).toBeVisible()
+  await expect.poll(() => chainBalance(solana.rpcUrl, receiver), { timeout: 20_000 }).toBe(solBefore + 500_000_000n)
+
+  await sendOnce(new RegExp(`^${mint.slice(0, 4)}`), '2', receiver)
+  await expect(account).toBeVisible()
+  await expect.poll(() => chainTokenBalance(solana.rpcUrl, receiver, mint), { timeout: 20_000 }).toBe(tokensBefore + 2_000_000n)
 })

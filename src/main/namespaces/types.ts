@@ -35,6 +35,8 @@ export type NamespaceConnector = {
   watch(events: NamespaceConnectorEvents): () => void
   /** The wallet's EIP-1193 requests, for the eip155 features (send, names); undefined for other families. */
   request?: WalletRequest
+  /** Signs a wire transaction without sending it (Solana's solana:signTransaction); undefined where sends go by `request`. */
+  signTransaction?: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) => Promise<Uint8Array>
 }
 
 export type NamespaceDiscovery = {

@@ -27,7 +27,7 @@ export type SendState = {
   error: string | undefined
 }
 
-const initialSendState = (): SendState => ({
+export const initialSendState = (): SendState => ({
   token: undefined,
   sendTokenAmount: undefined,
   receiverAddress: undefined,

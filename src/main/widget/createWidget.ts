@@ -227,6 +227,13 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
       return request(args)
     },
+    /** The connected Solana wallet signs a wire transaction built by the core (Solana sends). */
+    signSolanaTransaction: async ({ transaction, caipNetworkId }: { transaction: Uint8Array; caipNetworkId: string }) => {
+      const connector = connection.connectedConnector('solana')
+      const address = store.getState().namespaces.solana?.address
+      if (!connector.signTransaction || !address) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+      return connector.signTransaction(transaction, address, caipNetworkId as CaipNetworkId)
+    },
     /** A name was registered for the EVM account: the account shows it. */
     setProfileName: (profileName: string) => store.setState((s) => ({ ...s, ...setEip155Profile(s, profileName) })),
     open({ view, data, namespace }: { view?: View; data?: RouteData; namespace?: ChainNamespace } = {}) {

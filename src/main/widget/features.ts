@@ -2,9 +2,10 @@ import type { Widget } from './createWidget'
 import { createHistoryController, type HistoryController } from './createHistoryController'
 import { createNamesController, type NamesController } from './createNamesController'
 import { createSendController, type SendController } from './createSendController'
+import { createSolanaSendController, type SolanaSendController } from './createSolanaSendController'
 import { createWalletListController, type WalletListController } from './createWalletListController'
 
-export type Features = { send: SendController; history: HistoryController; names: NamesController; wallets: WalletListController }
+export type Features = { send: SendController; solanaSend: SolanaSendController; history: HistoryController; names: NamesController; wallets: WalletListController }
 
 const byWidget = new WeakMap<Widget, Features>()
 
@@ -18,12 +19,29 @@ export function getFeatures(widget: Widget): Features {
   const { core, notifications, router, analytics, getAccount, walletRequest } = widget
   const features: Features = {
     send: createSendController({ core, notifications, router, getAccount, walletRequest, onConfirmed: () => void widget.refreshBalance() }),
+    solanaSend: createSolanaSendController({
+      core,
+      notifications,
+      router,
+      getAccount: () => {
+        const solana = widget.getState().namespaces.solana
+        return { address: solana?.address, caipNetworkId: solana?.activeCaipNetworkId ?? '' }
+      },
+      signTransaction: widget.signSolanaTransaction,
+      onConfirmed: () => void widget.refreshBalance(),
+    }),
     history: createHistoryController({ core, notifications, analytics, projectId: widget.config.projectId }),
     names: createNamesController({ core, router, getAddress: () => getAccount().address, walletRequest, onRegistered: widget.setProfileName }),
     wallets: createWalletListController({ core, imageUrl: widget.walletImageUrl }),
   }
   // A network switch, and a switch to another family, reset the send form (SPEC §4): its token and fee belong to the old network.
-  widget.subscribe((state) => state.activeCaipNetworkId, () => features.send.reset({ keepBalances: false }))
+  widget.subscribe(
+    (state) => state.activeCaipNetworkId,
+    () => {
+      features.send.reset({ keepBalances: false })
+      features.solanaSend.reset({ keepBalances: false })
+    },
+  )
   byWidget.set(widget, features)
   return features
 }

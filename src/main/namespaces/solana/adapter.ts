@@ -38,6 +38,7 @@ export function toSolanaNamespaceConnector(connector: WalletStandardConnector): 
     disconnect: () => connector.disconnect(),
     switchNetwork: async (network) => requireChain(network),
     signMessage: async (message, address) => base58.encode(await connector.signMessage(new TextEncoder().encode(message), address)),
+    signTransaction: (transaction, address, caipNetworkId) => connector.signTransaction(transaction, address, caipNetworkId),
     watch: ({ onAccountsChanged, onDisconnect }) => connector.watch({ onAccountsChanged, onDisconnect }),
   }
 }

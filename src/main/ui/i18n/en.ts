@@ -33,7 +33,7 @@ export const en = {
   'account.registerName': 'Register a name',
   'account.switchTo': 'Switch to {family}',
   'account.disconnectAll': 'Disconnect all',
-  'account.evmOnly': 'Sending, activity and names are on EVM networks for now.',
+  'account.evmOnly': 'Activity and names are on EVM networks.',
   'family.eip155': 'EVM',
   'family.solana': 'Solana',
   'family.polkadot': 'Polkadot',

@@ -35,7 +35,7 @@ export const fr: Catalogue = {
   'account.registerName': 'Enregistrer un nom',
   'account.switchTo': 'Passer à {family}',
   'account.disconnectAll': 'Tout déconnecter',
-  'account.evmOnly': "L'envoi, l'activité et les noms sont pour l'instant sur les réseaux EVM.",
+  'account.evmOnly': "L'activité et les noms sont sur les réseaux EVM.",
   'family.eip155': 'EVM',
   'family.solana': 'Solana',
   'family.polkadot': 'Polkadot',

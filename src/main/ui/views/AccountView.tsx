@@ -22,8 +22,9 @@ export function AccountView() {
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
-  // Send, Activity and names are EVM's (SPEC §9 for Activity and names; Solana sends come with their view).
+  // Activity and names are EVM's (SPEC §9); sending is EVM's and Solana's.
   const isEvm = activeNamespace === 'eip155'
+  const canSend = isEvm || activeNamespace === 'solana'
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
@@ -46,7 +47,7 @@ export function AccountView() {
             <span className="tag">{shortenAddress(namespaces[ns]!.address!)}</span>
           </button>
         ))}
-        {isEvm && widget.config.features.send ? (
+        {canSend && widget.config.features.send ? (
           <button type="button" className="item" onClick={() => widget.router.push('Send')}>
             {t('account.send')}
           </button>

@@ -2,7 +2,8 @@ import { shortenAddress } from '../../../shared/protocol/display'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import { useTranslate } from '../useTranslate'
 
-type PendingTransaction = { to: string; amount: string; symbol: string; chainId: number; gasPriceInUSD?: number }
+/** An EVM send names its chain id, a Solana one its CAIP-2 cluster id. */
+type PendingTransaction = { to: string; amount: string; symbol: string; chainId?: number; caipNetworkId?: string; gasPriceInUSD?: number }
 
 /** What the wallet is asked to sign, shown while the visitor decides in the wallet (on this device or a phone). */
 export function ApproveTransactionView() {
@@ -10,7 +11,8 @@ export function ApproveTransactionView() {
   const t = useTranslate()
   const pending = useStoreSelector(widget.router.store, (s) => s.data) as PendingTransaction | undefined
   if (!pending) return null
-  const network = widget.getNetworks().find((n) => n.id === pending.chainId)
+  const caipNetworkId = pending.caipNetworkId ?? `eip155:${pending.chainId}`
+  const network = widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId)
   return (
     <div className="actions">
       <p className="muted">{t('approve.prompt')}</p>
@@ -20,7 +22,7 @@ export function ApproveTransactionView() {
         <dt>{t('approve.to')}</dt>
         <dd title={pending.to}>{shortenAddress(pending.to)}</dd>
         <dt>{t('approve.network')}</dt>
-        <dd>{network?.name ?? `eip155:${pending.chainId}`}</dd>
+        <dd>{network?.name ?? caipNetworkId}</dd>
         {pending.gasPriceInUSD !== undefined ? (
           <>
             <dt>{t('approve.fee')}</dt>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { ConnectorSummary } from '../../widget/createWidget'
 import type { WalletListState } from '../../widget/createWalletListController'
@@ -26,10 +26,18 @@ export function ConnectView() {
   const recentIds = recent.map((w) => w.id).join(',')
   const installedRdns = connectors.map((c) => c.rdns).filter(Boolean).join(',')
   const featuredIds = widget.config.featuredWalletIds?.join(',') ?? ''
+  // The registry is asked once the installed wallets are known, so a wallet never shows twice (installed and listed).
+  const [areWalletsListed, setWalletsListed] = useState(false)
   useEffect(() => {
+    let isCurrent = true
+    void widget.ready().then(() => isCurrent && setWalletsListed(true), () => {})
+    return () => void (isCurrent = false)
+  }, [widget])
+  useEffect(() => {
+    if (!areWalletsListed) return
     const ids = (joined: string) => (joined ? joined.split(',') : [])
     void list?.loadConnectList({ recentIds: ids(recentIds), featuredIds: ids(featuredIds), installedRdns: ids(installedRdns) })
-  }, [list, recentIds, featuredIds, installedRdns])
+  }, [list, areWalletsListed, recentIds, featuredIds, installedRdns])
 
   const isRecent = (connector: ConnectorSummary) => recent.some((w) => w.id === connector.id)
   const connectorItem = (connector: ConnectorSummary) => (

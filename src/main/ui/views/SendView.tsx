@@ -1,6 +1,7 @@
 import { useEffect, useId } from 'react'
-import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { getFeatures } from '../../widget/features'
+import { isSolanaAddress } from '../../../shared/protocol/addresses/solana'
 import { exceedsBalance, isReceiverLike } from '../../../shared/protocol/send'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
@@ -9,7 +10,9 @@ import { useTranslate } from '../useTranslate'
 export function SendView() {
   const widget = useWidget()
   const t = useTranslate()
-  const { send } = getFeatures(widget)
+  const isSolana = useWidgetState((s) => s.activeNamespace) === 'solana'
+  const features = getFeatures(widget)
+  const send = isSolana ? features.solanaSend : features.send
   const state = useStoreSelector(send.store, (s) => s)
   const ids = { token: useId(), amount: useId(), receiver: useId() }
   useEffect(() => {
@@ -22,7 +25,7 @@ export function SendView() {
 
   const native = state.tokenBalances.find((b) => b.address === undefined)
   const isOverBalance = state.token !== undefined && exceedsBalance(state.sendTokenAmount, state.token.quantity)
-  const isBadReceiver = !!state.receiverAddress && !isReceiverLike(state.receiverAddress)
+  const isBadReceiver = !!state.receiverAddress && !(isSolana ? isSolanaAddress(state.receiverAddress) : isReceiverLike(state.receiverAddress))
   return (
     <form
       className="actions"

@@ -1,0 +1,132 @@
+import { createStore } from 'zustand/vanilla'
+import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
+import { formatUnits } from '../../shared/protocol/display'
+import { errorTable } from '../../shared/protocol/errorTable'
+import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
+import { exceedsBalance } from '../../shared/protocol/send'
+import { parseSolanaAmount } from '../../shared/protocol/solanaAmount'
+import { TOKEN_BALANCE_RETRY_GAP_MS } from '../../shared/protocol/constants'
+import type { TokenBalance } from '../../shared/protocol/schemas/entities'
+import type { Core } from '../core/createCore'
+import type { Notifications } from '../state/createNotifications'
+import type { Router } from '../state/createRouter'
+import { initialSendState, type SendState } from './createSendController'
+
+export type SolanaSendContext = {
+  core: Core | undefined
+  notifications: Notifications
+  router: Router
+  /** The active Solana account and cluster. */
+  getAccount: () => { address: string | undefined; caipNetworkId: string }
+  /** The connected wallet signs a wire transaction (solana:signTransaction). */
+  signTransaction: (parameters: { transaction: Uint8Array; caipNetworkId: string }) => Promise<Uint8Array>
+  /** Called once the transfer is confirmed. */
+  onConfirmed?: (signature: string) => void
+  now?: () => number
+}
+
+const SOL_DECIMALS = 9
+const mintOf = (token: TokenBalance) => token.address?.split(':')[2]
+const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
+
+/**
+ * The send flow on Solana (SPEC §4, §5, §8), in the shape of the EVM one so the Send view serves both: SOL and SPL
+ * balances read in the worker, the transfer built there (creating the receiver's token account when missing), signed
+ * by the wallet, sent and confirmed by the worker. A missing or invalid amount or receiver is 'Please enter a valid
+ * amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
+ */
+export function createSolanaSendController({ core, notifications, router, getAccount, signTransaction, onConfirmed, now = Date.now }: SolanaSendContext) {
+  const store = createStore<SendState>()(initialSendState)
+  const reset = ({ keepBalances = true } = {}) =>
+    store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry })
+
+  const loadTokenBalances = async ({ force = false } = {}) => {
+    const { address, caipNetworkId } = getAccount()
+    const { lastRetry } = store.getState()
+    if (!core || !address) return
+    if (lastRetry !== undefined && now() - lastRetry < TOKEN_BALANCE_RETRY_GAP_MS && !force) return
+    store.setState({ loading: true })
+    try {
+      const [lamports, tokens] = await Promise.all([core.solana.getBalance({ caipNetworkId, address, force }), core.solana.getTokenBalances({ caipNetworkId, owner: address })])
+      const balance = (symbol: string, name: string, decimals: number, amount: bigint, mint?: string): TokenBalance => ({
+        name,
+        symbol,
+        chainId: caipNetworkId,
+        ...(mint ? { address: `${caipNetworkId}:${mint}` } : {}),
+        value: 0,
+        price: 0,
+        iconUrl: '',
+        quantity: { decimals: String(decimals), numeric: formatUnits(amount, decimals) },
+      })
+      store.setState({
+        tokenBalances: [balance('SOL', 'Solana', SOL_DECIMALS, lamports), ...tokens.map((t) => balance(shortMint(t.mint), t.mint, t.decimals, t.amount, t.mint))],
+        loading: false,
+        lastRetry: undefined,
+      })
+    } catch {
+      store.setState({ loading: false, lastRetry: now() })
+      notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
+    }
+  }
+
+  const fail = (error: WidgetError) => {
+    store.setState({ loading: false, error: error.shortMessage })
+    return error
+  }
+
+  return {
+    store,
+    loadTokenBalances,
+    setToken: (token: TokenBalance | undefined) => store.setState({ token, error: undefined }),
+    setAmount: (sendTokenAmount: string) => store.setState({ sendTokenAmount, error: undefined }),
+    setReceiver: (receiverAddress: string) => store.setState({ receiverAddress, receiverProfileName: undefined, error: undefined }),
+    /** The fee comes from the wallet's own prompt on Solana; nothing to estimate here. */
+    estimate: async () => {},
+    reset,
+    /** Sends what the form holds. Resolves to the transaction's signature once it is sent. */
+    async send(): Promise<string> {
+      const { token, sendTokenAmount, receiverAddress } = store.getState()
+      const { address, caipNetworkId } = getAccount()
+      if (!token || !address) throw fail(createWidgetError('SEND_INPUT_MISSING', { field: 'token', details: 'missing: token' }))
+      let amount: bigint
+      try {
+        if (!receiverAddress || !isSolanaAddress(receiverAddress)) throw createWidgetError('SOLANA_SEND_INVALID', { field: 'receiverAddress', details: `not a Solana address: ${receiverAddress ?? ''}` })
+        amount = parseSolanaAmount(sendTokenAmount ?? '', Number(token.quantity.decimals))
+      } catch (error) {
+        throw fail(error as WidgetError)
+      }
+      if (exceedsBalance(sendTokenAmount, token.quantity)) {
+        throw fail(createWidgetError('INSUFFICIENT_FUNDS', { field: 'amount', details: `${sendTokenAmount} ${token.symbol} is more than the ${token.quantity.numeric} available` }))
+      }
+      if (!core) throw fail(createWidgetError('SOLANA_SEND_FAILED', { details: 'no core' }))
+      store.setState({ loading: true, error: undefined })
+      const mint = mintOf(token)
+      try {
+        const { transaction, lastValidBlockHeight } = await core.solana.buildTransfer({ caipNetworkId, from: address, to: receiverAddress!, amount, mint, decimals: Number(token.quantity.decimals) })
+        // The approve-transaction view shows what the wallet is asked to sign while the visitor decides there.
+        router.push('ApproveTransaction', { to: receiverAddress, amount: sendTokenAmount, symbol: token.symbol, caipNetworkId })
+        const signed = await signTransaction({ transaction, caipNetworkId })
+        const signature = await core.solana.sendTransaction({ caipNetworkId, transaction: signed })
+        notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
+        router.reset('Account')
+        reset({ keepBalances: mint !== undefined })
+        void core.solana
+          .waitForConfirmation({ caipNetworkId, signature, lastValidBlockHeight })
+          .then(() => onConfirmed?.(signature))
+          .then(() => loadTokenBalances({ force: true }))
+          .catch(() => notifications.show(errorTable.SOLANA_SEND_FAILED.message, { variant: 'error' }))
+        return signature
+      } catch (error) {
+        const widgetError = error as WidgetError
+        // A refusal in the wallet says so; anything else is the spec's Solana send failure.
+        const shown = widgetError.code === 'USER_REJECTED' ? widgetError.shortMessage : errorTable.SOLANA_SEND_FAILED.message
+        store.setState({ loading: false, error: shown })
+        if (router.store.getState().view === 'ApproveTransaction') router.goBack()
+        notifications.show(errorTable.SOLANA_SEND_FAILED.message, { variant: 'error' })
+        throw error
+      }
+    },
+  }
+}
+
+export type SolanaSendController = ReturnType<typeof createSolanaSendController>
