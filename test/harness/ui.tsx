@@ -4,8 +4,12 @@ import type { StackManifest } from '../../services/stack/manifest'
 
 declare const __TESSERA_STACK__: StackManifest
 
-/** The page `npm run bench:ui` measures: a React page with Tessera's button and modal, nothing else. */
+/**
+ * The page `npm run bench:ui` and the budget test measure: a React page with Tessera's button and modal, nothing else.
+ * `?solana` adds the local Solana network, so a second chain family is configured.
+ */
 const chain = __TESSERA_STACK__.chains[0]!
+const solana = new URLSearchParams(location.search).has('solana') ? __TESSERA_STACK__.solana : undefined
 const widget = createWidget({
   projectId: __TESSERA_STACK__.services.projectId,
   networks: [
@@ -17,6 +21,18 @@ const widget = createWidget({
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [chain.rpcUrl] } },
     },
+    ...(solana
+      ? [
+          {
+            chainNamespace: 'solana' as const,
+            caipNetworkId: solana.caipNetworkId,
+            id: solana.caipNetworkId.split(':')[1]!,
+            name: 'Solana Local',
+            nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+            rpcUrls: { default: { http: [solana.rpcUrl] } },
+          },
+        ]
+      : []),
   ],
 })
 
