@@ -37,6 +37,12 @@ export type ApiConfig = {
   /** The on-ramp provider whose URL /v1/generators/onrampurl builds; none → the spec's sample options and placeholder quote. */
   onramp?: { name: string; urlTemplate: string }
   now?: () => number
+  /**
+   * CAIP-2 reference (genesis hash, first 32 characters) of the cluster a Sign In With Solana message means by
+   * `Chain ID: localnet`; without one, such messages are refused.
+   * @example 'CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3'
+   */
+  solanaLocalnetReference?: string
   /** Bounds on what a client can make the service hold; every one has a default (see `defaultLimits`). */
   limits?: Partial<ApiLimits>
   /** Where the service writes its error lines (default console.error); every line goes through `escapeForLog`. */

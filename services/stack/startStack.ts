@@ -109,6 +109,8 @@ export async function startStack({
       })),
       prices: demoPrices,
       wallets: loadWallets(),
+      // Sign In With Solana says `Chain ID: localnet`; sessions for it are on the local chain's CAIP-2 reference.
+      ...(solana ? { solanaLocalnetReference: solana.caipNetworkId.slice('solana:'.length) } : {}),
     }).catch(async (error: unknown) => {
       await db.close()
       throw error

@@ -2,6 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64urlnopad } from '@scure/base'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage, type CreateSiweMessageParameters } from 'viem/siwe'
+import { createSolanaSignInMessage, type SolanaSignInMessageFields } from '../../../src/shared/protocol/signInMessages/solana'
 import { createRelay } from '../../../services/relay/createRelay'
 import { connectRawClient } from '../../../services/relay/testing/connectRawClient'
 import { createClientJwt } from '../../../services/relay/testing/createClientJwt'
@@ -10,6 +11,15 @@ import { freePorts } from '../../../services/stack/ports'
 // anvil's well-known dev keys: the victim and the forger.
 const victim = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
 const forger = privateKeyToAccount('0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a')
+
+/** A Solana key: base58 address, base58 ed25519 signatures over UTF-8 text (as `solana:signMessage` signs). */
+const solanaKey = () => {
+  const secret = ed25519.utils.randomPrivateKey()
+  return {
+    address: base58.encode(ed25519.getPublicKey(secret)),
+    signMessage: ({ message }: { message: string }) => base58.encode(ed25519.sign(new TextEncoder().encode(message), secret)),
+  }
+}
 
 export type ForgeryTarget = {
   baseUrl: string
@@ -37,11 +47,22 @@ export async function benchSessionForgeries({ baseUrl, projectId, origin, twinPr
   const signIn = async (text: string, { signer = victim, project = projectId, from = origin } = {}) =>
     post('/v1/sessions', { message: text, signature: await signer.signMessage({ message: text }) }, { project, from })
 
+  const solVictim = solanaKey()
+  const solForger = solanaKey()
+  const solMessage = async (fields: Partial<SolanaSignInMessageFields> = {}, project = projectId) =>
+    createSolanaSignInMessage({ address: solVictim.address, chainId: 'mainnet', domain: host, uri: origin, version: '1', nonce: await nonce(project), issuedAt: new Date(), ...fields })
+  const solSignIn = async (text: string, { signer = solVictim, project = projectId, from = origin } = {}) =>
+    post('/v1/sessions', { message: text, signature: signer.signMessage({ message: text }) }, { project, from })
+
+  const firstSignIn = async (text: string, sent: Promise<Response>) => {
+    const response = await sent
+    if (response.status !== 201) throw new Error(`bench: a valid sign-in was refused (${response.status}: ${await response.text()})`)
+    return { text, session: (await response.json()) as { id: string }, spentNonce: /Nonce: (\w+)/.exec(text)![1]! }
+  }
   const replayed = await message()
-  const firstUse = await signIn(replayed)
-  if (firstUse.status !== 201) throw new Error(`bench: a valid sign-in was refused (${firstUse.status}: ${await firstUse.text()})`)
-  const session = (await firstUse.json()) as { id: string }
-  const spentNonce = /Nonce: (\w+)/.exec(replayed)![1]!
+  const { session, spentNonce } = await firstSignIn(replayed, signIn(replayed))
+  const solReplayed = await solMessage()
+  const { session: solSession, spentNonce: solSpentNonce } = await firstSignIn(solReplayed, solSignIn(solReplayed))
   const day = 24 * 3_600_000
 
   const attempts: Attempt[] = [
@@ -63,6 +84,21 @@ export async function benchSessionForgeries({ baseUrl, projectId, origin, twinPr
     { name: 'session: read under another project', run: () => fetch(url(`/v1/sessions/${session.id}`, twinProjectId), { headers: { origin } }) },
     { name: 'session: revoked under another project', run: async () => post(`/v1/sessions/${session.id}/revoke`, { pci: session.id, signature: await victim.signMessage({ message: `revoke:${session.id}` }) }, { project: twinProjectId }) },
     { name: 'session: revoked by someone else', run: async () => post(`/v1/sessions/${session.id}/revoke`, { pci: session.id, signature: await forger.signMessage({ message: `revoke:${session.id}` }) }) },
+    { name: 'solana sign-in: another domain', run: async () => solSignIn(await solMessage({ domain: 'evil.test', uri: 'https://evil.test' })) },
+    { name: 'solana sign-in: replayed message', run: () => solSignIn(solReplayed) },
+    { name: 'solana sign-in: reused nonce', run: async () => solSignIn(await solMessage({ nonce: solSpentNonce, statement: 'Again.' })) },
+    { name: 'solana sign-in: Not Before in a year', run: async () => solSignIn(await solMessage({ notBefore: new Date(Date.now() + 365 * day) })) },
+    { name: 'solana sign-in: Issued At a year ago', run: async () => solSignIn(await solMessage({ issuedAt: new Date(Date.now() - 365 * day) })) },
+    { name: 'solana sign-in: nonce of another project', run: async () => solSignIn(await solMessage({}, twinProjectId)) },
+    { name: 'solana sign-in: signed by someone else', run: async () => solSignIn(await solMessage(), { signer: solForger }) },
+    { name: 'solana sign-in: unknown chain id', run: async () => solSignIn((await solMessage()).replace('Chain ID: mainnet', 'Chain ID: mainnet-beta')) },
+    { name: 'solana sign-in: line added after signing', run: async () => {
+      const text = await solMessage()
+      return post('/v1/sessions', { message: `${text}\nAdmin: true`, signature: solVictim.signMessage({ message: text }) })
+    } },
+    { name: 'solana sign-in: small-order key, identity R and s = 0', run: async () =>
+      post('/v1/sessions', { message: await solMessage({ address: '11111111111111111111111111111111' }), signature: base58.encode(new Uint8Array([1, ...new Array<number>(63).fill(0)])) }) },
+    { name: 'solana session: revoked by someone else', run: async () => post(`/v1/sessions/${solSession.id}/revoke`, { pci: solSession.id, signature: solForger.signMessage({ message: `revoke:${solSession.id}` }) }) },
   ]
   return runAttempts(attempts)
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { Hono, type Context } from 'hono'
-import { verifyMessage, type Address, type Hex } from 'viem'
 import * as z from 'zod/mini'
 import { errorBody, type ApiConfig } from '../config'
 import { createSessionNonces } from './sessionNonces'
-import { checkSignInMessage, defaultSignInRules } from './signInMessage'
-import { hexSignature, sessionId, text, validate } from './validate'
+import { checkSignInMessage, createSolanaSignIn, defaultSignInRules, evmSignIn, type SignInFamily } from './signInMessage'
+import { invalidInput, sessionId, text, validate } from './validate'
 
 /** Sessions one address keeps in one project; signing in again past this ends the oldest. */
 const MAX_SESSIONS_PER_ADDRESS = 10
@@ -21,38 +20,50 @@ const session = (row: SessionRow) => ({
 })
 
 const idParam = z.object({ id: sessionId })
+/** Hex (EVM) or base58 (Solana): the message's family says which, and checks it. */
+const anySignature = text({ max: 16_384 })
+
+/** The answer when a signature is not in its family's form (hex for EVM, base58 for Solana). */
+const signatureFormProblem = (family: SignInFamily, signature: string) => {
+  const parsed = family.signature.safeParse(signature)
+  return parsed.success ? undefined : parsed.error.issues[0]!.message
+}
 
 /**
- * Sign-in sessions (SIWX with EIP-4361 messages):
+ * Sign-in sessions (SIWX with EIP-4361 messages signed with personal_sign, hex, or Sign In With Solana messages
+ * signed with ed25519, base58; see SignInFamily):
  * - POST /v1/sessions/nonce issues a nonce for the project (one use, 5 minutes);
  * - POST /v1/sessions makes a session from a message the service can vouch for (see checkSignInMessage: the
  *   project's own origins, fresh, within its time window) carrying a nonce it issued to this project and nobody used,
  *   signed by the message's address; the session expires at the message's Expiration Time (24 h without one, at
  *   most 7 days);
  * - GET /v1/sessions/:id reads it and POST /v1/sessions/:id/revoke ends it with the address's signature over
- *   `revoke:{id}`, both only under the project that made it.
+ *   `revoke:{id}` (in its family's form), both only under the project that made it.
  */
-export function sessionRoutes({ db, now = Date.now }: ApiConfig) {
+export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: ApiConfig) {
   const app = new Hono()
   const nonces = createSessionNonces({ db, now })
+  const families = [evmSignIn, createSolanaSignIn({ localnetReference: solanaLocalnetReference })]
   const projectOf = (c: Context) => c.get('project' as never) as Project
   const notFound = (c: Context) => c.json(errorBody('SESSION_NOT_FOUND', 'No such session in this project', 'id'), 404)
 
   app.post('/v1/sessions/nonce', async (c) => c.json(await nonces.issue(projectOf(c).id), 201))
 
   app.post('/v1/sessions', async (c) => {
-    const body = await validate(c, 'json', z.object({ message: text({ max: 4_096 }), signature: hexSignature }))
+    const body = await validate(c, 'json', z.object({ message: text({ max: 4_096 }), signature: anySignature }))
     if (!body.ok) return body.response
     const project = projectOf(c)
     const nowMs = now()
-    const checked = checkSignInMessage(body.data.message, { allowedOrigins: project.allowedOrigins, requestOrigin: c.req.header('origin'), nowMs, rules: defaultSignInRules })
+    const checked = checkSignInMessage(body.data.message, { families, allowedOrigins: project.allowedOrigins, requestOrigin: c.req.header('origin'), nowMs, rules: defaultSignInRules })
     if (!checked.ok) return c.json(errorBody(checked.code, checked.message, checked.field), checked.code === 'DOMAIN_NOT_ALLOWED' ? 403 : 400)
+    const signatureProblem = signatureFormProblem(checked.family, body.data.signature)
+    if (signatureProblem) return invalidInput(c, ['signature'], signatureProblem)
     const nonce = await nonces.check(checked.nonce, project.id)
     if (!nonce.ok) return c.json(errorBody(nonce.code, `message.nonce: ${nonce.message}`, 'message.nonce'), 400)
-    const isSigner = await verifyMessage({ address: checked.address, message: body.data.message, signature: body.data.signature as Hex }).catch(() => false)
+    const isSigner = await checked.family.verify({ address: checked.address, message: body.data.message, signature: body.data.signature })
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the message’s address', 'signature'), 401)
 
-    const caipAddress = `eip155:${checked.chainId}:${checked.address}`
+    const { caipAddress } = checked
     const row = await db.transaction(async (tx) => {
       if (!(await nonces.spend(tx, checked.nonce, project.id, nonce.expiresAtMs))) return undefined
       await tx.query('delete from sessions where expires_at < $1', [new Date(nowMs).toISOString()])
@@ -82,14 +93,18 @@ export function sessionRoutes({ db, now = Date.now }: ApiConfig) {
     const params = await validate(c, 'param', idParam)
     if (!params.ok) return params.response
     const id = params.data.id
-    const body = await validate(c, 'json', z.object({ pci: text({ max: 64 }), signature: hexSignature }))
+    const body = await validate(c, 'json', z.object({ pci: text({ max: 64 }), signature: anySignature }))
     if (!body.ok) return body.response
     if (body.data.pci !== id) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
     const project = projectOf(c)
     const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id, project.id])
     if (!row) return notFound(c)
-    const address = row.caip_address.split(':')[2] as Address
-    const isSigner = await verifyMessage({ address, message: `revoke:${id}`, signature: body.data.signature as Hex }).catch(() => false)
+    const [namespace, , address = ''] = row.caip_address.split(':')
+    const family = families.find((candidate) => candidate.namespace === namespace)
+    if (!family) return c.json(errorBody('INVALID_SIGNATURE', 'The service cannot check signatures for this session’s address', 'signature'), 401)
+    const signatureProblem = signatureFormProblem(family, body.data.signature)
+    if (signatureProblem) return invalidInput(c, ['signature'], signatureProblem)
+    const isSigner = await family.verify({ address, message: `revoke:${id}`, signature: body.data.signature })
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the session’s address', 'signature'), 401)
     await db.query('update sessions set revoked = true where id = $1 and project_id = $2', [id, project.id])
     return c.json({ success: true })

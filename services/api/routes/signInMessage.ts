@@ -1,5 +1,10 @@
-import { isAddress, type Address } from 'viem'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { isAddress, verifyMessage, type Hex } from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
+import * as z from 'zod/mini'
+import { parseSolanaSignInMessage, type SolanaSignInChainId } from '../../../src/shared/protocol/signInMessages/solana'
+import { hexSignature, text } from './validate'
 
 /** EIP-2294's bound on chain ids: larger ones cannot be used in signed transactions. */
 export const MAX_CHAIN_ID = 4_503_599_627_370_476
@@ -22,17 +27,146 @@ export const defaultSignInRules: SignInRules = {
   maxLifetimeMs: 7 * 24 * 3_600_000,
 }
 
-export type CheckedSignInMessage = { address: Address; chainId: number; nonce: string; expiresAtMs: number }
+type Refusal = { ok: false; code: 'INVALID_INPUT' | 'DOMAIN_NOT_ALLOWED' | 'STALE_MESSAGE' | 'NOT_YET_VALID'; message: string; field: string }
 
-export type SignInMessageCheck =
-  | ({ ok: true } & CheckedSignInMessage)
-  | { ok: false; code: 'INVALID_INPUT' | 'DOMAIN_NOT_ALLOWED' | 'STALE_MESSAGE' | 'NOT_YET_VALID'; message: string; field: string }
+/** What every family's message says that the shared rules check. */
+export type SignInMessageFields = {
+  address: string
+  /** CAIP-10 account id the session is for: `eip155:1:0x…`, `solana:5eykt4…:7xKX…`. */
+  caipAddress: string
+  domain: string
+  /** EIP-4361's optional scheme before the domain. */
+  scheme?: string | undefined
+  uri: string
+  nonce: string
+  issuedAt: Date
+  notBefore?: Date | undefined
+  expirationTime?: Date | undefined
+}
 
-const fail = (code: Extract<SignInMessageCheck, { ok: false }>['code'], field: string, message: string): SignInMessageCheck => ({ ok: false, code, field, message })
+/**
+ * One sign-in message family (EIP-4361 for eip155, Sign-In With Solana for solana): the parts that differ between
+ * chains. The rules every family shares (origins, times, nonce, lifetime) live in checkSignInMessage and the route.
+ */
+export type SignInFamily = {
+  /** CAIP-2 namespace of its addresses; a session's caipAddress starts with it. */
+  namespace: 'eip155' | 'solana'
+  /** Whether the message's first line is this family's header (it may still be malformed). */
+  isFamilyMessage: (message: string) => boolean
+  /** Parses the message, refuses any text that is not exactly its fields, checks address and chain id. */
+  read: (message: string) => { ok: true; fields: SignInMessageFields } | Refusal
+  /** The form its signatures are sent in (hex, base58). */
+  signature: z.ZodMiniType<string, string>
+  /** Whether `signature` over the text `message` was made by `address`; false for any malformed input. */
+  verify: (parameters: { address: string; message: string; signature: string }) => Promise<boolean>
+}
+
+const fail = (code: Refusal['code'], field: string, message: string): Refusal => ({ ok: false, code, field, message })
+const firstLineEndsWith = (message: string, header: string) => (message.split('\n', 1)[0] ?? '').endsWith(header)
 
 /** The message with its dates written as createSiweMessage writes them, so a canonical form can be compared. */
 const withIsoDates = (message: string) =>
   message.replace(/^(Issued At|Expiration Time|Not Before): (.+)$/gm, (_line, name: string, value: string) => `${name}: ${new Date(value).toISOString()}`)
+
+/**
+ * EIP-4361 (Sign-In with Ethereum), signed with personal_sign (EIP-191; ERC-1271/6492 for smart accounts):
+ * exactly the EIP-4361 text of its fields (dates in any RFC 3339 form), version 1, EIP-55 address, chain id from 1
+ * to MAX_CHAIN_ID; the session is for `eip155:{chainId}:{address}`.
+ */
+export const evmSignIn: SignInFamily = {
+  namespace: 'eip155',
+  isFamilyMessage: (message) => firstLineEndsWith(message, ' wants you to sign in with your Ethereum account:'),
+  read(message) {
+    const fields = parseSiweMessage(message)
+    const { address, chainId, domain, nonce, uri, version, issuedAt, notBefore, expirationTime } = fields
+    if (!address || !domain || !nonce || !uri || !version || chainId === undefined) return fail('INVALID_INPUT', 'message', 'message: not an EIP-4361 sign-in message')
+    if (!issuedAt) return fail('INVALID_INPUT', 'message.issuedAt', 'message.issuedAt: Issued At is required')
+    for (const [field, date] of [['issuedAt', issuedAt], ['notBefore', notBefore], ['expirationTime', expirationTime]] as const) {
+      if (date && Number.isNaN(date.getTime())) return fail('INVALID_INPUT', `message.${field}`, `message.${field}: not an RFC 3339 date-time`)
+    }
+    if (version !== '1') return fail('INVALID_INPUT', 'message.version', 'message.version: must be 1')
+    if (!isAddress(address, { strict: true })) return fail('INVALID_INPUT', 'message.address', 'message.address: not an EIP-55 checksummed address')
+    if (!Number.isSafeInteger(chainId) || chainId < 1 || chainId > MAX_CHAIN_ID) {
+      return fail('INVALID_INPUT', 'message.chainId', `message.chainId: must be an integer from 1 to ${MAX_CHAIN_ID}`)
+    }
+    let canonical: string
+    try {
+      canonical = createSiweMessage({ ...fields, address, chainId, domain, nonce, uri, version, issuedAt })
+    } catch (error) {
+      return fail('INVALID_INPUT', 'message', `message: ${(error as { shortMessage?: string }).shortMessage ?? 'not an EIP-4361 sign-in message'}`)
+    }
+    if (canonical !== withIsoDates(message)) return fail('INVALID_INPUT', 'message', 'message: not exactly an EIP-4361 sign-in message (unexpected or reordered lines)')
+    return { ok: true, fields: { address, caipAddress: `eip155:${chainId}:${address}`, domain, scheme: fields.scheme, uri, nonce, issuedAt, notBefore, expirationTime } }
+  },
+  signature: hexSignature,
+  verify: ({ address, message, signature }) => verifyMessage({ address: address as Hex, message, signature: signature as Hex }).catch(() => false),
+}
+
+/** CAIP-2 references (genesis hash, first 32 characters) of the public clusters. */
+export const solanaClusterReferences = {
+  mainnet: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  devnet: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  testnet: '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+} as const
+
+/** A base58 ed25519 signature: 64 bytes, 64 to 88 characters. */
+export const base58Signature = text({ max: 88, min: 64, pattern: /^[1-9A-HJ-NP-Za-km-z]+$/, patternMessage: 'Expected a base58 signature' }).check(
+  z.refine((value) => {
+    try {
+      return base58.decode(value).length === 64
+    } catch {
+      return false
+    }
+  }, 'Expected the base58 of a 64-byte ed25519 signature'),
+)
+
+const utf8 = new TextEncoder()
+
+/**
+ * Sign In With Solana (see src/shared/protocol/signInMessages/solana.ts), signed with `solana:signMessage`: an
+ * ed25519 signature over the message's UTF-8 bytes, sent in base58, by the address's public key. Chain ID is a SIWS
+ * cluster name; the session is for `solana:{CAIP-2 reference}:{address}`, `localnet` mapping to `localnetReference`
+ * (refused when the service has none).
+ * Verification is RFC 8032 strict (zip215: false): a small-order public key (the all-zero System Program address among
+ * them) would otherwise accept a signature anyone can make.
+ * @example const solana = createSolanaSignIn({ localnetReference: 'CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3' })
+ */
+export function createSolanaSignIn({ localnetReference }: { localnetReference?: string | undefined } = {}): SignInFamily {
+  const references: Record<SolanaSignInChainId, string | undefined> = {
+    ...solanaClusterReferences,
+    'solana:mainnet': solanaClusterReferences.mainnet,
+    'solana:devnet': solanaClusterReferences.devnet,
+    'solana:testnet': solanaClusterReferences.testnet,
+    localnet: localnetReference,
+  }
+  return {
+    namespace: 'solana',
+    isFamilyMessage: (message) => firstLineEndsWith(message, ' wants you to sign in with your Solana account:'),
+    read(message) {
+      const parsed = parseSolanaSignInMessage(message)
+      if (!parsed.ok) {
+        const field = parsed.field === 'message' ? 'message' : `message.${parsed.field}`
+        return fail('INVALID_INPUT', field, `${field}: ${parsed.field === 'message' ? `not a Sign-In With Solana message: ${parsed.reason}` : parsed.reason}`)
+      }
+      const { address, chainId, domain, uri, nonce, issuedAt, notBefore, expirationTime } = parsed.fields
+      const reference = references[chainId]
+      if (!reference) return fail('INVALID_INPUT', 'message.chainId', `message.chainId: ${chainId} is not a cluster this service knows`)
+      return { ok: true, fields: { address, caipAddress: `solana:${reference}:${address}`, domain, uri, nonce, issuedAt, notBefore, expirationTime } }
+    },
+    signature: base58Signature,
+    async verify({ address, message, signature }) {
+      try {
+        return ed25519.verify(base58.decode(signature), utf8.encode(message), base58.decode(address), { zip215: false })
+      } catch {
+        return false
+      }
+    },
+  }
+}
+
+export type CheckedSignInMessage = { family: SignInFamily; address: string; caipAddress: string; nonce: string; expiresAtMs: number }
+
+export type SignInMessageCheck = ({ ok: true } & CheckedSignInMessage) | Refusal
 
 const originOf = (uri: string) => {
   try {
@@ -43,38 +177,30 @@ const originOf = (uri: string) => {
 }
 
 /**
- * Checks an EIP-4361 sign-in message against what a session may be made of, before any signature is looked at:
- * 1. it is exactly the EIP-4361 text of its fields (nothing before, after or between them), version 1, EIP-55 address;
- * 2. chain id from 1 to MAX_CHAIN_ID;
- * 3. URI's origin is one of the project's allowed origins, the domain is that origin's host (and scheme, if given,
+ * Checks a sign-in message against what a session may be made of, before any signature is looked at:
+ * 1. its first line names one of `families` (Ethereum, Solana), and that family reads it (see SignInFamily.read:
+ *    exactly the text of its fields, address and chain id of that chain);
+ * 2. URI's origin is one of the project's allowed origins, the domain is that origin's host (and scheme, if given,
  *    its scheme), and the page asking, when it says (Origin header), is that origin;
- * 4. Issued At is present, not in the future beyond the clock skew and not older than maxAgeMs; Not Before has
- *    passed; Expiration Time is ahead;
- * 5. the session expires at Expiration Time, or after defaultLifetimeMs without one, and never after maxLifetimeMs.
+ * 3. Issued At is not in the future beyond the clock skew and not older than maxAgeMs; Not Before has passed;
+ *    Expiration Time is ahead;
+ * 4. the session expires at Expiration Time, or after defaultLifetimeMs without one, and never after maxLifetimeMs.
  */
 export function checkSignInMessage(
   message: string,
-  { allowedOrigins, requestOrigin, nowMs, rules = defaultSignInRules }: { allowedOrigins: readonly string[]; requestOrigin: string | undefined; nowMs: number; rules?: SignInRules },
+  {
+    families,
+    allowedOrigins,
+    requestOrigin,
+    nowMs,
+    rules = defaultSignInRules,
+  }: { families: readonly SignInFamily[]; allowedOrigins: readonly string[]; requestOrigin: string | undefined; nowMs: number; rules?: SignInRules },
 ): SignInMessageCheck {
-  const fields = parseSiweMessage(message)
-  const { address, chainId, domain, nonce, uri, version, issuedAt, notBefore, expirationTime } = fields
-  if (!address || !domain || !nonce || !uri || !version || chainId === undefined) return fail('INVALID_INPUT', 'message', 'message: not an EIP-4361 sign-in message')
-  if (!issuedAt) return fail('INVALID_INPUT', 'message.issuedAt', 'message.issuedAt: Issued At is required')
-  for (const [field, date] of [['issuedAt', issuedAt], ['notBefore', notBefore], ['expirationTime', expirationTime]] as const) {
-    if (date && Number.isNaN(date.getTime())) return fail('INVALID_INPUT', `message.${field}`, `message.${field}: not an RFC 3339 date-time`)
-  }
-  if (version !== '1') return fail('INVALID_INPUT', 'message.version', 'message.version: must be 1')
-  if (!isAddress(address, { strict: true })) return fail('INVALID_INPUT', 'message.address', 'message.address: not an EIP-55 checksummed address')
-  if (!Number.isSafeInteger(chainId) || chainId < 1 || chainId > MAX_CHAIN_ID) {
-    return fail('INVALID_INPUT', 'message.chainId', `message.chainId: must be an integer from 1 to ${MAX_CHAIN_ID}`)
-  }
-  let canonical: string
-  try {
-    canonical = createSiweMessage({ ...fields, address, chainId, domain, nonce, uri, version, issuedAt })
-  } catch (error) {
-    return fail('INVALID_INPUT', 'message', `message: ${(error as { shortMessage?: string }).shortMessage ?? 'not an EIP-4361 sign-in message'}`)
-  }
-  if (canonical !== withIsoDates(message)) return fail('INVALID_INPUT', 'message', 'message: not exactly an EIP-4361 sign-in message (unexpected or reordered lines)')
+  const family = families.find((candidate) => candidate.isFamilyMessage(message))
+  if (!family) return fail('INVALID_INPUT', 'message', 'message: not a Sign-In with Ethereum (EIP-4361) or Sign In With Solana message')
+  const read = family.read(message)
+  if (!read.ok) return read
+  const { address, caipAddress, domain, scheme, uri, nonce, issuedAt, notBefore, expirationTime } = read.fields
 
   const origin = originOf(uri)
   if (!origin || !allowedOrigins.includes(origin)) {
@@ -82,7 +208,7 @@ export function checkSignInMessage(
   }
   const url = new URL(origin)
   if (domain !== url.host) return fail('DOMAIN_NOT_ALLOWED', 'message.domain', `message.domain: ${domain} is not the host of ${origin}`)
-  if (fields.scheme && `${fields.scheme}:` !== url.protocol) return fail('DOMAIN_NOT_ALLOWED', 'message.scheme', `message.scheme: ${fields.scheme} is not the scheme of ${origin}`)
+  if (scheme && `${scheme}:` !== url.protocol) return fail('DOMAIN_NOT_ALLOWED', 'message.scheme', `message.scheme: ${scheme} is not the scheme of ${origin}`)
   if (requestOrigin !== undefined && requestOrigin !== origin) {
     return fail('DOMAIN_NOT_ALLOWED', 'origin', `origin: the page ${requestOrigin} asked for a sign-in to ${origin}`)
   }
@@ -94,5 +220,5 @@ export function checkSignInMessage(
   if (notBefore && notBefore.getTime() > nowMs + rules.clockSkewMs) return fail('NOT_YET_VALID', 'message.notBefore', 'message.notBefore: the message is not valid yet')
   if (expirationTime && expirationTime.getTime() <= nowMs) return fail('STALE_MESSAGE', 'message.expirationTime', 'message.expirationTime: the message has expired')
   const expiresAtMs = Math.min(expirationTime?.getTime() ?? nowMs + rules.defaultLifetimeMs, nowMs + rules.maxLifetimeMs)
-  return { ok: true, address, chainId, nonce, expiresAtMs }
+  return { ok: true, family, address, caipAddress, nonce, expiresAtMs }
 }
