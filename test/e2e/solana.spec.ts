@@ -117,3 +117,23 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
   await expect(account).toBeVisible()
   await expect.poll(() => chainTokenBalance(solana.rpcUrl, receiver, mint), { timeout: 20_000 }).toBe(tokensBefore + 2_000_000n)
 })
+
+test('sign in with Solana: the SIWS message is signed by the wallet and the session lands in the data service', async ({ page, stack }) => {
+  const solana = stack.solana!
+  const account = solana.devAccounts[0]!
+  await page.goto(`${stack.demo!.url}/?siwx=required`)
+  await connectSolana(page)
+  const signIn = page.getByRole('dialog', { name: 'Sign in' })
+  await signIn.getByRole('button', { name: 'Sign' }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string; message: string }[])
+  expect(sessions).toHaveLength(1)
+  expect(sessions[0]!.message).toContain('wants you to sign in with your Solana account:')
+  expect(sessions[0]!.message).toContain('Chain ID: localnet')
+  const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
+  expect(session).toMatchObject({ caipAddress: `${solana.caipNetworkId}:${account}`, revoked: false })
+  // A reload with the session stays signed in: no sign-in view.
+  await page.reload()
+  await expect(page.getByRole('button', { name: new RegExp(shortenBase58(account)) })).toBeVisible()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+})

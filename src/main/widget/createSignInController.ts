@@ -29,15 +29,16 @@ export type SignInControllerParameters = {
 export function createSignInController({ siwx: siwxReady, store, router, modal, notifications, connectedConnector, disconnect }: SignInControllerParameters) {
   const account = () => {
     const { address, activeCaipNetworkId, caipAddress } = store.getState()
-    return { address: address as Address | undefined, caipAddress, chainId: Number(parseCaipNetworkId(activeCaipNetworkId)?.reference) }
+    const parsed = parseCaipNetworkId(activeCaipNetworkId)
+    return { address: address as Address | undefined, caipAddress, caipNetworkId: activeCaipNetworkId, chainId: parsed?.namespace === 'eip155' ? Number(parsed.reference) : 0 }
   }
   return {
     /** Opens the sign-message view when sign-in is on and the account has no session; resolves whether it did. */
     async requireSignIn() {
-      const { address, chainId } = account()
+      const { address, chainId, caipNetworkId } = account()
       const siwx = await siwxReady
       if (!siwx || !address) return false
-      const sessions = await siwx.getSessions({ accountAddress: address, chainId }).catch(() => [])
+      const sessions = await siwx.getSessions({ accountAddress: address, chainId, caipNetworkId }).catch(() => [])
       if (sessions.length > 0) return false
       store.setState({ siwxError: undefined })
       router.reset('SIWXSignMessage')
@@ -46,14 +47,14 @@ export function createSignInController({ siwx: siwxReady, store, router, modal, 
     },
     /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
     async signIn() {
-      const { address, caipAddress, chainId } = account()
+      const { address, caipAddress, chainId, caipNetworkId } = account()
       const siwx = await siwxReady
       if (!siwx) throw createWidgetError('SIWX_NOT_ENABLED')
       if (!address || !caipAddress) throw createWidgetError('NO_ACTIVE_CAIP_ADDRESS')
       store.setState({ siwxError: undefined })
       notifications.show(errorTable.AUTHENTICATING.message, { variant: 'loading', autoClose: false })
       try {
-        const message = await siwx.createMessage({ accountAddress: address, chainId })
+        const message = await siwx.createMessage({ accountAddress: address, chainId, caipNetworkId })
         const signature = await connectedConnector().signMessage(message, address)
         await siwx.addSession({ caipAddress, message, signature })
         notifications.close()

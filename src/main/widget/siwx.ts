@@ -1,9 +1,17 @@
 import { createSiweMessage } from 'viem/siwe'
+import { createSolanaSignInMessage, type SolanaSignInChainId } from '../../shared/protocol/signInMessages/solana'
 import type { CoreDataService } from '../core/createCore'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { DefaultSiwxOptions, SIWXConfig, SIWXSession } from './siwxConfig'
 
 const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1_000
+
+/** The public clusters by CAIP-2 id, as Sign In With Solana names them. */
+const solanaClusterNames: Record<string, SolanaSignInChainId> = {
+  'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'mainnet',
+  'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1': 'devnet',
+  'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z': 'testnet',
+}
 
 /**
  * The default SIWX: EIP-4361 messages (viem's createSiweMessage, parseable by the `siwe` package) carrying a nonce the
@@ -18,11 +26,27 @@ export function createDefaultSiwx({
   expiresInMs = SESSION_LIFETIME_MS,
   now = Date.now,
 }: DefaultSiwxOptions & { dataService: CoreDataService; storage: WidgetStorage; location?: Pick<Location, 'host' | 'origin'>; now?: () => number }): SIWXConfig {
-  const caip = (chainId: number, address: string) => `eip155:${chainId}:${address}`
   const stored = () => storage.get('siwxSessions') ?? []
+  // EVM addresses are case-free; base58 ones are not.
+  const sameAccount = (caipAddress: string, { accountAddress, caipNetworkId }: { accountAddress: string; caipNetworkId: string }) =>
+    caipNetworkId.startsWith('eip155:') ? caipAddress.toLowerCase() === `${caipNetworkId}:${accountAddress}`.toLowerCase() : caipAddress === `${caipNetworkId}:${accountAddress}`
   return {
-    async createMessage({ accountAddress, chainId }) {
+    async createMessage({ accountAddress, chainId, caipNetworkId }) {
       const { nonce } = await dataService.createSessionNonce()
+      if (caipNetworkId.startsWith('solana:')) {
+        // Sign In With Solana (CAIP-122): its Chain ID names the cluster; any other cluster is the local one.
+        return createSolanaSignInMessage({
+          address: accountAddress,
+          chainId: solanaClusterNames[caipNetworkId] ?? 'localnet',
+          domain: location.host,
+          uri: location.origin,
+          version: '1',
+          nonce,
+          statement,
+          issuedAt: new Date(now()),
+          expirationTime: new Date(now() + expiresInMs),
+        })
+      }
       return createSiweMessage({
         address: accountAddress,
         chainId,
@@ -42,8 +66,8 @@ export function createDefaultSiwx({
         { caipAddress: session.caipAddress, message: session.message, signature: session.signature, expiresAt: created.expiresAt ?? undefined, id: created.id },
       ] as never)
     },
-    async getSessions({ accountAddress, chainId }) {
-      const mine = stored().filter((s) => s.caipAddress.toLowerCase() === caip(chainId, accountAddress).toLowerCase())
+    async getSessions(account) {
+      const mine = stored().filter((s) => sameAccount(s.caipAddress, account))
       const valid: SIWXSession[] = []
       for (const session of mine) {
         const id = (session as SIWXSession).id
@@ -53,8 +77,8 @@ export function createDefaultSiwx({
       }
       return valid
     },
-    async revokeSession({ accountAddress, chainId }) {
-      storage.set('siwxSessions', stored().filter((s) => s.caipAddress.toLowerCase() !== caip(chainId, accountAddress).toLowerCase()) as never)
+    async revokeSession(account) {
+      storage.set('siwxSessions', stored().filter((s) => !sameAccount(s.caipAddress, account)) as never)
     },
     getRequired: () => required,
   }

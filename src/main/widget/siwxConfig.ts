@@ -3,12 +3,18 @@ import type { Address } from 'viem'
 
 export type SIWXSession = { caipAddress: string; message: string; signature: string; id?: string; expiresAt?: number }
 
+/**
+ * Who signs in: the account's address (0x hex on eip155, base58 on solana), its network's CAIP-2 id, and the EVM chain
+ * id (eip155 only; 0 for other families, read `caipNetworkId` there).
+ */
+export type SIWXAccount = { accountAddress: Address; chainId: number; caipNetworkId: string }
+
 /** The pluggable sign-in-with-wallet interface: any backend can hold the sessions. */
 export type SIWXConfig = {
-  createMessage(input: { accountAddress: Address; chainId: number }): Promise<string>
+  createMessage(input: SIWXAccount): Promise<string>
   addSession(session: SIWXSession): Promise<void>
-  getSessions(input: { accountAddress: Address; chainId: number }): Promise<SIWXSession[]>
-  revokeSession(input: { accountAddress: Address; chainId: number }): Promise<void>
+  getSessions(input: SIWXAccount): Promise<SIWXSession[]>
+  revokeSession(input: SIWXAccount): Promise<void>
   /** When true, declining to sign disconnects. */
   getRequired(): boolean
 }
