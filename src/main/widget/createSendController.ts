@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla'
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
+import { parseCaipAddress } from '../../shared/protocol/caip'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { formatUnits, parseUnits } from '../../shared/protocol/display'
 import { createWidgetError } from '../../shared/protocol/errors'
@@ -54,7 +55,7 @@ export type SendContext = {
   now?: () => number
 }
 
-const tokenAddressOf = (token: TokenBalance) => token.address?.split(':')[2] as Address | undefined
+const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddress(token.address)?.address as Address | undefined) : undefined)
 
 /**
  * The send flow (SPEC §4, §5): load balances, pick a token, amount and receiver (an address or a registered name),

@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla'
 import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
+import { parseCaipAddress } from '../../shared/protocol/caip'
 import { formatUnits } from '../../shared/protocol/display'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
@@ -26,7 +27,7 @@ export type SolanaSendContext = {
 }
 
 const SOL_DECIMALS = 9
-const mintOf = (token: TokenBalance) => token.address?.split(':')[2]
+const mintOf = (token: TokenBalance) => (token.address ? parseCaipAddress(token.address)?.address : undefined)
 const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
 
 /**
