@@ -33,31 +33,10 @@ export function createDefaultSiwx({
   return {
     async createMessage({ accountAddress, chainId, caipNetworkId }) {
       const { nonce } = await dataService.createSessionNonce()
-      if (caipNetworkId.startsWith('solana:')) {
-        // Sign In With Solana (CAIP-122): its Chain ID names the cluster; any other cluster is the local one.
-        return createSolanaSignInMessage({
-          address: accountAddress,
-          chainId: solanaClusterNames[caipNetworkId] ?? 'localnet',
-          domain: location.host,
-          uri: location.origin,
-          version: '1',
-          nonce,
-          statement,
-          issuedAt: new Date(now()),
-          expirationTime: new Date(now() + expiresInMs),
-        })
-      }
-      return createSiweMessage({
-        address: accountAddress,
-        chainId,
-        domain: location.host,
-        uri: location.origin,
-        version: '1',
-        nonce,
-        statement,
-        issuedAt: new Date(now()),
-        expirationTime: new Date(now() + expiresInMs),
-      })
+      const fields = { address: accountAddress, domain: location.host, uri: location.origin, version: '1' as const, nonce, statement, issuedAt: new Date(now()), expirationTime: new Date(now() + expiresInMs) }
+      // Sign In With Solana (CAIP-122) names the cluster; any other than the public three is the local one.
+      if (caipNetworkId.startsWith('solana:')) return createSolanaSignInMessage({ ...fields, chainId: solanaClusterNames[caipNetworkId] ?? 'localnet' })
+      return createSiweMessage({ ...fields, chainId })
     },
     async addSession(session) {
       const created = await dataService.createSession({ message: session.message, signature: session.signature })

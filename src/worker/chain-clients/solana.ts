@@ -1,3 +1,4 @@
+import { readBoundedText } from '../rpc-transport/readBoundedText'
 import {
   AccountRole,
   appendTransactionMessageInstructions,
@@ -101,27 +102,6 @@ function splitUrl(url: string): { endpoint: string; host: string; headers: Recor
   return { endpoint: parsed.toString(), host: parsed.host, headers }
 }
 
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return response.text()
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body.cancel()
-    throw new Error(`the answer is larger than ${maxBytes} bytes`)
-  }
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel()
-      throw new Error(`the answer is larger than ${maxBytes} bytes`)
-    }
-    text += decoder.decode(value, { stream: true })
-  }
-}
 
 /** The standard JSON-RPC codes; Solana's own (-32001 … -32016) mean other things than EIP-1474's and stay RPC_REQUEST_FAILED. */
 const standardRpcCodes: Record<number, ErrorCode> = { [-32700]: 'PARSE_ERROR', [-32600]: 'INVALID_REQUEST', [-32601]: 'METHOD_NOT_FOUND', [-32602]: 'INVALID_PARAMS', [-32603]: 'INTERNAL_ERROR' }
@@ -174,7 +154,7 @@ function createSolanaJsonRpc({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes,
     let text: string
     try {
       response = await fetchFn(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), signal: controller.signal })
-      text = await readText(response, maxResponseBodyBytes)
+      text = await readBoundedText(response, maxResponseBodyBytes, (size) => new Error(`the answer is larger than ${maxResponseBodyBytes} bytes (${size})`))
     } catch (error) {
       if (hasTimedOut) throw createWidgetError('RPC_TIMEOUT', { details: `${method} to ${host} got no answer within ${timeoutMs} ms` })
       if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: method, cause: signal.reason })

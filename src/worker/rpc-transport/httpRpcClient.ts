@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from 'viem'
+import { readBoundedText } from './readBoundedText'
 import { getAbortError } from './shouldRetry'
 
 export type RpcRequestBody = { method: string; params?: unknown }
@@ -69,28 +70,6 @@ function splitCredentials(url: string): { url: string; headers: Record<string, s
   }
 }
 
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('Content-Length'))
-  if (declared > maxBytes) {
-    await response.body?.cancel()
-    throw new ResponseBodyTooLargeError({ maxSize: maxBytes, size: declared })
-  }
-  if (!response.body) return response.text()
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
-    size += value.byteLength
-    if (size > maxBytes) {
-      await reader.cancel()
-      throw new ResponseBodyTooLargeError({ maxSize: maxBytes, size })
-    }
-    text += decoder.decode(value, { stream: true })
-  }
-}
 
 type Member = {
   id: number
@@ -151,7 +130,7 @@ export function createHttpRpcClient({
         body: JSON.stringify(members.length === 1 ? json(members[0]!) : members.map(json)),
         signal: controller.signal,
       })
-      text = await readText(response, maxResponseBodyBytes)
+      text = await readBoundedText(response, maxResponseBodyBytes, (size) => new ResponseBodyTooLargeError({ maxSize: maxResponseBodyBytes, size }))
     } catch (error) {
       // A reset connection (its cause says how), or a body refused for its size (viem would drop that one's text).
       const reason = error instanceof BaseError ? { details: error.shortMessage } : { cause: error as Error }
