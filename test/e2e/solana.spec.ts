@@ -137,3 +137,47 @@ test('sign in with Solana: the SIWS message is signed by the wallet and the sess
   await expect(page.getByRole('button', { name: new RegExp(shortenBase58(account)) })).toBeVisible()
   await expect(page.getByRole('dialog')).toHaveCount(0)
 })
+
+test('a phone wallet approves EVM and Solana through our relay; on Solana it signs a send that lands, and disconnecting ends both', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const { createNodeWallet } = await import('../../services/relay/testing/createNodeWallet')
+  const solana = stack.solana!
+  const phone = await createNodeWallet({
+    relayUrl: stack.services.relay,
+    chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })),
+    solanaCaipNetworkIds: [solana.caipNetworkId],
+    addressIndex: 8,
+    name: 'Phone Wallet',
+  })
+  try {
+    const receiver = solana.devAccounts[6]!
+    const before = await chainBalance(solana.rpcUrl, receiver)
+    await page.goto(stack.demo!.url)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+    const qr = page.getByRole('dialog', { name: 'WalletConnect' })
+    await phone.pair((await qr.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
+
+    const account = page.getByRole('dialog', { name: 'Account' })
+    await expect(account.getByText(shortenHex(phone.address))).toBeVisible()
+    await account.getByRole('button', { name: /^Switch to Solana/ }).click()
+    await expect(account.getByText(shortenBase58(phone.solanaAddress!))).toBeVisible()
+
+    await account.getByRole('button', { name: 'Send' }).click()
+    const send = page.getByRole('dialog', { name: 'Send' })
+    const option = send.getByLabel('Token').locator('option', { hasText: /^SOL/ })
+    await send.getByLabel('Token').selectOption((await option.getAttribute('value'))!)
+    await send.getByLabel('Amount').fill('0.1')
+    await send.getByLabel('To (address or name)').fill(receiver)
+    await send.getByRole('button', { name: 'Send' }).click()
+    await expect(account).toBeVisible()
+    await expect.poll(() => chainBalance(solana.rpcUrl, receiver), { timeout: 20_000 }).toBe(before + 100_000_000n)
+
+    // One session for both families: ending it on Solana ends EVM too (SPEC §4).
+    await account.getByRole('button', { name: 'Disconnect · Solana' }).click()
+    await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('tessera:v1:connectedNamespaces'))).toBeNull()
+  } finally {
+    await phone.close()
+  }
+})

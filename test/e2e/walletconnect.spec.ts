@@ -1,4 +1,5 @@
-// WalletConnect carries eip155 sessions: these journeys run the demo as an EVM-only site (?families=eip155).
+// These WalletConnect journeys are EVM's: they run the demo as an EVM-only site (?families=eip155); the Solana side of a
+// session is in solana.spec.ts.
 import AxeBuilder from '@axe-core/playwright'
 import { createPublicClient, http, parseEther } from 'viem'
 import type { Page } from '@playwright/test'

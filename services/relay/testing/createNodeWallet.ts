@@ -1,7 +1,11 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
+import { getTransactionDecoder, getTransactionEncoder, type Address, type SignatureBytes } from '@solana/kit'
 import { SignClient } from '@walletconnect/sign-client'
 import { createWalletClient, defineChain, hexToString, http, isHex, type Hex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createGate } from '../../../demo/devWallet/createGate'
+import { deriveSolanaDevKey } from '../../chain/solana/devKeys'
 
 /** Anvil's dev mnemonic: its accounts are funded on every local chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -24,14 +28,21 @@ export type NodeWalletParameters = {
   /** Which anvil dev account the wallet holds. */
   addressIndex?: number
   name?: string
+  /** Solana clusters (CAIP-2) the wallet offers: with any, it approves a proposal's solana namespace too. */
+  solanaCaipNetworkIds?: string[]
+  /** Which Solana dev key it holds there (services/chain/solana/devKeys: 'tessera-dev-solana-N'); `addressIndex` by default. */
+  solanaKeyIndex?: number
 }
 
 /**
  * A real WalletConnect wallet in Node (@walletconnect/sign-client): approves eip155 proposals with an anvil dev key,
- * signs messages and sends transactions to the chain's RPC. Tests drive it the way a phone wallet would be used.
+ * signs messages and sends transactions to the chain's RPC; given Solana clusters, it also approves a solana account
+ * (an ed25519 dev key) and answers solana_signMessage and solana_signTransaction as WalletConnect's Solana RPC
+ * reference says. Tests drive it the way a phone wallet would be used.
  */
-export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, name = 'Node Wallet' }: NodeWalletParameters) {
+export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, name = 'Node Wallet', solanaCaipNetworkIds = [], solanaKeyIndex = addressIndex }: NodeWalletParameters) {
   const account = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex })
+  const solanaKey = deriveSolanaDevKey(`tessera-dev-solana-${solanaKeyIndex}`)
   const client = await SignClient.init({
     projectId: 'tessera-node-wallet',
     relayUrl,
@@ -43,6 +54,7 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
   })
   let declineNextProposal = false
   let declineNextRequest = false
+  let signatureOnlyNext = false
   const gate = createGate()
   const requests: { method: string; params: unknown }[] = []
 
@@ -54,9 +66,15 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     }
     const asked = { ...params.optionalNamespaces?.eip155, ...params.requiredNamespaces?.eip155 }
     const ids = chains.map((c) => `eip155:${c.chainId}`).filter((c) => !asked.chains || asked.chains.includes(c))
+    const askedSolana = { ...params.optionalNamespaces?.solana, ...params.requiredNamespaces?.solana }
+    const clusters = solanaCaipNetworkIds.filter((c) => askedSolana.chains?.includes(c))
     await client.approve({
       id,
-      namespaces: { eip155: { chains: ids, accounts: ids.map((c) => `${c}:${account.address}`), methods: asked.methods ?? [], events: asked.events ?? [] } },
+      namespaces: {
+        // A wallet without eip155 chains (`chains: []`) that offers Solana approves Solana alone.
+        ...((ids.length > 0 || clusters.length === 0) && { eip155: { chains: ids, accounts: ids.map((c) => `${c}:${account.address}`), methods: asked.methods ?? [], events: asked.events ?? [] } }),
+        ...(clusters.length > 0 && { solana: { chains: clusters, accounts: clusters.map((c) => `${c}:${solanaKey.address}`), methods: askedSolana.methods ?? [], events: askedSolana.events ?? [] } }),
+      },
     })
   })
 
@@ -83,6 +101,26 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
         const hash = await wallet.sendTransaction({ to: tx.to, value: tx.value ? BigInt(tx.value) : undefined, data: tx.data, gas: tx.gas ? BigInt(tx.gas) : undefined })
         return respond({ result: hash })
       }
+      if (method === 'solana_signMessage') {
+        // { message: base58, pubkey } → { signature: base58 }
+        const { message, pubkey } = args as { message: string; pubkey?: string }
+        if (pubkey !== undefined && pubkey !== solanaKey.address) return respond({ error: { code: 4100, message: `${pubkey} is not this wallet's account` } })
+        return respond({ result: { signature: base58.encode(ed25519.sign(base58.decode(message), solanaKey.privateKey)) } })
+      }
+      if (method === 'solana_signTransaction') {
+        // { transaction: base64 wire } → { signature: base58, transaction?: base64 wire }: the message signed, the
+        // signature in this wallet's slot (the fee payer's when it pays).
+        const { transaction } = args as { transaction: string }
+        const { messageBytes, signatures } = getTransactionDecoder().decode(base64.decode(transaction))
+        if (!(solanaKey.address in signatures)) return respond({ error: { code: -32602, message: `${solanaKey.address} does not sign this transaction` } })
+        const signature = ed25519.sign(new Uint8Array(messageBytes), solanaKey.privateKey)
+        const signed = getTransactionEncoder().encode({ messageBytes, signatures: { ...signatures, [solanaKey.address as Address]: signature as SignatureBytes } })
+        if (signatureOnlyNext) {
+          signatureOnlyNext = false
+          return respond({ result: { signature: base58.encode(signature) } })
+        }
+        return respond({ result: { signature: base58.encode(signature), transaction: base64.encode(new Uint8Array(signed)) } })
+      }
       if (method === 'wallet_switchEthereumChain') {
         const [{ chainId }] = args as [{ chainId: Hex }]
         if (chains.some((c) => c.chainId === Number(chainId))) return respond({ result: null })
@@ -98,11 +136,16 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     client,
     address: account.address,
     account,
+    /** Its Solana account (base58) and ed25519 key. */
+    solanaAddress: solanaKey.address,
+    solanaKey,
     requests,
     /** What a wallet does with a scanned QR code or an opened deep link. */
     pair: (uri: string) => client.pair({ uri }),
     declineNextProposal: () => void (declineNextProposal = true),
     declineNextRequest: () => void (declineNextRequest = true),
+    /** Answers the next solana_signTransaction with its signature only, as older wallets do. */
+    answerSignatureOnlyNext: () => void (signatureOnlyNext = true),
     /** Keeps the next requests waiting, as a visitor reading the prompt on the phone; call the result to answer. */
     hold: gate.hold,
     sessions: () => client.session.getAll(),

@@ -1,6 +1,7 @@
 import type { CaipNetworkId, ChainNamespace } from '../../shared/protocol/caip'
 import type { Core } from '../core/createCore'
-import type { Connector, ConnectorType, WalletRequest } from '../providers/eip1193'
+import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
+import type { ConnectorType, WalletRequest } from '../providers/eip1193'
 import type { WidgetNetwork } from '../widget/config'
 
 export type NamespaceConnectorEvents = {
@@ -60,6 +61,6 @@ export type NamespaceAdapter = {
   discover(target: Window | undefined, networks: readonly WidgetNetwork[]): NamespaceDiscovery
   /** Reads the native balance through the core (and so into its mirrored store); undefined when the network has no RPC. */
   readNativeBalance(core: Core, network: WidgetNetwork, address: string): Promise<NativeBalance | undefined>
-  /** The family's WalletConnect connector, whose code `load`s on first use (eip155 only, for now). */
-  walletConnect?: (load: () => Promise<Connector>) => NamespaceConnector
+  /** The family's side of the WalletConnect session, whose code `load`s on first use (eip155 and solana). */
+  walletConnect?: (load: () => Promise<WalletConnectConnector>) => NamespaceConnector
 }

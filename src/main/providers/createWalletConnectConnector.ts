@@ -1,7 +1,9 @@
+import { base58 } from '@scure/base'
 import { proxy, transferHandlers } from 'comlink'
-import { installErrorTransferHandler } from '../../shared/protocol/errors'
+import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import type { Pairing, SessionEvent, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
 import { createWorkerClient } from '../core/createWorkerClient'
+import type { NamespaceConnector, NamespaceConnectorEvents } from '../namespaces/types'
 import { switchChain, WALLET_CONNECT_ID, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
 
 installErrorTransferHandler(transferHandlers)
@@ -11,9 +13,14 @@ export type { Pairing } from '../../shared/protocol/walletConnectApi'
 export type WalletConnectConnectorParameters = WalletConnectWorkerConfig & {
   /** The chain to act on when the wallet approves several: the widget's active one. */
   getPreferredChainId?: () => number | undefined
+  /** The Solana cluster to act on when the wallet approves several: the widget's active one (CAIP-2). */
+  getPreferredSolanaCaipNetworkId?: () => string | undefined
   /** Starts the WalletConnect worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
 }
+
+/** The session's `solana` namespace as the connection layer drives a Solana wallet (it always signs transactions). */
+export type WalletConnectSolanaConnector = NamespaceConnector & { namespace: 'solana'; signTransaction: NonNullable<NamespaceConnector['signTransaction']> }
 
 /** A WalletConnect request waits for a person on a phone: the sign client's own expiry is 5 minutes. */
 const WALLET_ANSWER_TIMEOUT_MS = 6 * 60_000
@@ -28,20 +35,60 @@ function startWorker() {
  * slowed 4×), none with it in the worker. The worker exists only once a visitor opens a WalletConnect view or a
  * stored session is reconnected.
  */
-export function createWalletConnectConnector({ createWorker = startWorker, getPreferredChainId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
+export function createWalletConnectConnector({ createWorker = startWorker, getPreferredChainId = () => undefined, getPreferredSolanaCaipNetworkId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
   const watchers = new Set<ConnectorEvents>()
+  const solanaWatchers = new Set<NamespaceConnectorEvents>()
   const onEvent = (event: SessionEvent) => {
+    if (event.type === 'solanaAccountsChanged') {
+      // No Solana account left is Solana's disconnect; the eip155 side of the session goes on.
+      for (const watcher of solanaWatchers) {
+        if (event.accounts.length > 0) watcher.onAccountsChanged?.(event.accounts)
+        else watcher.onDisconnect?.()
+      }
+      return
+    }
     for (const watcher of watchers) {
       if (event.type === 'accountsChanged') watcher.onAccountsChanged?.(event.accounts)
       else if (event.type === 'chainChanged') watcher.onChainChanged?.(event.chainId)
       else watcher.onDisconnect?.()
     }
+    if (event.type === 'disconnect') for (const watcher of solanaWatchers) watcher.onDisconnect?.()
   }
   // Started at the first call; a worker that dies is replaced and configured again (the session is in its storage).
   const client = createWorkerClient<WalletConnectWorkerApi>({ createWorker, setUp: (remote) => ({ ready: Promise.resolve(remote.configure(parameters, proxy(onEvent))) }) })
   const { call } = client
 
   const request = <T = unknown,>(args: { method: string; params?: unknown }) => call((r) => r.request(args), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }) as Promise<T>
+
+  /**
+   * The same session's `solana` namespace, as the connection layer drives a Solana wallet. It connects through the
+   * QR view (`pair`, whose approval carries `solana`); its clusters are the ones the wallet approved.
+   * @example const signature = await connector.solana.signMessage('hello', address) // base58
+   */
+  const solana: WalletConnectSolanaConnector = {
+    id: WALLET_CONNECT_ID,
+    name: 'WalletConnect',
+    type: 'WALLET_CONNECT',
+    namespace: 'solana',
+    imageUrl: undefined,
+    info: { rdns: '' },
+    connect: async () => {
+      throw createWidgetError('UNSUPPORTED_METHOD', { details: 'WalletConnect connects through its QR code view (pair)' })
+    },
+    isAuthorized: () => call((r) => r.solanaIsAuthorized(getPreferredSolanaCaipNetworkId())),
+    getAccounts: () => call((r) => r.solanaGetAccounts()),
+    getCaipNetworkId: (fallback) => call((r) => r.solanaGetCaipNetworkId(fallback)),
+    disconnect: () => call((r) => r.disconnect()),
+    switchNetwork: (network) => call((r) => r.solanaSwitchNetwork(network.caipNetworkId)),
+    signMessage: async (message, address) =>
+      base58.encode(await call((r) => r.solanaSignMessage({ message: new TextEncoder().encode(message), address }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS })),
+    signTransaction: (transaction, address, caipNetworkId) => call((r) => r.solanaSignTransaction({ transaction, address, caipNetworkId }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
+    watch(handlers) {
+      const own = { onAccountsChanged: handlers.onAccountsChanged, onDisconnect: handlers.onDisconnect }
+      solanaWatchers.add(own)
+      return () => void solanaWatchers.delete(own)
+    },
+  }
 
   const connector = {
     id: WALLET_CONNECT_ID,
@@ -56,7 +103,7 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     isAuthorized: () => call((r) => r.isAuthorized(getPreferredChainId())),
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
     async pair(): Promise<Pairing> {
-      const uri = await call((r) => r.pair(getPreferredChainId()))
+      const uri = await call((r) => r.pair(getPreferredChainId(), getPreferredSolanaCaipNetworkId()))
       return { uri, approval: call((r) => r.approval(uri), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }) }
     },
     disconnect: () => call((r) => r.disconnect()),
@@ -70,8 +117,13 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     /** Ends the worker (and its socket) and every pending call. */
     destroy: () => {
       watchers.clear()
+      solanaWatchers.clear()
       client.destroy()
     },
+    /** The same session's `solana` namespace, a connector of its own for the connection layer. */
+    solana,
   }
   return connector satisfies Connector
 }
+
+export type WalletConnectConnector = ReturnType<typeof createWalletConnectConnector>

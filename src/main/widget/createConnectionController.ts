@@ -4,7 +4,7 @@ import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { Core } from '../core/createCore'
-import type { Connector } from '../providers/eip1193'
+import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
 import { loadAdapter } from '../namespaces/loadAdapter'
 import type { NamespaceAdapter, NamespaceConnector, NamespaceDiscovery } from '../namespaces/types'
 import type { Modal } from '../state/createModal'
@@ -39,7 +39,7 @@ export type ConnectionControllerParameters = {
   notifications: Notifications
   target: Window | undefined
   /** Loads the WalletConnect connector's code, when a relay is configured; its entry is listed first (SPEC §9 order). */
-  loadWalletConnect?: () => Promise<Connector>
+  loadWalletConnect?: () => Promise<WalletConnectConnector>
   /** Told when an account is connected (after connect or reconnect): sign-in decides whether to ask. */
   onConnected: () => Promise<boolean>
   onConnectSuccess: (event: { method: 'browser' | 'qrcode' | 'mobile'; name: string }) => void
@@ -65,8 +65,9 @@ export function createConnectionController({ config, store, storage, core, route
   const unsubscribes: (() => void)[] = []
   let balanceRequest = 0
   let isDestroyed = false
-  let walletConnect: NamespaceConnector | undefined
-  const ownConnectors = () => (walletConnect ? [walletConnect] : [])
+  // One WalletConnect session spans families: each family drives its own side of it.
+  const walletConnect = new Map<ChainNamespace, NamespaceConnector>()
+  const ownConnectors = () => [...walletConnect.values()]
 
   const networkById = (id: string) => networks.find((n) => n.caipNetworkId === id)
   const namespaceOf = (id: string) => parseCaipNetworkId(id)?.namespace
@@ -80,9 +81,10 @@ export function createConnectionController({ config, store, storage, core, route
     const recent = store.getState().recentWallets.map((w) => w.id)
     const rank = (id: string) => (recent.includes(id) ? recent.indexOf(id) : recent.length)
     const summarize = (c: NamespaceConnector): ConnectorSummary => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns, namespace: c.namespace })
-    // SPEC §9 connector order: walletConnect, recent, injected.
+    // SPEC §9 connector order: walletConnect, recent, injected. WalletConnect is one entry whatever families it spans.
     const found = [...discoveries.values()].flatMap((d) => d.getConnectors()).map(summarize).sort((a, b) => rank(a.id) - rank(b.id))
-    store.setState({ connectors: [...ownConnectors().map(summarize), ...found] })
+    const ownEntry = ownConnectors()[0]
+    store.setState({ connectors: [...(ownEntry ? [summarize(ownEntry)] : []), ...found] })
   }
 
   // Each family's code, then its wallets. Loaded at once only to reconnect a stored connection; otherwise with the
@@ -95,7 +97,7 @@ export function createConnectionController({ config, store, storage, core, route
         const adapter = await loadAdapter(ns)
         if (isDestroyed) return
         adapters.set(ns, adapter)
-        if (loadWalletConnect && adapter.walletConnect) walletConnect = adapter.walletConnect(loadWalletConnect)
+        if (loadWalletConnect && adapter.walletConnect) walletConnect.set(ns, adapter.walletConnect(loadWalletConnect))
         const discovery = adapter.discover(target, networks.filter((n) => n.chainNamespace === ns))
         discoveries.set(ns, discovery)
         unsubscribes.push(
@@ -318,8 +320,8 @@ export function createConnectionController({ config, store, storage, core, route
   return {
     /** Loads every configured family's code and lists its wallets; resolves when they are listed. */
     load,
-    /** The WalletConnect connector, once the eip155 family has loaded. */
-    getWalletConnect: () => walletConnect,
+    /** A family's side of the WalletConnect session, once the family has loaded. */
+    getWalletConnect: (ns: ChainNamespace) => walletConnect.get(ns),
     activeNetwork,
     connectorFor,
     connectedConnector,

@@ -16,6 +16,7 @@ import { createAnalytics } from './createAnalytics'
 import { createConnectionController, initialNamespaces } from './createConnectionController'
 import type { ConnectionActions } from './createConnectionActions'
 import type { PairingState } from './createWalletConnectPairing'
+import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
 import type { WidgetWalletConnect } from './walletConnect'
 import { topFields, type WidgetState } from './widgetState'
@@ -120,7 +121,9 @@ export function createWidget({ window: target = globalThis.window, storage = cre
             icons: config.metadata?.icons ?? [],
           },
           chainIds: evmNetworks.map((n) => Number(n.id)),
+          solanaCaipNetworkIds: networks.filter((n) => n.chainNamespace === 'solana').map((n) => n.caipNetworkId),
           getPreferredChainId: () => Number(parseCaipNetworkId(store.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
+          getPreferredSolanaCaipNetworkId: () => store.getState().namespaces.solana?.activeCaipNetworkId,
         },
         store,
         onApproved: (result) => void onWalletConnectApproved(result),
@@ -160,14 +163,21 @@ export function createWidget({ window: target = globalThis.window, storage = cre
   const requireSignIn = async () => (signInLoad ? (await signInLoad).requireSignIn() : false)
 
   /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
-  const onWalletConnectApproved = async ({ accounts, chainId }: { accounts: Address[]; chainId: number }) => {
-    const walletConnect = connection.getWalletConnect()
-    if (!walletConnect || store.getState().namespaces.eip155?.status === 'connected') return
+  const onWalletConnectApproved = async ({ accounts, chainId, solana }: PairingApproval) => {
+    // One approval may carry several families: each one it carries is connected through its side of the session.
+    const approved = [
+      ...(accounts.length > 0 ? [{ ns: 'eip155' as const, accounts: accounts as string[], caipNetworkId: `eip155:${chainId}` as CaipNetworkId }] : []),
+      ...(solana && solana.accounts.length > 0 ? [{ ns: 'solana' as const, accounts: solana.accounts, caipNetworkId: solana.caipNetworkId }] : []),
+    ].filter(({ ns }) => connection.getWalletConnect(ns) && store.getState().namespaces[ns]?.status !== 'connected')
+    if (approved.length === 0) return
     const { wcWallet, wcLinking } = store.getState()
-    const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: walletConnect.name }
+    const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: 'WalletConnect' }
     connection.rememberWallet(wallet)
     if (wcLinking) storage.set('deepLinkChoice', wcLinking)
-    connection.setConnected(walletConnect, accounts, `eip155:${chainId}`)
+    // The family the visitor was on stays active when the wallet approved it.
+    const active = approved.find(({ ns }) => ns === store.getState().activeNamespace) ?? approved[0]!
+    for (const family of [...approved.filter((f) => f !== active), active]) connection.setConnected(connection.getWalletConnect(family.ns)!, family.accounts, family.caipNetworkId)
+    connection.setActiveNamespace(active.ns)
     const loaded = await walletConnectLoad
     void loaded?.connector
       .getPeerName()

@@ -1,13 +1,19 @@
+import { base58, base64 } from '@scure/base'
 import { numberToHex, type Address } from 'viem'
 import type SignClient from '@walletconnect/sign-client'
+import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
+import type { CaipNetworkId } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
-import type { Pairing, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
+import type { Pairing, PairingApproval, SolanaSignMessageParameters, SolanaSignTransactionParameters, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
+import { readWireTransaction, withSignature } from './solanaWireTransaction'
 
 /** What a session tells its watcher. */
 export type SessionEvents = {
   onAccountsChanged?: (accounts: Address[]) => void
   onChainChanged?: (chainId: number) => void
+  /** The session's Solana accounts changed (by a session update from the wallet); empty when Solana left the session. */
+  onSolanaAccountsChanged?: (accounts: string[]) => void
   onDisconnect?: () => void
 }
 
@@ -17,6 +23,14 @@ type Session = ReturnType<Client['session']['getAll']>[number]
 /** What a dApp asks a wallet for in the session proposal (all optional: the wallet approves what it supports). */
 const methods = ['eth_sendTransaction', 'personal_sign', 'eth_signTypedData_v4', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_getCapabilities', 'wallet_sendCalls', 'wallet_getCallsStatus']
 const events = ['accountsChanged', 'chainChanged']
+/**
+ * Solana's, as WalletConnect's Solana RPC reference lists them (docs.reown.com/advanced/multichain/rpc-reference/solana-rpc):
+ * solana_signMessage `{ message: base58, pubkey }` → `{ signature: base58 }`; solana_signTransaction
+ * `{ transaction: base64 wire }` → `{ signature: base58, transaction?: base64 wire }`; solana_signAndSendTransaction
+ * `{ transaction, sendOptions? }` → `{ signature }` (proposed for what the wallet offers; the widget signs and sends
+ * itself). No events: the solana namespace changes by session updates.
+ */
+const solanaMethods = ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction']
 
 export type WalletConnectSessionParameters = WalletConnectWorkerConfig & {
   /** Loads the sign client (134 KiB gzipped), on first use only. */
@@ -36,16 +50,51 @@ const sessionChainIds = (session: Session): number[] => [
   ...new Set([...(session.namespaces.eip155?.chains ?? []), ...(session.namespaces.eip155?.accounts ?? []).map((a) => a.split(':').slice(0, 2).join(':'))].map((c) => Number(c.split(':')[1]))),
 ]
 
+/** The clusters of the session's `solana` namespace: its chains and those of its accounts. */
+const solanaClusters = (session: Session): CaipNetworkId[] =>
+  [...new Set([...(session.namespaces.solana?.chains ?? []), ...(session.namespaces.solana?.accounts ?? []).map((a) => a.split(':').slice(0, 2).join(':'))])].filter((c) => c.startsWith('solana:')) as CaipNetworkId[]
+
+/** The session's Solana accounts (base58) on `cluster`, or on any cluster when it has none there. */
+const solanaAccounts = (session: Session, cluster?: string): string[] => {
+  const entries = (session.namespaces.solana?.accounts ?? []).map((account) => account.split(':') as [string, string, string])
+  const onCluster = entries.filter(([namespace, reference]) => cluster === undefined || `${namespace}:${reference}` === cluster)
+  const accounts = [...new Set((onCluster.length ? onCluster : entries).map(([, , address]) => address))]
+  const invalid = accounts.find((account) => typeof account !== 'string' || !isSolanaAddress(account))
+  if (invalid !== undefined) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid Solana address: ${String(invalid)}` })
+  return accounts
+}
+
+/** `preferred` when the wallet approved it, else the first approved. */
+const pick = <T,>(approved: T[], preferred: T | undefined) => (preferred !== undefined && approved.includes(preferred) ? preferred : approved[0])
+
+/** A 64-byte signature from its base58 text in a wallet's answer. */
+const decodeSignature = (value: unknown): Uint8Array => {
+  if (typeof value === 'string') {
+    try {
+      const signature = base58.decode(value)
+      if (signature.length === 64) return signature
+    } catch {
+      // reported below
+    }
+  }
+  throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet answered an invalid Solana signature: ${String(value).slice(0, 100)}` })
+}
+
 /**
  * A WalletConnect session through our own relay, run in its own worker (see createWalletConnectConnector for why).
  * The sign client loads on first use (showing a QR code, or reconnecting a stored session); everything it would send
  * elsewhere is switched off: telemetry (`telemetryEnabled: false`) and the Verify attestation (`core.verify`, which
- * has no switch).
+ * has no switch). The proposal offers eip155 and, when the host configured Solana clusters, solana.
  */
-export function createWalletConnectSession({ projectId, relayUrl, metadata, chainIds, relayTimeoutMs = 10_000, storagePrefix = 'tessera', storage, loadSignClient = () => import('@walletconnect/sign-client').then((m) => m.SignClient) }: WalletConnectSessionParameters) {
+export function createWalletConnectSession({ projectId, relayUrl, metadata, chainIds, solanaCaipNetworkIds = [], relayTimeoutMs = 10_000, storagePrefix = 'tessera', storage, loadSignClient = () => import('@walletconnect/sign-client').then((m) => m.SignClient) }: WalletConnectSessionParameters) {
   let clientPromise: Promise<Client> | undefined
   let session: Session | undefined
+  /** The eip155 chain acted on; undefined when the session has no eip155 account. */
   let chainId: number | undefined
+  /** The Solana cluster acted on; undefined when the session has no Solana account or the host configured no cluster. */
+  let solanaCluster: CaipNetworkId | undefined
+  const hasSolana = solanaCaipNetworkIds.length > 0
+  const approvedClusters = (next: Session) => (hasSolana ? solanaClusters(next) : [])
   const watchers = new Set<SessionEvents>()
   const emit = <K extends keyof SessionEvents>(name: K, ...args: Parameters<NonNullable<SessionEvents[K]>>) => {
     for (const watcher of watchers) (watcher[name] as ((...a: typeof args) => void) | undefined)?.(...args)
@@ -67,11 +116,15 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       client.on('session_expire', end)
       client.on('session_update', ({ topic }) => {
         if (!isOurs(topic)) return
+        const previous = session
         session = client.session.get(topic)
-        emit('onAccountsChanged', sessionAccounts(session, chainId))
+        if (!hasSolana || session.namespaces.eip155) emit('onAccountsChanged', sessionAccounts(session, chainId))
+        if (hasSolana) updateSolana(previous, session)
       })
       client.on('session_event', ({ topic, params }) => {
         if (!isOurs(topic)) return
+        // The solana namespace is proposed without events: nothing of a wallet's there is taken for eip155's.
+        if (params.chainId?.startsWith('solana:')) return
         try {
           if (params.event.name === 'accountsChanged') {
             const accounts = parseAccounts((params.event.data as unknown[]).map((a) => String(a).split(':').at(-1)))
@@ -90,17 +143,49 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: `${relayUrl}: ${(error as Error)?.message ?? String(error)}`, cause: error })
     }))
 
-  /** Takes the session; `preferred` (the widget's active chain) is acted on when the wallet approved it. */
-  const adoptSession = (next: Session, preferred?: number) => {
+  /** After a session update: the cluster acted on stays if still approved, and a change of Solana accounts is told. */
+  const updateSolana = (previous: Session | undefined, next: Session) => {
+    const before = solanaCluster
+    solanaCluster = pick(solanaClusters(next), solanaCluster)
+    try {
+      const was = previous && before !== undefined ? solanaAccounts(previous, before) : []
+      const is = solanaCluster === undefined ? [] : solanaAccounts(next, solanaCluster)
+      if (is.length === 0) solanaCluster = undefined
+      if (was.join() !== is.join()) emit('onSolanaAccountsChanged', is)
+    } catch {
+      // an update with a malformed account is ignored here; requests read the session again and say so
+    }
+  }
+
+  /** Takes the session; the preferred chain and cluster (the widget's active ones) are acted on when the wallet approved them. */
+  const adoptSession = (next: Session, preferred: { chainId?: number; solanaCaipNetworkId?: string } = {}): PairingApproval => {
     session = next
-    const approved = sessionChainIds(next)
-    chainId = preferred !== undefined && approved.includes(preferred) ? preferred : approved[0]
-    if (chainId === undefined) throw createWidgetError('WALLET_BAD_RESPONSE', { details: 'The wallet approved no eip155 account' })
-    return { accounts: sessionAccounts(next, chainId), chainId }
+    chainId = pick(sessionChainIds(next), preferred.chainId)
+    solanaCluster = pick(approvedClusters(next), preferred.solanaCaipNetworkId as CaipNetworkId | undefined)
+    const solanaAccountList = solanaCluster === undefined ? [] : solanaAccounts(next, solanaCluster)
+    if (solanaAccountList.length === 0) solanaCluster = undefined
+    if (chainId === undefined && solanaCluster === undefined) {
+      throw createWidgetError('WALLET_BAD_RESPONSE', { details: hasSolana ? 'The wallet approved no eip155 or solana account' : 'The wallet approved no eip155 account' })
+    }
+    // A wallet that approved Solana only: no eip155 account, and the chain the widget asked for.
+    const eip155 = chainId === undefined ? { accounts: [], chainId: preferred.chainId ?? chainIds[0] ?? 0 } : { accounts: sessionAccounts(next, chainId), chainId }
+    return solanaCluster === undefined ? eip155 : { ...eip155, solana: { accounts: solanaAccountList, caipNetworkId: solanaCluster } }
   }
   const requireSession = () => {
     if (!session || chainId === undefined) throw createWidgetError('DISCONNECTED')
     return { session, chainId }
+  }
+  /** The session and the cluster to act on (`cluster` when given): one the wallet approved. */
+  const requireSolana = (cluster?: string) => {
+    if (!session || solanaCluster === undefined) throw createWidgetError('DISCONNECTED')
+    const target = (cluster ?? solanaCluster) as CaipNetworkId
+    if (!solanaClusters(session).includes(target)) throw createWidgetError('CHAIN_NOT_SUPPORTED', { details: `The wallet did not approve ${target} for this session` })
+    return { session, cluster: target }
+  }
+  /** The latest stored session still alive with an eip155 account, or a solana one when the host configured a cluster. */
+  const latestStoredSession = async () => {
+    const client = await getClient()
+    return client.session.getAll().filter((s) => (s.namespaces.eip155 || (hasSolana && s.namespaces.solana)) && s.expiry * 1_000 > Date.now()).at(-1)
   }
 
   const forward = async <T,>(method: string, params: unknown): Promise<T> => {
@@ -128,28 +213,100 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     return forward<T>(method, params)
   }
 
+  const solanaRequest = async <T,>(method: string, params: unknown, cluster?: string): Promise<T> => {
+    const current = requireSolana(cluster)
+    const client = await getClient()
+    try {
+      return await client.request<T>({ topic: current.session.topic, chainId: current.cluster, request: { method, params } })
+    } catch (error) {
+      throw toWalletError(error)
+    }
+  }
+
+  /** The session's `solana` namespace: there when the host configured a cluster and the wallet approved an account. */
+  const solana = {
+    /** Whether a stored session still gives a Solana account (loads the client only when asked, for a reconnect). */
+    async isAuthorized(preferredCaipNetworkId?: string) {
+      const latest = await latestStoredSession()
+      if (!latest) return false
+      // Taking the session again for Solana leaves its eip155 chain as it was.
+      adoptSession(latest, { chainId: session?.topic === latest.topic ? chainId : undefined, solanaCaipNetworkId: preferredCaipNetworkId })
+      return solanaCluster !== undefined
+    },
+    async getAccounts() {
+      const current = requireSolana()
+      return solanaAccounts(current.session, current.cluster)
+    },
+    /** `fallback` when the wallet approved that cluster, else the one acted on. */
+    async getCaipNetworkId(fallback?: string): Promise<CaipNetworkId> {
+      const current = requireSolana()
+      return fallback !== undefined && solanaClusters(current.session).includes(fallback as CaipNetworkId) ? (fallback as CaipNetworkId) : current.cluster
+    },
+    /** A cluster the wallet approved needs no round trip; WalletConnect has no request to add another. */
+    async switchNetwork(caipNetworkId: string) {
+      solanaCluster = requireSolana(caipNetworkId).cluster
+    },
+    /** WalletConnect's solana_signMessage: the message in base58, the signature back in base58. */
+    async signMessage({ message, address, caipNetworkId }: SolanaSignMessageParameters): Promise<Uint8Array> {
+      const result = await solanaRequest<{ signature?: unknown } | null>('solana_signMessage', { message: base58.encode(message), pubkey: address }, caipNetworkId)
+      return decodeSignature(result?.signature)
+    },
+    /**
+     * WalletConnect's solana_signTransaction: the wire transaction in base64. The wallet answers `transaction` (the
+     * signed wire in base64; a wallet may have changed it, so it is taken as is) or only `signature`, which goes into
+     * the signer's slot here (`address`'s, else the fee payer's).
+     */
+    async signTransaction({ transaction, caipNetworkId, address }: SolanaSignTransactionParameters): Promise<Uint8Array> {
+      try {
+        readWireTransaction(transaction)
+      } catch (error) {
+        throw createWidgetError('INVALID_PARAMS', { details: `Not a Solana wire transaction: ${(error as Error).message}`, cause: error })
+      }
+      const params = { transaction: base64.encode(transaction), ...(address !== undefined && { pubkey: address }) }
+      const result = await solanaRequest<{ signature?: unknown; transaction?: unknown } | null>('solana_signTransaction', params, caipNetworkId)
+      if (typeof result?.transaction === 'string') {
+        try {
+          const signed = base64.decode(result.transaction)
+          readWireTransaction(signed)
+          return signed
+        } catch (error) {
+          throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet answered an invalid signed transaction: ${(error as Error).message}`, cause: error })
+        }
+      }
+      const signature = decodeSignature(result?.signature)
+      try {
+        return withSignature(transaction, signature, address)
+      } catch (error) {
+        throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet's signature fits no slot: ${(error as Error).message}`, cause: error })
+      }
+    },
+  }
+
   return {
     request,
     getAccounts: async () => sessionAccounts(requireSession().session, chainId),
     getChainId: async () => requireSession().chainId,
-    /** Whether a stored session is still alive (loads the client only when asked, for a reconnect). */
+    /** Whether a stored session still gives an eip155 account (loads the client only when asked, for a reconnect). */
     async isAuthorized(preferredChainId?: number) {
-      const client = await getClient()
-      const stored = client.session.getAll().filter((s) => s.namespaces.eip155 && s.expiry * 1_000 > Date.now())
-      const latest = stored.at(-1)
+      const latest = await latestStoredSession()
       if (!latest) return false
-      adoptSession(latest, preferredChainId)
-      return true
+      // Taking the session again for eip155 leaves its Solana cluster as it was.
+      adoptSession(latest, { chainId: preferredChainId, solanaCaipNetworkId: session?.topic === latest.topic ? solanaCluster : undefined })
+      return chainId !== undefined
     },
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
-    async pair(preferredChainId?: number): Promise<Pairing> {
+    async pair(preferredChainId?: number, preferredSolanaCaipNetworkId?: string): Promise<Pairing> {
       const client = await getClient()
       // With the relay down the client retries quietly; the visitor is told after relayTimeoutMs.
       let timer: ReturnType<typeof setTimeout> | undefined
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer in ${relayTimeoutMs} ms`)), relayTimeoutMs)
       })
-      const { uri, approval } = await Promise.race([client.connect({ optionalNamespaces: { eip155: { chains: chainIds.map((id) => `eip155:${id}`), methods, events } } }), timeout])
+      const optionalNamespaces = {
+        eip155: { chains: chainIds.map((id) => `eip155:${id}`), methods, events },
+        ...(hasSolana && { solana: { chains: solanaCaipNetworkIds, methods: solanaMethods, events: [] } }),
+      }
+      const { uri, approval } = await Promise.race([client.connect({ optionalNamespaces }), timeout])
         .catch((error: unknown) => {
           throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: `${relayUrl}: ${(error as Error)?.message ?? String(error)}`, cause: error })
         })
@@ -157,7 +314,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       if (!uri) throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: 'The sign client made no pairing URI' })
       return {
         uri,
-        approval: approval().then((next) => adoptSession(next, preferredChainId), (error: unknown) => {
+        approval: approval().then((next) => adoptSession(next, { chainId: preferredChainId, solanaCaipNetworkId: preferredSolanaCaipNetworkId }), (error: unknown) => {
           throw toWalletError(error)
         }),
       }
@@ -177,6 +334,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     },
     /** The session's peer, for the account view. */
     getPeer: () => session?.peer.metadata,
+    solana,
   }
 }
 

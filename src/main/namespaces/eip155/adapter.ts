@@ -32,6 +32,6 @@ export const eip155Adapter: NamespaceAdapter = {
     return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
   },
   walletConnect: (load) =>
-    toNamespaceConnector(createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, load)),
+    toNamespaceConnector(createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, () => load())),
 }
 

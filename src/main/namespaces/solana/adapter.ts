@@ -3,6 +3,7 @@ import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { solanaCaipNetworkIds, type WalletStandardConnector } from '../../providers/solana/createWalletStandardConnector'
 import { discoverWalletStandard } from '../../providers/solana/discoverWalletStandard'
+import { WALLET_CONNECT_ID } from '../../providers/walletConnectId'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
 
@@ -60,6 +61,34 @@ export const solanaAdapter: NamespaceAdapter = {
       })
     return { getConnectors, subscribe: (listener) => discovery.subscribe(() => listener()), stop: () => discovery.stop() }
   },
+  /** The session's `solana` side, loaded with WalletConnect's code on first use. */
+  walletConnect: (load) => ({
+    id: WALLET_CONNECT_ID,
+    name: 'WalletConnect',
+    type: 'WALLET_CONNECT',
+    namespace: 'solana',
+    imageUrl: undefined,
+    info: { rdns: '' },
+    connect: async (network) => (await load()).solana.connect(network),
+    isAuthorized: async () => (await load()).solana.isAuthorized(),
+    getAccounts: async () => (await load()).solana.getAccounts(),
+    getCaipNetworkId: async (fallback) => (await load()).solana.getCaipNetworkId(fallback),
+    disconnect: async () => (await load()).solana.disconnect(),
+    switchNetwork: async (network) => (await load()).solana.switchNetwork(network),
+    signMessage: async (message, address) => (await load()).solana.signMessage(message, address),
+    signTransaction: async (transaction, address, caipNetworkId) => (await load()).solana.signTransaction(transaction, address, caipNetworkId),
+    watch(events) {
+      let stop: (() => void) | undefined
+      let isStopped = false
+      void load().then((loaded) => {
+        if (!isStopped) stop = loaded.solana.watch(events)
+      })
+      return () => {
+        isStopped = true
+        stop?.()
+      }
+    },
+  }),
   async readNativeBalance(core, network, address) {
     if (network.rpcUrls.default.http.length === 0) return undefined
     const value = await core.solana.getBalance({ caipNetworkId: network.caipNetworkId, address })

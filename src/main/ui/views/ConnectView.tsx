@@ -50,7 +50,7 @@ export function ConnectView() {
         {connector.type === 'WALLET_CONNECT' && !connector.imageUrl ? <QrGlyph /> : <WalletIcon src={connector.imageUrl} />}
         <span>{connector.name}</span>
         <span className="tag">
-          {families.length > 1 ? `${t(`family.${connector.namespace}`)} · ` : ''}
+          {families.length > 1 && connector.type !== 'WALLET_CONNECT' ? `${t(`family.${connector.namespace}`)} · ` : ''}
           {connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : isRecent(connector) ? t('connect.recent') : t('connect.installed')}
         </span>
       </button>
