@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
-import type { ConnectorSummary } from '../../widget/createWidget'
 import type { WalletListState } from '../../widget/createWalletListController'
 import { getFeatures } from '../../widget/features'
 import { useTranslate } from '../useTranslate'
+import { groupConnectors, memberFor, type WalletEntry } from './groupConnectors'
 import { RegistryWalletItem } from './RegistryWalletItem'
 import { connectWallet, WalletIcon } from './WalletIcon'
 
@@ -18,6 +18,7 @@ export function ConnectView() {
   const allConnectors = useWidgetState((s) => s.connectors)
   const connectors = family ? allConnectors.filter((c) => c.namespace === family) : allConnectors
   const families = Object.keys(useWidgetState((s) => s.namespaces))
+  const activeNamespace = useWidgetState((s) => s.activeNamespace)
   const recent = useWidgetState((s) => s.recentWallets)
   // The registry lists EVM and WalletConnect wallets (for now).
   const hasRegistry = widget.config.features.allWallets && widget.walletImageUrl('') !== undefined && (!family || family === 'eip155')
@@ -39,25 +40,30 @@ export function ConnectView() {
     void list?.loadConnectList({ recentIds: ids(recentIds), featuredIds: ids(featuredIds), installedRdns: ids(installedRdns) })
   }, [list, areWalletsListed, recentIds, featuredIds, installedRdns])
 
-  const isRecent = (connector: ConnectorSummary) => recent.some((w) => w.id === connector.id)
-  const connectorItem = (connector: ConnectorSummary) => (
-    <li key={`${connector.namespace}:${connector.id}`}>
-      <button
-        type="button"
-        className="item"
-        onClick={() => (connector.type === 'WALLET_CONNECT' ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, connector))}
-      >
-        {connector.type === 'WALLET_CONNECT' && !connector.imageUrl ? <QrGlyph /> : <WalletIcon src={connector.imageUrl} />}
-        <span>{connector.name}</span>
-        <span className="tag">
-          {families.length > 1 && connector.type !== 'WALLET_CONNECT' ? `${t(`family.${connector.namespace}`)} · ` : ''}
-          {connector.type === 'WALLET_CONNECT' ? t('connect.qrCode') : isRecent(connector) ? t('connect.recent') : t('connect.installed')}
-        </span>
-      </button>
-    </li>
-  )
-  const walletConnect = connectors.filter((c) => c.type === 'WALLET_CONNECT')
-  const installed = connectors.filter((c) => c.type !== 'WALLET_CONNECT')
+  const isRecent = (entry: WalletEntry) => entry.members.some((member) => recent.some((w) => w.id === member.id))
+  const connectorItem = (entry: WalletEntry) => {
+    const isWalletConnect = entry.members[0]!.type === 'WALLET_CONNECT'
+    // WalletConnect spans families by itself; a wallet's tag names the families it offers.
+    const offered = families.length > 1 && !isWalletConnect ? `${entry.members.map((m) => t(`family.${m.namespace}`)).join(' · ')} · ` : ''
+    return (
+      <li key={entry.name}>
+        <button
+          type="button"
+          className="item"
+          onClick={() => (isWalletConnect ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, memberFor(entry, activeNamespace)))}
+        >
+          {isWalletConnect && !entry.imageUrl ? <QrGlyph /> : <WalletIcon src={entry.imageUrl} />}
+          <span>{entry.name}</span>
+          <span className="tag">
+            {offered}
+            {isWalletConnect ? t('connect.qrCode') : isRecent(entry) ? t('connect.recent') : t('connect.installed')}
+          </span>
+        </button>
+      </li>
+    )
+  }
+  const walletConnect = groupConnectors(connectors.filter((c) => c.type === 'WALLET_CONNECT'))
+  const installed = groupConnectors(connectors.filter((c) => c.type !== 'WALLET_CONNECT'))
   const hasAny = connectors.length + listed.recent.length + listed.featured.length + listed.recommended.length > 0
   return (
     <div className="actions">
