@@ -46,6 +46,7 @@ if (solana) {
     nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
     rpcUrls: { default: { http: [solana.rpcUrl], webSocket: [solana.wsUrl] } },
     testnet: true,
+    tokens: [{ address: solana.mint.address, symbol: solana.mint.symbol, name: 'Tessera USD' }],
   })
 }
 

@@ -245,6 +245,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     },
     solanaGetTokenBalances: async (parameters: { caipNetworkId: string; owner: string }) => (await solanaApi()).solanaGetTokenBalances(parameters),
     solanaBuildTransfer: async (parameters: Parameters<SolanaWorkerApi['solanaBuildTransfer']>[0]) => (await solanaApi()).solanaBuildTransfer(parameters),
+    solanaEstimateFee: async (parameters: { caipNetworkId: string; transaction: Uint8Array }) => (await solanaApi()).solanaEstimateFee(parameters),
     solanaSendTransaction: async (parameters: { caipNetworkId: string; transaction: Uint8Array }) => (await solanaApi()).solanaSendTransaction(parameters),
     async solanaWaitForConfirmation(parameters: Parameters<SolanaWorkerApi['solanaWaitForConfirmation']>[0]) {
       const confirmation = await (await solanaApi()).solanaWaitForConfirmation(parameters)

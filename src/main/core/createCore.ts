@@ -115,6 +115,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.solanaGetBalance(parameters)),
       getTokenBalances: (parameters: { caipNetworkId: string; owner: string }) => call((r) => r.solanaGetTokenBalances(parameters)),
       buildTransfer: (parameters: SolanaTransferParameters & { caipNetworkId: string }) => call((r) => r.solanaBuildTransfer(parameters)),
+      estimateFee: (parameters: { caipNetworkId: string; transaction: Uint8Array }) => call((r) => r.solanaEstimateFee(parameters)),
       sendTransaction: (parameters: { caipNetworkId: string; transaction: Uint8Array }) => call((r) => r.solanaSendTransaction(parameters)),
       waitForConfirmation: ({ maxWaitMs = 120_000, ...parameters }: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }) =>
         call((r) => r.solanaWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),

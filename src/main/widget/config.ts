@@ -23,12 +23,20 @@ const evmNetwork = z.object({
   contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
 })
 
-/** A Solana cluster: its CAIP-2 reference is the first 32 characters of its genesis hash (base58). */
+const base58Address = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
+
+/**
+ * A Solana cluster: its CAIP-2 reference is the first 32 characters of its genesis hash (base58). `tokens` names the
+ * SPL mints the site knows (others show as their mint address).
+ */
 const solanaNetwork = z.object({
   chainNamespace: z.literal('solana'),
   caipNetworkId: z.string().check(z.regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/)),
   id: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32}$/)),
   ...commonNetworkFields,
+  tokens: z.optional(
+    z.array(z.object({ address: base58Address, symbol: z.string().check(z.minLength(1), z.maxLength(16)), name: z.string().check(z.maxLength(64)), iconUrl: z.optional(httpUrl) })).check(z.maxLength(100)),
+  ),
 })
 
 const network = z.union([evmNetwork, solanaNetwork]).check(

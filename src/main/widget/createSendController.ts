@@ -25,6 +25,8 @@ export type SendState = {
   loading: boolean
   lastRetry: number | undefined
   isInsufficientGas: boolean
+  /** The network fee in the native currency, where the family's fee is not priced in USD (Solana). */
+  networkFee: { amount: string; symbol: string } | undefined
   error: string | undefined
 }
 
@@ -40,6 +42,7 @@ export const initialSendState = (): SendState => ({
   loading: false,
   lastRetry: undefined,
   isInsufficientGas: false,
+  networkFee: undefined,
   error: undefined,
 })
 

@@ -19,6 +19,8 @@ export type SolanaSendContext = {
   router: Router
   /** The active Solana account and cluster. */
   getAccount: () => { address: string | undefined; caipNetworkId: string }
+  /** The SPL mints the site named for a cluster (SolanaNetwork `tokens`); others show as their mint. */
+  getKnownTokens?: (caipNetworkId: string) => readonly { address: string; symbol: string; name: string; iconUrl?: string }[]
   /** The connected wallet signs a wire transaction (solana:signTransaction). */
   signTransaction: (parameters: { transaction: Uint8Array; caipNetworkId: string }) => Promise<Uint8Array>
   /** Called once the transfer is confirmed. */
@@ -36,7 +38,7 @@ const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
  * by the wallet, sent and confirmed by the worker. A missing or invalid amount or receiver is 'Please enter a valid
  * amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
  */
-export function createSolanaSendController({ core, notifications, router, getAccount, signTransaction, onConfirmed, now = Date.now }: SolanaSendContext) {
+export function createSolanaSendController({ core, notifications, router, getAccount, getKnownTokens = () => [], signTransaction, onConfirmed, now = Date.now }: SolanaSendContext) {
   const store = createStore<SendState>()(initialSendState)
   const reset = ({ keepBalances = true } = {}) =>
     store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry })
@@ -49,18 +51,25 @@ export function createSolanaSendController({ core, notifications, router, getAcc
     store.setState({ loading: true })
     try {
       const [lamports, tokens] = await Promise.all([core.solana.getBalance({ caipNetworkId, address, force }), core.solana.getTokenBalances({ caipNetworkId, owner: address })])
-      const balance = (symbol: string, name: string, decimals: number, amount: bigint, mint?: string): TokenBalance => ({
+      const known = getKnownTokens(caipNetworkId)
+      const balance = (symbol: string, name: string, decimals: number, amount: bigint, mint?: string, iconUrl = ''): TokenBalance => ({
         name,
         symbol,
         chainId: caipNetworkId,
         ...(mint ? { address: `${caipNetworkId}:${mint}` } : {}),
         value: 0,
         price: 0,
-        iconUrl: '',
+        iconUrl,
         quantity: { decimals: String(decimals), numeric: formatUnits(amount, decimals) },
       })
       store.setState({
-        tokenBalances: [balance('SOL', 'Solana', SOL_DECIMALS, lamports), ...tokens.map((t) => balance(shortMint(t.mint), t.mint, t.decimals, t.amount, t.mint))],
+        tokenBalances: [
+          balance('SOL', 'Solana', SOL_DECIMALS, lamports),
+          ...tokens.map((t) => {
+            const token = known.find((k) => k.address === t.mint)
+            return balance(token?.symbol ?? shortMint(t.mint), token?.name ?? t.mint, t.decimals, t.amount, t.mint, token?.iconUrl)
+          }),
+        ],
         loading: false,
         lastRetry: undefined,
       })
@@ -81,8 +90,21 @@ export function createSolanaSendController({ core, notifications, router, getAcc
     setToken: (token: TokenBalance | undefined) => store.setState({ token, error: undefined }),
     setAmount: (sendTokenAmount: string) => store.setState({ sendTokenAmount, error: undefined }),
     setReceiver: (receiverAddress: string) => store.setState({ receiverAddress, receiverProfileName: undefined, error: undefined }),
-    /** The fee comes from the wallet's own prompt on Solana; nothing to estimate here. */
-    estimate: async () => {},
+    /** The network fee of the transfer the form holds (built and priced in the worker), once it is valid. */
+    async estimate() {
+      const { token, sendTokenAmount, receiverAddress } = store.getState()
+      const { address, caipNetworkId } = getAccount()
+      if (!core || !token || !address || !receiverAddress || !isSolanaAddress(receiverAddress)) return store.setState({ networkFee: undefined })
+      try {
+        const amount = parseSolanaAmount(sendTokenAmount ?? '', Number(token.quantity.decimals))
+        const { transaction } = await core.solana.buildTransfer({ caipNetworkId, from: address, to: receiverAddress, amount, mint: mintOf(token), decimals: Number(token.quantity.decimals) })
+        const lamports = await core.solana.estimateFee({ caipNetworkId, transaction })
+        store.setState({ networkFee: { amount: formatUnits(lamports, SOL_DECIMALS), symbol: 'SOL' } })
+      } catch {
+        // an amount or balance the transfer cannot carry: the send names it; no fee to show
+        store.setState({ networkFee: undefined })
+      }
+    },
     reset,
     /** Sends what the form holds. Resolves to the transaction's signature once it is sent. */
     async send(): Promise<string> {

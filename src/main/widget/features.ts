@@ -27,6 +27,10 @@ export function getFeatures(widget: Widget): Features {
         const solana = widget.getState().namespaces.solana
         return { address: solana?.address, caipNetworkId: solana?.activeCaipNetworkId ?? '' }
       },
+      getKnownTokens: (caipNetworkId) => {
+        const network = widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId)
+        return network?.chainNamespace === 'solana' ? (network.tokens ?? []) : []
+      },
       signTransaction: widget.signSolanaTransaction,
       onConfirmed: () => void widget.refreshBalance(),
     }),

@@ -43,6 +43,7 @@ export const en = {
   'send.receiver': 'To (address or name)',
   'send.submit': 'Send',
   'send.gas': 'Network fee: ${usd}',
+  'send.fee': 'Network fee: {amount} {symbol}',
   'send.insufficientGas': 'Not enough {symbol} to pay the network fee',
   'send.available': '{amount} {symbol} available',
   'activity.empty': 'No transactions yet',

@@ -45,6 +45,7 @@ export const fr: Catalogue = {
   'send.receiver': 'À (adresse ou nom)',
   'send.submit': 'Envoyer',
   'send.gas': 'Frais de réseau : ${usd}',
+  'send.fee': 'Frais de réseau : {amount} {symbol}',
   'send.insufficientGas': 'Pas assez de {symbol} pour payer les frais de réseau',
   'send.available': '{amount} {symbol} disponibles',
   'activity.empty': 'Aucune transaction pour le moment',

@@ -79,6 +79,7 @@ export function SendView() {
         </p>
       ) : null}
       {state.gasPriceInUSD !== undefined ? <p className="muted">{t('send.gas', { usd: state.gasPriceInUSD.toFixed(2) })}</p> : null}
+      {state.networkFee ? <p className="muted">{t('send.fee', state.networkFee)}</p> : null}
       {state.isInsufficientGas ? (
         <p className="error" role="alert">
           {t('send.insufficientGas', { symbol: native?.symbol ?? 'ETH' })}

@@ -79,6 +79,8 @@ export type CoreWorkerApi = {
   solanaGetTokenBalances(parameters: { caipNetworkId: string; owner: string }): Promise<SolanaTokenBalance[]>
   /** The unsigned wire transaction for the wallet to sign. */
   solanaBuildTransfer(parameters: SolanaTransferParameters & { caipNetworkId: string }): Promise<SolanaTransfer>
+  /** The fee in lamports a wire transaction would pay. */
+  solanaEstimateFee(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<bigint>
   /** Sends the wallet's signed wire transaction; answers its base58 signature. */
   solanaSendTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<string>
   solanaWaitForConfirmation(parameters: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }): Promise<SolanaConfirmation>
