@@ -15,7 +15,7 @@ const devWallet = createDevWallet({
 announceProvider(window, devWallet)
 Object.assign(window, { devWallet })
 
-// ?families=eip155 leaves Solana out; by default the demo offers both families the stack runs.
+// ?families=eip155 (or =solana) offers one family only; by default the demo offers both families the stack runs.
 const families = new URLSearchParams(location.search).get('families')?.split(',') ?? ['eip155', 'solana']
 const solana = families.includes('solana') ? stack.solana : undefined
 if (solana) {
@@ -27,7 +27,8 @@ if (solana) {
 
 // ?chains=31337 requests only those chains (a wallet on another one sees Switch Network).
 const requestedChains = new URLSearchParams(location.search).get('chains')?.split(',').map(Number)
-const networks: WidgetNetwork[] = stack.chains.filter((chain) => !requestedChains || requestedChains.includes(chain.chainId)).map((chain) => ({
+const evmChains = families.includes('eip155') ? stack.chains : []
+const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains || requestedChains.includes(chain.chainId)).map((chain) => ({
   chainNamespace: 'eip155',
   caipNetworkId: chain.caipNetworkId,
   id: chain.chainId,

@@ -184,3 +184,21 @@ test('a phone wallet approves EVM and Solana through our relay; on Solana it sig
     await phone.close()
   }
 })
+
+test('a Solana-only site pairs by WalletConnect with a phone wallet offering Solana only', async ({ page, stack }) => {
+  test.setTimeout(60_000)
+  const { createNodeWallet } = await import('../../services/relay/testing/createNodeWallet')
+  const phone = await createNodeWallet({ relayUrl: stack.services.relay, chains: [], solanaCaipNetworkIds: [stack.solana!.caipNetworkId], addressIndex: 9, name: 'Solana Phone' })
+  try {
+    await page.goto(`${stack.demo!.url}/?families=solana`)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+    const qr = page.getByRole('dialog', { name: 'WalletConnect' })
+    await phone.pair((await qr.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
+    const account = page.getByRole('dialog', { name: 'Account' })
+    await expect(account.getByText(shortenBase58(phone.solanaAddress!))).toBeVisible()
+    await expect(account.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
+  } finally {
+    await phone.close()
+  }
+})

@@ -107,6 +107,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
   // WalletConnect (eip155 sessions, through our relay): its code and worker load when a WalletConnect view opens or a
   // stored session reconnects.
   const relayUrl = config.services?.relay
+  const hasWalletConnectFamily = networks.some((n) => n.chainNamespace === 'eip155' || n.chainNamespace === 'solana')
   let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
   const loadWalletConnect = (relay: string) =>
     (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
@@ -139,7 +140,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     modal,
     notifications,
     target,
-    loadWalletConnect: relayUrl && evmNetworks.length > 0 ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
+    loadWalletConnect: relayUrl && hasWalletConnectFamily ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
     onConnected: () => requireSignIn(),
     onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
   })
@@ -265,7 +266,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
      * WalletConnect, when the config names a relay: the views start a pairing (showing its URI as a QR code and deep
      * links) and pause it when they go; the wallet's approval connects.
      */
-    walletConnect: relayUrl && evmNetworks.length > 0
+    walletConnect: relayUrl && hasWalletConnectFamily
       ? {
           start: async (wallet?: { id: string; name: string }) => (await loadWalletConnect(relayUrl)).pairing.start(wallet),
           pause: () => void walletConnectLoad?.then((loaded) => loaded.pairing.pause()),

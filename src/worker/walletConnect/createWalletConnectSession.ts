@@ -302,8 +302,9 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer in ${relayTimeoutMs} ms`)), relayTimeoutMs)
       })
+      // Only the families the site configured: a Solana-only site proposes no eip155 namespace.
       const optionalNamespaces = {
-        eip155: { chains: chainIds.map((id) => `eip155:${id}`), methods, events },
+        ...(chainIds.length > 0 && { eip155: { chains: chainIds.map((id) => `eip155:${id}`), methods, events } }),
         ...(hasSolana && { solana: { chains: solanaCaipNetworkIds, methods: solanaMethods, events: [] } }),
       }
       const { uri, approval } = await Promise.race([client.connect({ optionalNamespaces }), timeout])
