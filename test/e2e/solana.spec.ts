@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { formatUnits } from '../../src/shared/protocol/display'
 import { expect, test } from '../fixtures'
 
 const shortenBase58 = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
@@ -100,6 +101,9 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
 
   // Wrong input first: too many decimals for SOL (9), then zero.
   await sendOnce(/^SOL/, '0.0000000001', receiver)
+  // The token list holds the SPL balance the chain holds for the wallet's account.
+  const held = await chainTokenBalance(solana.rpcUrl, solana.devAccounts[0]!, mint)
+  await expect(send.getByLabel('Token').locator('option', { hasText: /^TUSD/ })).toHaveText(`TUSD — ${formatUnits(held, 6)} TUSD available`)
   await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
   await send.getByLabel('Amount').fill('0')
   await send.getByRole('button', { name: 'Send' }).click()
