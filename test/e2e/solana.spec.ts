@@ -108,6 +108,10 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
   await send.getByLabel('Amount').fill('0')
   await send.getByRole('button', { name: 'Send' }).click()
   await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
+  // More than the wallet holds is said before anything is built.
+  await send.getByLabel('Amount').fill('1000000000')
+  await expect(send.getByRole('alert')).toHaveText('Not enough SOL for this amount')
+  await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
   await send.getByLabel('Amount').fill('0.5')
   await send.getByLabel('To (address or name)').fill('not-a-solana-address')
   await expect(send.getByRole('alert')).toBeVisible()
@@ -189,19 +193,24 @@ test('a phone wallet approves EVM and Solana through our relay; on Solana it sig
   }
 })
 
-test('a Solana-only site pairs by WalletConnect with a phone wallet offering Solana only', async ({ page, stack }) => {
+test('a Solana-only site pairs by WalletConnect with a phone wallet offering Solana only, which signs the SIWS message', async ({ page, stack }) => {
   test.setTimeout(60_000)
   const { createNodeWallet } = await import('../../services/relay/testing/createNodeWallet')
   const phone = await createNodeWallet({ relayUrl: stack.services.relay, chains: [], solanaCaipNetworkIds: [stack.solana!.caipNetworkId], addressIndex: 9, name: 'Solana Phone' })
   try {
-    await page.goto(`${stack.demo!.url}/?families=solana`)
+    await page.goto(`${stack.demo!.url}/?families=solana&siwx=required`)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
     const qr = page.getByRole('dialog', { name: 'WalletConnect' })
     await phone.pair((await qr.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
-    const account = page.getByRole('dialog', { name: 'Account' })
-    await expect(account.getByText(shortenBase58(phone.solanaAddress!))).toBeVisible()
-    await expect(account.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
+    // The phone signs the Sign In With Solana message (solana_signMessage through our relay).
+    await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string }[])
+    const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
+    expect(session).toMatchObject({ caipAddress: `${stack.solana!.caipNetworkId}:${phone.solanaAddress}`, revoked: false })
+    await page.getByRole('button', { name: new RegExp(shortenBase58(phone.solanaAddress!)) }).click()
+    await expect(page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
   } finally {
     await phone.close()
   }
