@@ -27,6 +27,10 @@ if (solana) {
 
 // ?chains=31337 requests only those chains (a wallet on another one sees Switch Network).
 const requestedChains = new URLSearchParams(location.search).get('chains')?.split(',').map(Number)
+// Network icons (SPEC §3 assets), drawn here: a diamond for the local EVM chains, three bars for Solana.
+const svgIcon = (body: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><rect width="28" height="28" rx="8" fill="#1f2430"/>${body}</svg>`)}`
+const evmIcon = svgIcon('<path d="M14 4l7 10-7 4-7-4zM14 19.5l7-4.2L14 24l-7-8.7z" fill="#8fa8ff"/>')
+const solanaIcon = svgIcon('<path d="M8 8h12l-2 3H6zM8 17h12l-2 3H6zM10 12.5h12l-2 3H8z" fill="#27e3a2"/>')
 const evmChains = families.includes('eip155') ? stack.chains : []
 const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains || requestedChains.includes(chain.chainId)).map((chain) => ({
   chainNamespace: 'eip155',
@@ -37,6 +41,7 @@ const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains |
   rpcUrls: { default: { http: [chain.rpcUrl] } },
   testnet: true,
   contracts: { multicall3: { address: chain.multicall3 } },
+  assets: { imageUrl: evmIcon },
 }))
 if (solana) {
   networks.push({
@@ -48,6 +53,7 @@ if (solana) {
     rpcUrls: { default: { http: [solana.rpcUrl], webSocket: [solana.wsUrl] } },
     testnet: true,
     tokens: [{ address: solana.mint.address, symbol: solana.mint.symbol, name: 'Tessera USD' }],
+    assets: { imageUrl: solanaIcon },
   })
 }
 

@@ -13,6 +13,8 @@ const commonNetworkFields = {
   rpcUrls: z.object({ default: rpcUrls, chainDefault: z.optional(rpcUrls) }),
   blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
   testnet: z.optional(z.boolean()),
+  /** SPEC §3 network assets: the network's icon (shown only as an image: data:image or http(s) URLs). */
+  assets: z.optional(z.object({ imageId: z.optional(z.string().check(z.maxLength(128))), imageUrl: z.optional(z.string().check(z.maxLength(64 * 1024))) })),
 }
 
 const evmNetwork = z.object({

@@ -1,6 +1,7 @@
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import { useTranslate } from '../useTranslate'
+import { WalletIcon } from './WalletIcon'
 
 /** The networks the site offers; also the body of UnsupportedChain. */
 export function NetworksView() {
@@ -29,6 +30,7 @@ export function NetworksView() {
                   .catch(() => widget.modal.shake())
               }
             >
+              {n.assets?.imageUrl ? <WalletIcon src={n.assets.imageUrl} /> : null}
               <span>{n.name}</span>
               {hasFamilies ? <span className="tag">{t(`family.${n.chainNamespace}`)}</span> : null}
               {n.caipNetworkId === network.caipNetworkId ? <span className="tag">{t('networks.current')}</span> : null}
