@@ -2,7 +2,7 @@ import { base58, base64 } from '@scure/base'
 import { numberToHex, type Address } from 'viem'
 import type SignClient from '@walletconnect/sign-client'
 import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
-import type { CaipNetworkId } from '../../shared/protocol/caip'
+import { formatCaipNetworkId, parseCaipAddress, parseCaipNetworkId, type CaipNetworkId } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
 import type { Pairing, PairingApproval, SolanaSignMessageParameters, SolanaSignTransactionParameters, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
@@ -41,24 +41,40 @@ export type WalletConnectSessionParameters = WalletConnectWorkerConfig & {
 
 export type { Pairing } from '../../shared/protocol/walletConnectApi'
 
+/**
+ * A namespace's CAIP-10 accounts in the session, parsed by caip.ts. One that does not parse keeps its text as the
+ * address, so the address checks that follow refuse it (WALLET_BAD_RESPONSE) instead of it being dropped unseen.
+ */
+const caipAccounts = (session: Session, namespace: 'eip155' | 'solana') =>
+  (session.namespaces[namespace]?.accounts ?? []).map((account) => parseCaipAddress(account) ?? { namespace: undefined, reference: undefined, address: account })
+
 const sessionAccounts = (session: Session, chainId?: number): Address[] => {
-  const entries = (session.namespaces.eip155?.accounts ?? []).map((account) => account.split(':') as [string, string, string])
-  const onChain = entries.filter(([, id]) => chainId === undefined || Number(id) === chainId)
-  return parseAccounts([...new Set((onChain.length ? onChain : entries).map(([, , address]) => address))])
+  const entries = caipAccounts(session, 'eip155')
+  const onChain = entries.filter((a) => chainId === undefined || Number(a.reference) === chainId)
+  return parseAccounts([...new Set((onChain.length ? onChain : entries).map((a) => a.address))])
 }
 const sessionChainIds = (session: Session): number[] => [
-  ...new Set([...(session.namespaces.eip155?.chains ?? []), ...(session.namespaces.eip155?.accounts ?? []).map((a) => a.split(':').slice(0, 2).join(':'))].map((c) => Number(c.split(':')[1]))),
+  ...new Set(
+    [...(session.namespaces.eip155?.chains ?? []).map((c) => parseCaipNetworkId(c)), ...caipAccounts(session, 'eip155')]
+      .filter((c) => c?.namespace === 'eip155')
+      .map((c) => Number(c!.reference)),
+  ),
 ]
 
 /** The clusters of the session's `solana` namespace: its chains and those of its accounts. */
-const solanaClusters = (session: Session): CaipNetworkId[] =>
-  [...new Set([...(session.namespaces.solana?.chains ?? []), ...(session.namespaces.solana?.accounts ?? []).map((a) => a.split(':').slice(0, 2).join(':'))])].filter((c) => c.startsWith('solana:')) as CaipNetworkId[]
+const solanaClusters = (session: Session): CaipNetworkId[] => [
+  ...new Set(
+    [...(session.namespaces.solana?.chains ?? []).map((c) => parseCaipNetworkId(c)), ...caipAccounts(session, 'solana')]
+      .filter((c) => c?.namespace === 'solana')
+      .map((c) => formatCaipNetworkId('solana', c!.reference!)),
+  ),
+]
 
 /** The session's Solana accounts (base58) on `cluster`, or on any cluster when it has none there. */
 const solanaAccounts = (session: Session, cluster?: string): string[] => {
-  const entries = (session.namespaces.solana?.accounts ?? []).map((account) => account.split(':') as [string, string, string])
-  const onCluster = entries.filter(([namespace, reference]) => cluster === undefined || `${namespace}:${reference}` === cluster)
-  const accounts = [...new Set((onCluster.length ? onCluster : entries).map(([, , address]) => address))]
+  const entries = caipAccounts(session, 'solana')
+  const onCluster = entries.filter((a) => cluster === undefined || `${a.namespace}:${a.reference}` === cluster)
+  const accounts = [...new Set((onCluster.length ? onCluster : entries).map((a) => a.address))]
   const invalid = accounts.find((account) => typeof account !== 'string' || !isSolanaAddress(account))
   if (invalid !== undefined) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid Solana address: ${String(invalid)}` })
   return accounts
@@ -127,7 +143,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
         if (params.chainId?.startsWith('solana:')) return
         try {
           if (params.event.name === 'accountsChanged') {
-            const accounts = parseAccounts((params.event.data as unknown[]).map((a) => String(a).split(':').at(-1)))
+            const accounts = parseAccounts((params.event.data as unknown[]).map((a) => parseCaipAddress(String(a))?.address ?? String(a)))
             emit('onAccountsChanged', accounts)
           } else if (params.event.name === 'chainChanged') {
             chainId = parseChainId(params.event.data)
