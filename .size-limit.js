@@ -22,7 +22,7 @@ export default [
     limit: '35 KiB',
   },
   {
-    name: 'the core worker',
+    name: 'the core worker (its Solana client included: see vite.lib.config.ts)',
     path: 'dist/assets/worker-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
@@ -37,7 +37,7 @@ export default [
   },
   {
     name: 'WalletConnect: its worker and the sign client (on first use only)',
-    path: ['dist/assets/walletConnectWorker-*.js', 'dist/assets/dist-*.js'],
+    path: 'dist/assets/walletConnectWorker-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
     limit: '170 KiB',

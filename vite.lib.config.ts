@@ -8,7 +8,10 @@ export default defineConfig({
   plugins: [react()],
   // @solana/kit (in the worker's Solana chunk) reads process.env.NODE_ENV, which no browser has: fixed at build time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  worker: { format: 'es' },
+  // A host's bundler re-bundles our worker files but does not emit their own lazy chunks (the worker's Solana client,
+  // viem's ccip, WalletConnect's sign client): in the package each worker is one file. From source (the demo) they
+  // stay lazy chunks.
+  worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false } } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
