@@ -1,6 +1,7 @@
 import type { StoreApi } from 'zustand/vanilla'
 import { formatCaipAddress, parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
+import { unknownNetwork as unknownCaipNetwork } from '../../shared/protocol/unknownNetwork'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { Core } from '../core/createCore'
@@ -16,17 +17,13 @@ import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { WidgetConfig, WidgetNetwork } from './config'
 import { disconnectedNamespace, patchNamespace, topFields, type ConnectorSummary, type NamespaceState, type RecentWallet, type WidgetState } from './widgetState'
 
-/** The network placeholder for a network the host did not request (SPEC §3): same id, no RPC. */
+/**
+ * The network placeholder for a network the host did not request (SPEC §3): the protocol's "Unknown Network" (same id,
+ * no RPC), with its family's currency so a balance line still names it.
+ */
 export function unknownNetwork(caipNetworkId: CaipNetworkId): WidgetNetwork {
-  const { namespace, reference } = parseCaipNetworkId(caipNetworkId)!
-  return {
-    chainNamespace: namespace,
-    caipNetworkId,
-    id: namespace === 'eip155' ? Number(reference) : reference,
-    name: 'Unknown Network',
-    nativeCurrency: namespace === 'solana' ? { name: 'Solana', symbol: 'SOL', decimals: 9 } : { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [] }, chainDefault: { http: [] } },
-  } as WidgetNetwork
+  const nativeCurrency = parseCaipNetworkId(caipNetworkId)?.namespace === 'solana' ? { name: 'Solana', symbol: 'SOL', decimals: 9 } : { name: 'Ether', symbol: 'ETH', decimals: 18 }
+  return { ...unknownCaipNetwork(caipNetworkId), nativeCurrency } as WidgetNetwork
 }
 
 export type ConnectionControllerParameters = {

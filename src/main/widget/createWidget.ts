@@ -19,7 +19,7 @@ import type { PairingState } from './createWalletConnectPairing'
 import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
 import type { WidgetWalletConnect } from './walletConnect'
-import { topFields, type WidgetState } from './widgetState'
+import { patchNamespace, topFields, type WidgetState } from './widgetState'
 
 export { unknownNetwork } from './createConnectionController'
 export type { ConnectionStatus, ConnectorSummary, NamespaceState, RecentWallet, WidgetState } from './widgetState'
@@ -182,17 +182,12 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     const loaded = await walletConnectLoad
     void loaded?.connector
       .getPeerName()
-      .then((name) => name && store.getState().namespaces.eip155?.connectorId === WALLET_CONNECT_ID && store.setState((s) => ({ ...s, ...peerName(s, name) })))
+      .then((name) => name && store.getState().namespaces.eip155?.connectorId === WALLET_CONNECT_ID && store.setState((s) => patchNamespace(s, 'eip155', { connectedWalletInfo: { name } })))
       .catch(() => {})
     void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
     loaded?.pairing.reset()
     if (router.store.getState().view === 'UnsupportedChain') return
     if (!(await requireSignIn())) router.reset('Account')
-  }
-  const peerName = (s: WidgetState, name: string): Partial<WidgetState> => {
-    const eip155 = s.namespaces.eip155!
-    const next = { ...eip155, connectedWalletInfo: { name } }
-    return { namespaces: { ...s.namespaces, eip155: next }, ...(s.activeNamespace === 'eip155' ? { connectedWalletInfo: { name } } : {}) }
   }
   /** Closing the modal resets the pairing URI (SPEC §2). */
   const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
@@ -246,7 +241,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       return connector.signTransaction(transaction, address, caipNetworkId as CaipNetworkId)
     },
     /** A name was registered for the EVM account: the account shows it. */
-    setProfileName: (profileName: string) => store.setState((s) => ({ ...s, ...setEip155Profile(s, profileName) })),
+    setProfileName: (profileName: string) => store.setState((s) => patchNamespace(s, 'eip155', { profileName })),
     open({ view, data, namespace }: { view?: View; data?: RouteData; namespace?: ChainNamespace } = {}) {
       void connection.load().catch(() => {})
       if (namespace && store.getState().namespaces[namespace]) connection.setActiveNamespace(namespace)
@@ -319,12 +314,6 @@ export function createWidget({ window: target = globalThis.window, storage = cre
   // In a task of its own: creating the widget stays short in the page's start-up task.
   const reconnectTimer = setTimeout(() => void connection.reconnect(), 0)
   return widget
-}
-
-const setEip155Profile = (s: WidgetState, profileName: string): Partial<WidgetState> => {
-  const eip155 = s.namespaces.eip155
-  if (!eip155) return {}
-  return { namespaces: { ...s.namespaces, eip155: { ...eip155, profileName } }, ...(s.activeNamespace === 'eip155' ? { profileName } : {}) }
 }
 
 export type Widget = ReturnType<typeof createWidget>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { isCaipNetworkId } from './caip'
 import { networkSchema } from './schemas/entities'
-import { getKnownNetwork, knownNetworks, rankedEvmNetworkIds, unknownNetwork } from './networks'
+import { getKnownNetwork, knownNetworks, rankedEvmNetworkIds } from './networks'
+import { unknownNetwork } from './unknownNetwork'
 
 describe('known networks', () => {
   it('has the 39 ranked EVM networks, Solana ×3, Bitcoin ×2, Polkadot and the three local chains', () => {

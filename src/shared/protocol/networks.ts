@@ -126,17 +126,3 @@ const byId = new Map(knownNetworks.map((n) => [n.caipNetworkId, n]))
 /** A known network by CAIP-2 id. */
 export const getKnownNetwork = (caipNetworkId: string): CaipNetwork | undefined => byId.get(caipNetworkId as CaipNetworkId)
 
-/** The placeholder for an active network the site did not request (SPEC §3): "Unknown Network", empty RPC lists. */
-export function unknownNetwork(caipNetworkId: CaipNetworkId): CaipNetwork {
-  const [namespace, reference] = caipNetworkId.split(':') as [ChainNamespace, string]
-  const numeric = Number(reference)
-  return {
-    chainNamespace: namespace,
-    caipNetworkId,
-    id: Number.isSafeInteger(numeric) ? numeric : reference,
-    name: 'Unknown Network',
-    nativeCurrency: { name: 'Unknown', symbol: '', decimals: 18 },
-    rpcUrls: { default: { http: [] }, chainDefault: { http: [] } },
-    testnet: false,
-  }
-}
