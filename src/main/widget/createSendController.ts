@@ -58,6 +58,31 @@ export type SendContext = {
   now?: () => number
 }
 
+/**
+ * What every family's send form shares: its store, its reset, and the token-balance rule of SPEC §8–9 ('Token Balance
+ * Unavailable' on failure, and no new attempt for 30 s unless forced).
+ */
+export function createSendForm({ notifications, now }: { notifications: Notifications; now: () => number }) {
+  const store = createStore<SendState>()(initialSendState)
+  return {
+    store,
+    reset: ({ keepBalances = true } = {}) =>
+      store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry }),
+    /** Fills the token list with what `read` answers, unless a failure is less than the retry gap ago. */
+    async loadBalances(read: () => Promise<TokenBalance[]>, { force = false } = {}) {
+      const { lastRetry } = store.getState()
+      if (lastRetry !== undefined && now() - lastRetry < TOKEN_BALANCE_RETRY_GAP_MS && !force) return
+      store.setState({ loading: true })
+      try {
+        store.setState({ tokenBalances: await read(), loading: false, lastRetry: undefined })
+      } catch {
+        store.setState({ loading: false, lastRetry: now() })
+        notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
+      }
+    },
+  }
+}
+
 const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddress(token.address)?.address as Address | undefined) : undefined)
 
 /**
@@ -66,23 +91,12 @@ const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddre
  * the sender's balances refreshed when the receipt lands.
  */
 export function createSendController({ core, notifications, router, getAccount, walletRequest, onConfirmed, now = Date.now }: SendContext) {
-  const store = createStore<SendState>()(initialSendState)
-  const reset = ({ keepBalances = true } = {}) =>
-    store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry })
+  const { store, reset, loadBalances } = createSendForm({ notifications, now })
 
   const loadTokenBalances = async ({ force = false } = {}) => {
     const { address, chainId } = getAccount()
-    const { lastRetry } = store.getState()
     if (!core || !address || !chainId) return
-    if (lastRetry !== undefined && now() - lastRetry < TOKEN_BALANCE_RETRY_GAP_MS && !force) return
-    store.setState({ loading: true })
-    try {
-      const { balances } = await core.dataService.getBalance({ address, chainId: `eip155:${chainId}`, forceUpdate: force })
-      store.setState({ tokenBalances: balances.filter((b) => b.quantity.decimals !== '0'), loading: false, lastRetry: undefined })
-    } catch {
-      store.setState({ loading: false, lastRetry: now() })
-      notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
-    }
+    await loadBalances(async () => (await core.dataService.getBalance({ address, chainId: `eip155:${chainId}`, forceUpdate: force })).balances.filter((b) => b.quantity.decimals !== '0'), { force })
   }
 
   /** Resolves the receiver field: an address as is, a name through the name service. */

@@ -1,4 +1,3 @@
-import { createStore } from 'zustand/vanilla'
 import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
 import { parseCaipAddress } from '../../shared/protocol/caip'
 import { formatUnits } from '../../shared/protocol/display'
@@ -6,12 +5,11 @@ import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
 import { exceedsBalance } from '../../shared/protocol/send'
 import { parseSolanaAmount } from '../../shared/protocol/solanaAmount'
-import { TOKEN_BALANCE_RETRY_GAP_MS } from '../../shared/protocol/constants'
 import type { TokenBalance } from '../../shared/protocol/schemas/entities'
 import type { Core } from '../core/createCore'
 import type { Notifications } from '../state/createNotifications'
 import type { Router } from '../state/createRouter'
-import { initialSendState, type SendState } from './createSendController'
+import { createSendForm } from './createSendController'
 
 export type SolanaSendContext = {
   core: Core | undefined
@@ -39,17 +37,12 @@ const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
  * amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
  */
 export function createSolanaSendController({ core, notifications, router, getAccount, getKnownTokens = () => [], signTransaction, onConfirmed, now = Date.now }: SolanaSendContext) {
-  const store = createStore<SendState>()(initialSendState)
-  const reset = ({ keepBalances = true } = {}) =>
-    store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry })
+  const { store, reset, loadBalances } = createSendForm({ notifications, now })
 
   const loadTokenBalances = async ({ force = false } = {}) => {
     const { address, caipNetworkId } = getAccount()
-    const { lastRetry } = store.getState()
     if (!core || !address) return
-    if (lastRetry !== undefined && now() - lastRetry < TOKEN_BALANCE_RETRY_GAP_MS && !force) return
-    store.setState({ loading: true })
-    try {
+    await loadBalances(async () => {
       const [lamports, tokens] = await Promise.all([core.solana.getBalance({ caipNetworkId, address, force }), core.solana.getTokenBalances({ caipNetworkId, owner: address })])
       const known = getKnownTokens(caipNetworkId)
       const balance = (symbol: string, name: string, decimals: number, amount: bigint, mint?: string, iconUrl = ''): TokenBalance => ({
@@ -62,21 +55,14 @@ export function createSolanaSendController({ core, notifications, router, getAcc
         iconUrl,
         quantity: { decimals: String(decimals), numeric: formatUnits(amount, decimals) },
       })
-      store.setState({
-        tokenBalances: [
-          balance('SOL', 'Solana', SOL_DECIMALS, lamports),
-          ...tokens.map((t) => {
-            const token = known.find((k) => k.address === t.mint)
-            return balance(token?.symbol ?? shortMint(t.mint), token?.name ?? t.mint, t.decimals, t.amount, t.mint, token?.iconUrl)
-          }),
-        ],
-        loading: false,
-        lastRetry: undefined,
-      })
-    } catch {
-      store.setState({ loading: false, lastRetry: now() })
-      notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
-    }
+      return [
+        balance('SOL', 'Solana', SOL_DECIMALS, lamports),
+        ...tokens.map((t) => {
+          const token = known.find((k) => k.address === t.mint)
+          return balance(token?.symbol ?? shortMint(t.mint), token?.name ?? t.mint, t.decimals, t.amount, t.mint, token?.iconUrl)
+        }),
+      ]
+    }, { force })
   }
 
   const fail = (error: WidgetError) => {

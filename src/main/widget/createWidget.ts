@@ -178,7 +178,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     // The family the visitor was on stays active when the wallet approved it.
     const active = approved.find(({ ns }) => ns === store.getState().activeNamespace) ?? approved[0]!
     for (const family of [...approved.filter((f) => f !== active), active]) connection.setConnected(connection.getWalletConnect(family.ns)!, family.accounts, family.caipNetworkId)
-    connection.setActiveNamespace(active.ns)
+    if (store.getState().activeNamespace !== active.ns) connection.setActiveNamespace(active.ns)
     const loaded = await walletConnectLoad
     void loaded?.connector
       .getPeerName()
