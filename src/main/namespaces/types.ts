@@ -1,5 +1,9 @@
 import type { CaipNetworkId, ChainNamespace } from '../../shared/protocol/caip'
 import type { Core } from '../core/createCore'
+import type { Notifications } from '../state/createNotifications'
+import type { Router } from '../state/createRouter'
+import type { SendState } from './sendForm'
+import type { StoreApi } from 'zustand/vanilla'
 import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
 import type { ConnectorType, WalletRequest } from '../providers/eip1193'
 import type { WidgetNetwork } from '../widget/config'
@@ -49,9 +53,53 @@ export type NamespaceDiscovery = {
 /** A native balance as the UI shows it. */
 export type NativeBalance = { value: bigint; symbol: string; decimals: number }
 
+/** What a family's send form needs of the widget. */
+export type SendContext = {
+  core: Core | undefined
+  notifications: Notifications
+  router: Router
+  /** The family's account and network. */
+  getAccount: () => { address: string | undefined; caipNetworkId: string }
+  /** The configured network behind a CAIP-2 id (its tokens, its currency). */
+  getNetwork: (caipNetworkId: string) => WidgetNetwork | undefined
+  /** The family's connected wallet; AUTH_CONNECTOR_NOT_FOUND without one. */
+  getConnector: () => NamespaceConnector
+  /** Called once the transfer is confirmed. */
+  onConfirmed?: (transaction: string) => void
+  now?: () => number
+}
+
+/** A family's send form (SPEC §4, §5): one shape, so the Send view serves every family. */
+export type SendController = {
+  store: StoreApi<SendState>
+  loadTokenBalances(options?: { force?: boolean }): Promise<void>
+  setToken(token: SendState['token']): void
+  setAmount(amount: string): void
+  setReceiver(receiver: string): void
+  /** Whether the receiver field holds something the family could send to (an address, or a name where names resolve). */
+  isReceiverLike(value: string): boolean
+  /** Prices the transfer the form holds (gas in USD on eip155, the fee in SOL on solana). */
+  estimate(): Promise<void>
+  reset(options?: { keepBalances?: boolean }): void
+  /** Sends what the form holds; resolves to the transaction's hash or signature. */
+  send(): Promise<string>
+}
+
+/** What a sign-in message binds (CAIP-122): the widget fills them, the family writes them in its own format. */
+export type SignInMessageFields = {
+  address: string
+  caipNetworkId: string
+  domain: string
+  uri: string
+  nonce: string
+  statement: string
+  issuedAt: Date
+  expirationTime: Date
+}
+
 /**
- * What one chain family brings (SPEC §1): its wallets on the page and its native balance through the core. Each lives
- * in `src/main/namespaces/<namespace>/` and is fetched only when the host configures a network of it. Address rules
+ * What one chain family brings (SPEC §1): its wallets on the page, its native balance through the core, its send
+ * form and its sign-in message (those two fetched on first use). Each lives in `src/main/namespaces/<namespace>/` and is fetched only when the host configures a network of it. Address rules
  * are the protocol's (`isAddress(namespace, address)` in src/shared/protocol/addresses), shared with the worker and
  * loaded with the views that check addresses, not at start-up.
  */
@@ -61,6 +109,10 @@ export type NamespaceAdapter = {
   discover(target: Window | undefined, networks: readonly WidgetNetwork[]): NamespaceDiscovery
   /** Reads the native balance through the core (and so into its mirrored store); undefined when the network has no RPC. */
   readNativeBalance(core: Core, network: WidgetNetwork, address: string): Promise<NativeBalance | undefined>
+  /** The family's send form, fetched when the Send view first opens on the family. */
+  loadSend(): Promise<(context: SendContext) => SendController>
+  /** The family's sign-in message (SIWE on eip155, SIWS on solana), fetched when sign-in is on. */
+  loadSignInMessage(): Promise<(fields: SignInMessageFields) => string>
   /** The family's side of the WalletConnect session, whose code `load`s on first use (eip155 and solana). */
   walletConnect?: (load: () => Promise<WalletConnectConnector>) => NamespaceConnector
 }

@@ -317,6 +317,13 @@ export function createConnectionController({ config, store, storage, core, route
   return {
     /** Loads every configured family's code and lists its wallets; resolves when they are listed. */
     load,
+    /** A configured family's adapter, its code loaded on first call; CHAIN_ADAPTER_NOT_FOUND for a family the host did not configure. */
+    async adapter(ns: ChainNamespace): Promise<NamespaceAdapter> {
+      await load()
+      const adapter = adapters.get(ns)
+      if (!adapter) throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: `no ${ns} network is configured` })
+      return adapter
+    },
     /** A family's side of the WalletConnect session, once the family has loaded. */
     getWalletConnect: (ns: ChainNamespace) => walletConnect.get(ns),
     activeNetwork,

@@ -89,14 +89,6 @@ export function createWidget({ window: target = globalThis.window, storage = cre
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
             : undefined,
         })
-  // The default SIWX (and viem's SIWE code) loads only when a site turns sign-in on.
-  const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
-    ? Promise.resolve(config.siwx)
-    : config.siwx && core
-      ? import('./siwx').then(({ createDefaultSiwx }) =>
-          createDefaultSiwx({ dataService: core.dataService, storage, ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}) }),
-        )
-      : Promise.resolve(undefined)
   const analytics = createAnalytics({
     isEnabled: config.features.analytics,
     dataService: core?.dataService,
@@ -144,6 +136,23 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     onConnected: () => requireSignIn(),
     onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
   })
+  // The default SIWX loads only when a site turns sign-in on; each family's message format comes with its adapter.
+  const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
+    ? Promise.resolve(config.siwx)
+    : config.siwx && core
+      ? import('./siwx').then(({ createDefaultSiwx }) =>
+          createDefaultSiwx({
+            dataService: core.dataService,
+            storage,
+            createSignInMessage: async (fields) => {
+              const namespace = parseCaipNetworkId(fields.caipNetworkId)?.namespace
+              if (!namespace) throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: `not a network id: ${fields.caipNetworkId}` })
+              return (await (await connection.adapter(namespace)).loadSignInMessage())(fields)
+            },
+            ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}),
+          }),
+        )
+      : Promise.resolve(undefined)
   // What a visitor does (connect, disconnect, switch) loads on first use or with the modal's prefetch, not at start-up.
   let actionsLoad: Promise<ConnectionActions> | undefined
   const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection)))
@@ -222,23 +231,15 @@ export function createWidget({ window: target = globalThis.window, storage = cre
     store,
     getNetworks: () => networks,
     getActiveNetwork: () => connection.activeNetwork(),
-    /** The active account and its EVM chain id, for the eip155 features (send, names). */
-    getAccount: () => {
-      const { address, activeCaipNetworkId } = store.getState()
-      return { address, chainId: Number(parseCaipNetworkId(activeCaipNetworkId)?.reference) }
-    },
-    /** An EIP-1193 request to the connected EVM wallet (send, names); AUTH_CONNECTOR_NOT_FOUND without one. */
+    /** A configured family's adapter (wallets, balance, send, sign-in message), its code loaded on first call. */
+    getAdapter: connection.adapter,
+    /** The connected wallet of a family (the active one by default); AUTH_CONNECTOR_NOT_FOUND without one. */
+    getConnectedConnector: connection.connectedConnector,
+    /** An EIP-1193 request to the connected EVM wallet (names); AUTH_CONNECTOR_NOT_FOUND without one. */
     walletRequest: (args: { method: string; params?: unknown }) => {
       const request = connection.connectedConnector('eip155').request
       if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
       return request(args)
-    },
-    /** The connected Solana wallet signs a wire transaction built by the core (Solana sends). */
-    signSolanaTransaction: async ({ transaction, caipNetworkId }: { transaction: Uint8Array; caipNetworkId: string }) => {
-      const connector = connection.connectedConnector('solana')
-      const address = store.getState().namespaces.solana?.address
-      if (!connector.signTransaction || !address) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
-      return connector.signTransaction(transaction, address, caipNetworkId as CaipNetworkId)
     },
     /** A name was registered for the EVM account: the account shows it. */
     setProfileName: (profileName: string) => store.setState((s) => patchNamespace(s, 'eip155', { profileName })),

@@ -1,11 +1,18 @@
+import type { Address } from 'viem'
+import type { ChainNamespace } from '../../shared/protocol/caip'
+import type { SendController } from '../namespaces/types'
 import type { Widget } from './createWidget'
 import { createHistoryController, type HistoryController } from './createHistoryController'
 import { createNamesController, type NamesController } from './createNamesController'
-import { createSendController, type SendController } from './createSendController'
-import { createSolanaSendController, type SolanaSendController } from './createSolanaSendController'
 import { createWalletListController, type WalletListController } from './createWalletListController'
 
-export type Features = { send: SendController; solanaSend: SolanaSendController; history: HistoryController; names: NamesController; wallets: WalletListController }
+export type Features = {
+  /** The send form of a family, its code fetched with the family's adapter on first use (one form per family). */
+  send(namespace: ChainNamespace): Promise<SendController>
+  history: HistoryController
+  names: NamesController
+  wallets: WalletListController
+}
 
 const byWidget = new WeakMap<Widget, Features>()
 
@@ -16,34 +23,44 @@ const byWidget = new WeakMap<Widget, Features>()
 export function getFeatures(widget: Widget): Features {
   const existing = byWidget.get(widget)
   if (existing) return existing
-  const { core, notifications, router, analytics, getAccount, walletRequest } = widget
+  const { core, notifications, router, analytics, walletRequest } = widget
+  const sends = new Map<ChainNamespace, Promise<SendController>>()
+  const send = (namespace: ChainNamespace) => {
+    const created =
+      sends.get(namespace) ??
+      widget
+        .getAdapter(namespace)
+        .then((adapter) => adapter.loadSend())
+        .then((createSendController) =>
+          createSendController({
+            core,
+            notifications,
+            router,
+            getAccount: () => {
+              const state = widget.getState().namespaces[namespace]
+              return { address: state?.address, caipNetworkId: state?.activeCaipNetworkId ?? '' }
+            },
+            getNetwork: (caipNetworkId) => widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId),
+            getConnector: () => widget.getConnectedConnector(namespace),
+            onConfirmed: () => void widget.refreshBalance(),
+          }),
+        )
+    sends.set(namespace, created)
+    // A failed load is tried again on the next visit to Send.
+    created.catch(() => sends.delete(namespace))
+    return created
+  }
   const features: Features = {
-    send: createSendController({ core, notifications, router, getAccount, walletRequest, onConfirmed: () => void widget.refreshBalance() }),
-    solanaSend: createSolanaSendController({
-      core,
-      notifications,
-      router,
-      getAccount: () => {
-        const solana = widget.getState().namespaces.solana
-        return { address: solana?.address, caipNetworkId: solana?.activeCaipNetworkId ?? '' }
-      },
-      getKnownTokens: (caipNetworkId) => {
-        const network = widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId)
-        return network?.chainNamespace === 'solana' ? (network.tokens ?? []) : []
-      },
-      signTransaction: widget.signSolanaTransaction,
-      onConfirmed: () => void widget.refreshBalance(),
-    }),
+    send,
     history: createHistoryController({ core, notifications, analytics, projectId: widget.config.projectId }),
-    names: createNamesController({ core, router, getAddress: () => getAccount().address, walletRequest, onRegistered: widget.setProfileName }),
+    names: createNamesController({ core, router, getAddress: () => widget.getState().namespaces.eip155?.address as Address | undefined, walletRequest, onRegistered: widget.setProfileName }),
     wallets: createWalletListController({ core, imageUrl: widget.walletImageUrl }),
   }
   // A network switch, and a switch to another family, reset the send form (SPEC §4): its token and fee belong to the old network.
   widget.subscribe(
     (state) => state.activeCaipNetworkId,
     () => {
-      features.send.reset({ keepBalances: false })
-      features.solanaSend.reset({ keepBalances: false })
+      for (const created of sends.values()) void created.then((controller) => controller.reset({ keepBalances: false })).catch(() => {})
     },
   )
   byWidget.set(widget, features)

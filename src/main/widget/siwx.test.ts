@@ -2,9 +2,10 @@ import { ParsedMessage } from '@spruceid/siwe-parser'
 import { describe, expect, it, vi } from 'vitest'
 import type { CoreDataService } from '../core/createCore'
 import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
+import { parseCaipNetworkId } from '../../shared/protocol/caip'
+import { loadAdapter } from '../namespaces/loadAdapter'
 import { parseSolanaSignInMessage } from '../../shared/protocol/signInMessages/solana'
 import { createDefaultSiwx } from './siwx'
-
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
 
@@ -12,6 +13,8 @@ describe('default SIWX', () => {
   const setup = (dataService: Partial<CoreDataService> = {}) =>
     createDefaultSiwx({
       dataService: dataService as CoreDataService,
+      // Each family's format, from its adapter as the widget loads it.
+      createSignInMessage: async (fields) => (await (await loadAdapter(parseCaipNetworkId(fields.caipNetworkId)!.namespace)).loadSignInMessage())(fields),
       storage: createWidgetStorage({ storage: createMemoryStorage() }),
       location: { host: 'dapp.test', origin: 'https://dapp.test' },
       now: () => Date.parse('2026-11-22T12:00:00Z'),

@@ -25,6 +25,8 @@ export const eip155Adapter: NamespaceAdapter = {
     }
     return { getConnectors, subscribe: (listener) => discovery.subscribe(() => listener()), stop: () => discovery.stop() }
   },
+  loadSend: () => import('./send').then((m) => m.createSendController),
+  loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
   async readNativeBalance(core, network, address) {
     if (network.rpcUrls.default.http.length === 0) return undefined
     const chainId = Number(parseCaipNetworkId(network.caipNetworkId)!.reference)

@@ -89,6 +89,8 @@ export const solanaAdapter: NamespaceAdapter = {
       }
     },
   }),
+  loadSend: () => import('./send').then((m) => m.createSendController),
+  loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
   async readNativeBalance(core, network, address) {
     if (network.rpcUrls.default.http.length === 0) return undefined
     const value = await core.solana.getBalance({ caipNetworkId: network.caipNetworkId, address })

@@ -38,6 +38,7 @@ export const en = {
   'family.solana': 'Solana',
   'family.polkadot': 'Polkadot',
   'family.bip122': 'Bitcoin',
+  'send.loading': 'Loading…',
   'send.token': 'Token',
   'send.amount': 'Amount',
   'send.receiver': 'To (address or name)',

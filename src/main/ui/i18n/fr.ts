@@ -40,6 +40,7 @@ export const fr: Catalogue = {
   'family.solana': 'Solana',
   'family.polkadot': 'Polkadot',
   'family.bip122': 'Bitcoin',
+  'send.loading': 'Chargement…',
   'send.token': 'Jeton',
   'send.amount': 'Montant',
   'send.receiver': 'À (adresse ou nom)',

@@ -1,18 +1,38 @@
-import { useEffect, useId } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import type { SendController } from '../../namespaces/types'
 import { getFeatures } from '../../widget/features'
-import { isSolanaAddress } from '../../../shared/protocol/addresses/solana'
-import { exceedsBalance, isReceiverLike } from '../../../shared/protocol/send'
+import { errorTable } from '../../../shared/protocol/errorTable'
+import { exceedsBalance } from '../../../shared/protocol/send'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
-/** The send form: token, amount, receiver (address or name), network fee, and the spec's checks. */
+/** The send form of the active family: its code comes with the family's adapter, on the first visit. */
 export function SendView() {
   const widget = useWidget()
   const t = useTranslate()
-  const isSolana = useWidgetState((s) => s.activeNamespace) === 'solana'
-  const features = getFeatures(widget)
-  const send = isSolana ? features.solanaSend : features.send
+  const namespace = useWidgetState((s) => s.activeNamespace)
+  const [loaded, setLoaded] = useState<{ namespace: string; send: SendController } | { namespace: string; error: string }>()
+  useEffect(() => {
+    let isCurrent = true
+    getFeatures(widget)
+      .send(namespace)
+      .then(
+        (send) => isCurrent && setLoaded({ namespace, send }),
+        (error: { shortMessage?: string }) => isCurrent && setLoaded({ namespace, error: error.shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message }),
+      )
+    return () => {
+      isCurrent = false
+    }
+  }, [widget, namespace])
+  if (loaded?.namespace !== namespace) return <p className="muted">{t('send.loading')}</p>
+  if ('error' in loaded) return <Alert message={loaded.error} />
+  return <SendForm send={loaded.send} />
+}
+
+/** The send form: token, amount, receiver (address or name), network fee, and the spec's checks. */
+function SendForm({ send }: { send: SendController }) {
+  const t = useTranslate()
   const state = useStoreSelector(send.store, (s) => s)
   const ids = { token: useId(), amount: useId(), receiver: useId() }
   useEffect(() => {
@@ -25,7 +45,7 @@ export function SendView() {
 
   const native = state.tokenBalances.find((b) => b.address === undefined)
   const isOverBalance = state.token !== undefined && exceedsBalance(state.sendTokenAmount, state.token.quantity)
-  const isBadReceiver = !!state.receiverAddress && !(isSolana ? isSolanaAddress(state.receiverAddress) : isReceiverLike(state.receiverAddress))
+  const isBadReceiver = !!state.receiverAddress && !send.isReceiverLike(state.receiverAddress)
   return (
     <form
       className="actions"

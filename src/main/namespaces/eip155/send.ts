@@ -1,87 +1,13 @@
-import { createStore } from 'zustand/vanilla'
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
-import { parseCaipAddress } from '../../shared/protocol/caip'
-import { errorTable } from '../../shared/protocol/errorTable'
-import { formatUnits, parseUnits } from '../../shared/protocol/display'
-import { createWidgetError } from '../../shared/protocol/errors'
-import { checkSendInput, exceedsBalance, isInsufficientGas } from '../../shared/protocol/send'
-import { TOKEN_BALANCE_RETRY_GAP_MS } from '../../shared/protocol/constants'
-import { isEvmAddress } from '../../shared/protocol/addresses/evm'
-import type { TokenBalance } from '../../shared/protocol/schemas/entities'
-import type { Core } from '../core/createCore'
-import type { Notifications } from '../state/createNotifications'
-import type { Router } from '../state/createRouter'
-
-/** The send form's state (SPEC §3). */
-export type SendState = {
-  token: TokenBalance | undefined
-  sendTokenAmount: string | undefined
-  receiverAddress: string | undefined
-  receiverProfileName: string | undefined
-  gasPrice: bigint | undefined
-  gasPriceInUSD: number | undefined
-  networkBalanceInUSD: string | undefined
-  tokenBalances: TokenBalance[]
-  loading: boolean
-  lastRetry: number | undefined
-  isInsufficientGas: boolean
-  /** The network fee in the native currency, where the family's fee is not priced in USD (Solana). */
-  networkFee: { amount: string; symbol: string } | undefined
-  error: string | undefined
-}
-
-export const initialSendState = (): SendState => ({
-  token: undefined,
-  sendTokenAmount: undefined,
-  receiverAddress: undefined,
-  receiverProfileName: undefined,
-  gasPrice: undefined,
-  gasPriceInUSD: undefined,
-  networkBalanceInUSD: undefined,
-  tokenBalances: [],
-  loading: false,
-  lastRetry: undefined,
-  isInsufficientGas: false,
-  networkFee: undefined,
-  error: undefined,
-})
-
-export type SendContext = {
-  core: Core | undefined
-  notifications: Notifications
-  router: Router
-  getAccount: () => { address: Address | undefined; chainId: number | undefined }
-  /** Sends an EIP-1193 request to the connected wallet. */
-  walletRequest: (args: { method: string; params?: unknown }) => Promise<unknown>
-  /** Called once the transaction is mined. */
-  onConfirmed?: (hash: Hex) => void
-  now?: () => number
-}
-
-/**
- * What every family's send form shares: its store, its reset, and the token-balance rule of SPEC §8–9 ('Token Balance
- * Unavailable' on failure, and no new attempt for 30 s unless forced).
- */
-export function createSendForm({ notifications, now }: { notifications: Notifications; now: () => number }) {
-  const store = createStore<SendState>()(initialSendState)
-  return {
-    store,
-    reset: ({ keepBalances = true } = {}) =>
-      store.setState({ ...initialSendState(), tokenBalances: keepBalances ? store.getState().tokenBalances : [], lastRetry: store.getState().lastRetry }),
-    /** Fills the token list with what `read` answers, unless a failure is less than the retry gap ago. */
-    async loadBalances(read: () => Promise<TokenBalance[]>, { force = false } = {}) {
-      const { lastRetry } = store.getState()
-      if (lastRetry !== undefined && now() - lastRetry < TOKEN_BALANCE_RETRY_GAP_MS && !force) return
-      store.setState({ loading: true })
-      try {
-        store.setState({ tokenBalances: await read(), loading: false, lastRetry: undefined })
-      } catch {
-        store.setState({ loading: false, lastRetry: now() })
-        notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
-      }
-    },
-  }
-}
+import { isEvmAddress } from '../../../shared/protocol/addresses/evm'
+import { parseCaipAddress, parseCaipNetworkId } from '../../../shared/protocol/caip'
+import { formatUnits, parseUnits } from '../../../shared/protocol/display'
+import { errorTable } from '../../../shared/protocol/errorTable'
+import { createWidgetError } from '../../../shared/protocol/errors'
+import { checkSendInput, exceedsBalance, isInsufficientGas, isReceiverLike } from '../../../shared/protocol/send'
+import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
+import { createSendForm } from '../sendForm'
+import type { SendContext, SendController } from '../types'
 
 const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddress(token.address)?.address as Address | undefined) : undefined)
 
@@ -90,8 +16,18 @@ const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddre
  * estimate gas in the worker, send through the wallet; 'Transaction started', Account with no back, form reset, and
  * the sender's balances refreshed when the receipt lands.
  */
-export function createSendController({ core, notifications, router, getAccount, walletRequest, onConfirmed, now = Date.now }: SendContext) {
-  const { store, reset, loadBalances } = createSendForm({ notifications, now })
+export function createSendController({ core, notifications, router, getAccount: getCaipAccount, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
+  const { loadBalances, ...form } = createSendForm({ notifications, now })
+  const { store, reset } = form
+  const getAccount = () => {
+    const { address, caipNetworkId } = getCaipAccount()
+    return { address: address as Address | undefined, chainId: Number(parseCaipNetworkId(caipNetworkId)?.reference) || undefined }
+  }
+  const walletRequest = (args: { method: string; params?: unknown }) => {
+    const { request } = getConnector()
+    if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+    return request(args)
+  }
 
   const loadTokenBalances = async ({ force = false } = {}) => {
     const { address, chainId } = getAccount()
@@ -151,15 +87,12 @@ export function createSendController({ core, notifications, router, getAccount, 
   }
 
   return {
-    store,
+    ...form,
     loadTokenBalances,
-    setToken: (token: TokenBalance | undefined) => store.setState({ token, error: undefined }),
-    setAmount: (sendTokenAmount: string) => store.setState({ sendTokenAmount, error: undefined }),
-    setReceiver: (receiverAddress: string) => store.setState({ receiverAddress, receiverProfileName: undefined, error: undefined }),
+    isReceiverLike,
     estimate,
-    reset,
     /** Sends what the form holds. Resolves to the transaction hash. */
-    async send(): Promise<Hex> {
+    async send() {
       if (store.getState().gasPrice === undefined) await estimate()
       const { token, sendTokenAmount, receiverAddress, gasPrice } = store.getState()
       const { address, chainId } = getAccount()
@@ -205,5 +138,3 @@ export function createSendController({ core, notifications, router, getAccount, 
     },
   }
 }
-
-export type SendController = ReturnType<typeof createSendController>

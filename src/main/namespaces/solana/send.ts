@@ -1,30 +1,13 @@
-import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
-import { parseCaipAddress } from '../../shared/protocol/caip'
-import { formatUnits } from '../../shared/protocol/display'
-import { errorTable } from '../../shared/protocol/errorTable'
-import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
-import { exceedsBalance } from '../../shared/protocol/send'
-import { parseSolanaAmount } from '../../shared/protocol/solanaAmount'
-import type { TokenBalance } from '../../shared/protocol/schemas/entities'
-import type { Core } from '../core/createCore'
-import type { Notifications } from '../state/createNotifications'
-import type { Router } from '../state/createRouter'
-import { createSendForm } from './createSendController'
-
-export type SolanaSendContext = {
-  core: Core | undefined
-  notifications: Notifications
-  router: Router
-  /** The active Solana account and cluster. */
-  getAccount: () => { address: string | undefined; caipNetworkId: string }
-  /** The SPL mints the site named for a cluster (SolanaNetwork `tokens`); others show as their mint. */
-  getKnownTokens?: (caipNetworkId: string) => readonly { address: string; symbol: string; name: string; iconUrl?: string }[]
-  /** The connected wallet signs a wire transaction (solana:signTransaction). */
-  signTransaction: (parameters: { transaction: Uint8Array; caipNetworkId: string }) => Promise<Uint8Array>
-  /** Called once the transfer is confirmed. */
-  onConfirmed?: (signature: string) => void
-  now?: () => number
-}
+import { isSolanaAddress } from '../../../shared/protocol/addresses/solana'
+import { parseCaipAddress, type CaipNetworkId } from '../../../shared/protocol/caip'
+import { formatUnits } from '../../../shared/protocol/display'
+import { errorTable } from '../../../shared/protocol/errorTable'
+import { createWidgetError, type WidgetError } from '../../../shared/protocol/errors'
+import { exceedsBalance } from '../../../shared/protocol/send'
+import { parseSolanaAmount } from '../../../shared/protocol/solanaAmount'
+import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
+import { createSendForm } from '../sendForm'
+import type { SendContext, SendController } from '../types'
 
 const SOL_DECIMALS = 9
 const mintOf = (token: TokenBalance) => (token.address ? parseCaipAddress(token.address)?.address : undefined)
@@ -36,8 +19,21 @@ const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
  * by the wallet, sent and confirmed by the worker. A missing or invalid amount or receiver is 'Please enter a valid
  * amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
  */
-export function createSolanaSendController({ core, notifications, router, getAccount, getKnownTokens = () => [], signTransaction, onConfirmed, now = Date.now }: SolanaSendContext) {
-  const { store, reset, loadBalances } = createSendForm({ notifications, now })
+export function createSendController({ core, notifications, router, getAccount, getNetwork, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
+  const { loadBalances, ...form } = createSendForm({ notifications, now })
+  const { store, reset } = form
+  /** The SPL mints the site named for a cluster (SolanaNetwork `tokens`); others show as their mint. */
+  const getKnownTokens = (caipNetworkId: string) => {
+    const network = getNetwork(caipNetworkId)
+    return network?.chainNamespace === 'solana' ? (network.tokens ?? []) : []
+  }
+  /** The connected wallet signs a wire transaction (solana:signTransaction). */
+  const signTransaction = async ({ transaction, caipNetworkId }: { transaction: Uint8Array; caipNetworkId: string }) => {
+    const connector = getConnector()
+    const { address } = getAccount()
+    if (!connector.signTransaction || !address) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+    return connector.signTransaction(transaction, address, caipNetworkId as CaipNetworkId)
+  }
 
   const loadTokenBalances = async ({ force = false } = {}) => {
     const { address, caipNetworkId } = getAccount()
@@ -71,11 +67,9 @@ export function createSolanaSendController({ core, notifications, router, getAcc
   }
 
   return {
-    store,
+    ...form,
     loadTokenBalances,
-    setToken: (token: TokenBalance | undefined) => store.setState({ token, error: undefined }),
-    setAmount: (sendTokenAmount: string) => store.setState({ sendTokenAmount, error: undefined }),
-    setReceiver: (receiverAddress: string) => store.setState({ receiverAddress, receiverProfileName: undefined, error: undefined }),
+    isReceiverLike: isSolanaAddress,
     /** The network fee of the transfer the form holds (built and priced in the worker), once it is valid. */
     async estimate() {
       const { token, sendTokenAmount, receiverAddress } = store.getState()
@@ -91,9 +85,8 @@ export function createSolanaSendController({ core, notifications, router, getAcc
         store.setState({ networkFee: undefined })
       }
     },
-    reset,
     /** Sends what the form holds. Resolves to the transaction's signature once it is sent. */
-    async send(): Promise<string> {
+    async send() {
       const { token, sendTokenAmount, receiverAddress } = store.getState()
       const { address, caipNetworkId } = getAccount()
       if (!token || !address) throw fail(createWidgetError('SEND_INPUT_MISSING', { field: 'token', details: 'missing: token' }))
@@ -137,5 +130,3 @@ export function createSolanaSendController({ core, notifications, router, getAcc
     },
   }
 }
-
-export type SolanaSendController = ReturnType<typeof createSolanaSendController>
