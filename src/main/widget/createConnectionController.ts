@@ -264,6 +264,8 @@ export function createConnectionController({ config, store, storage, core, route
   const reconnectFamily = (ns: ChainNamespace): Promise<void> => {
     const running = reconnecting.get(ns)
     if (running) return running
+    // A family the visitor connected meanwhile (say before the start-up reconnect ran) has nothing to reconnect.
+    if (stateOf(ns)?.status === 'connected') return Promise.resolve()
     const candidates = reconnectCandidates(ns)
     if (candidates.length === 0) return Promise.resolve()
     patch(ns, { status: 'reconnecting' })

@@ -1,0 +1,96 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createPublicClient, createWalletClient, custom, verifyMessage, type Address } from 'viem'
+import { announceProvider, createDevWallet } from '../../../demo/devWallet/createDevWallet'
+import { startAnvil, type Anvil } from '../../../services/chain/anvil'
+import { freePorts } from '../../../services/stack/ports'
+import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
+import { createEip1193Provider } from './createEip1193Provider'
+import { createWidget, type Widget } from './createWidget'
+
+const account: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+
+describe('the EIP-1193 provider over a widget, driven by viem against anvil', () => {
+  let anvil: Anvil
+  let anvil2: Anvil
+  const widgets: Widget[] = []
+  beforeAll(async () => {
+    const ports = await freePorts()
+    ;[anvil, anvil2] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
+  })
+  afterAll(() => Promise.all([anvil.stop(), anvil2.stop()]))
+  afterEach(() => widgets.splice(0).forEach((w) => w.destroy()))
+
+  const network = (id: number, rpcUrl: string) => ({
+    chainNamespace: 'eip155' as const,
+    caipNetworkId: `eip155:${id}`,
+    id,
+    name: `Local ${id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+  const setup = () => {
+    const target = new EventTarget() as Window
+    const wallet = createDevWallet({
+      chains: [
+        { chainId: 31337, name: 'A', rpcUrl: anvil.rpcUrl },
+        { chainId: 31338, name: 'B', rpcUrl: anvil2.rpcUrl },
+      ],
+      accounts: [account],
+    })
+    announceProvider(target, wallet)
+    const widget = createWidget({ projectId: 'test', networks: [network(31337, anvil.rpcUrl), network(31338, anvil2.rpcUrl)], window: target, storage: createWidgetStorage({ storage: createMemoryStorage() }) })
+    widgets.push(widget)
+    const provider = createEip1193Provider(widget)
+    return { widget, wallet, provider }
+  }
+
+  it('answers the chain and no accounts before a connection; signing then is 4100', async () => {
+    const { provider } = setup()
+    const client = createWalletClient({ transport: custom(provider) })
+    expect(await client.getChainId()).toBe(31337)
+    expect(await client.getAddresses()).toEqual([])
+    await expect(provider.request({ method: 'personal_sign', params: ['0x68656c6c6f', account] })).rejects.toMatchObject({ code: 4100, message: 'The requested method and/or account has not been authorized by the user.' })
+  })
+
+  it('eth_requestAccounts opens Connect and answers once the visitor connects; closing the modal is 4001', async () => {
+    const { widget, provider } = setup()
+    const asked = provider.request({ method: 'eth_requestAccounts' })
+    await expect.poll(() => widget.modal.store.getState().open).toBe(true)
+    expect(widget.router.store.getState().view).toBe('Connect')
+    await widget.connect('dev.tessera.wallet')
+    expect(await asked).toEqual([account])
+
+    await widget.disconnect()
+    const declined = provider.request({ method: 'eth_requestAccounts' })
+    await expect.poll(() => widget.modal.store.getState().open).toBe(true)
+    widget.close()
+    await expect(declined).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+  })
+
+  it('signs with the connected wallet, reads through the widget, and tells listeners about accounts, chains and disconnects', async () => {
+    const { widget, provider } = setup()
+    const events: unknown[] = []
+    provider.on('accountsChanged', (accounts) => events.push(['accountsChanged', accounts]))
+    provider.on('chainChanged', (chainId) => events.push(['chainChanged', chainId]))
+    provider.on('disconnect', (error: { code: number }) => events.push(['disconnect', error.code]))
+    await widget.ready()
+    await widget.connect('dev.tessera.wallet')
+    const wallet = createWalletClient({ account, transport: custom(provider) })
+    const signature = await wallet.signMessage({ message: 'hello' })
+    expect(await verifyMessage({ address: account, message: 'hello', signature })).toBe(true)
+    const reader = createPublicClient({ transport: custom(provider) })
+    expect(await reader.getBalance({ address: account })).toBe(10_000n * 10n ** 18n)
+
+    await wallet.switchChain({ id: 31338 })
+    expect(widget.getState().activeCaipNetworkId).toBe('eip155:31338')
+    expect(await reader.getChainId()).toBe(31338)
+    await widget.disconnect()
+    expect(events).toEqual([['accountsChanged', [account]], ['chainChanged', '0x7a6a'], ['accountsChanged', []], ['disconnect', 4900]])
+  })
+
+  it('with a fixed chain id, reads that chain whatever the wallet is on', async () => {
+    const { widget } = setup()
+    const reader = createPublicClient({ transport: custom(createEip1193Provider(widget, { chainId: 31338 })) })
+    expect(await reader.getChainId()).toBe(31338)
+  })
+})

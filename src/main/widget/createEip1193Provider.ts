@@ -1,0 +1,139 @@
+import { parseCaipNetworkId } from '../../shared/protocol/caip'
+import { errorTable, type ErrorCode } from '../../shared/protocol/errorTable'
+import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
+import type { Widget } from './createWidget'
+
+/** An EIP-1193 error: a numeric code libraries (viem, ethers, wagmi) understand, and the widget's sentence. */
+export class ProviderRpcError extends Error {
+  override name = 'ProviderRpcError'
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+type ProviderEvent = 'accountsChanged' | 'chainChanged' | 'connect' | 'disconnect'
+type Listener = (value: never) => void
+
+export type Eip1193Provider = {
+  request(args: { method: string; params?: unknown }): Promise<unknown>
+  on(event: ProviderEvent, listener: (value: never) => void): Eip1193Provider
+  removeListener(event: ProviderEvent, listener: (value: never) => void): Eip1193Provider
+  /** Stops following the widget's state (listeners are dropped). */
+  destroy(): void
+}
+
+const toHexChainId = (chainId: number) => `0x${chainId.toString(16)}`
+
+/** The numeric EIP-1193 code of a widget error, or the generic internal error. */
+function toProviderError(error: unknown): ProviderRpcError {
+  if (error instanceof ProviderRpcError) return error
+  const e = error as { code?: unknown; rpcCode?: number; shortMessage?: string; message?: string; data?: unknown }
+  if (typeof e?.code === 'number') return new ProviderRpcError(e.code, e.shortMessage ?? e.message ?? 'Internal error', e.data)
+  const known = typeof e?.code === 'string' ? (errorTable as Record<string, { message: string; rpcCode?: number }>)[e.code as ErrorCode] : undefined
+  return new ProviderRpcError(e?.rpcCode ?? known?.rpcCode ?? -32603, e?.shortMessage ?? known?.message ?? 'Internal error', e)
+}
+
+/**
+ * An EIP-1193 provider over the widget's EVM connection, for libraries that take one (ethers' BrowserProvider, viem's
+ * `custom` transport, a wagmi connector). `eth_requestAccounts` opens the modal on Connect and answers once the visitor
+ * connects (4001 when they close it); signing and sending go to the connected wallet (4100 without one); read methods
+ * go through the worker core (ranked fallback, batching, caching) when the widget has one.
+ * @example const provider = createEip1193Provider(widget); const ethersProvider = new BrowserProvider(provider)
+ */
+export function createEip1193Provider(widget: Widget, { chainId: readChainId }: { chainId?: number } = {}): Eip1193Provider {
+  const evm = () => widget.getState().namespaces.eip155
+  const chainId = () => readChainId ?? (Number(parseCaipNetworkId(evm()?.activeCaipNetworkId ?? '')?.reference) || undefined)
+  const accounts = () => {
+    const state = evm()
+    return state?.status === 'connected' && state.address ? [state.address] : []
+  }
+  const listeners = new Map<ProviderEvent, Set<Listener>>()
+  const emit = (event: ProviderEvent, value: unknown) => {
+    for (const listener of listeners.get(event) ?? []) (listener as (value: unknown) => void)(value)
+  }
+
+  const waitForConnection = () =>
+    new Promise<string[]>((resolve, reject) => {
+      const stops = [
+        widget.subscribe(
+          (state) => state.namespaces.eip155?.status,
+          (status) => {
+            if (status !== 'connected') return
+            stopAll()
+            resolve(accounts())
+          },
+        ),
+        widget.modal.store.subscribe((modal, previous) => {
+          if (modal.open || !previous.open) return
+          stopAll()
+          reject(new ProviderRpcError(4001, errorTable.USER_REJECTED.message))
+        }),
+      ]
+      const stopAll = () => stops.forEach((stop) => stop())
+      widget.open({ view: 'Connect', namespace: 'eip155' })
+    })
+
+  const walletRequest = async (method: string, params: unknown) => {
+    if (accounts().length === 0) throw new ProviderRpcError(4100, errorTable.UNAUTHORIZED.message)
+    return widget.walletRequest({ method, params })
+  }
+
+  const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
+    switch (method) {
+      case 'eth_accounts':
+        return accounts()
+      case 'eth_requestAccounts':
+        return accounts().length > 0 ? accounts() : waitForConnection()
+      case 'eth_chainId': {
+        const id = chainId()
+        if (id === undefined) throw new ProviderRpcError(4901, 'No EVM network is configured.')
+        return toHexChainId(id)
+      }
+      case 'net_version':
+        return String(chainId() ?? '')
+      case 'wallet_switchEthereumChain': {
+        const [{ chainId: hex }] = params as [{ chainId: string }]
+        await widget.switchNetwork(`eip155:${Number(hex)}`)
+        return null
+      }
+    }
+    const id = chainId()
+    if (widget.core && id !== undefined && isSafeRpcMethod(method)) return widget.core.request({ chainId: id, method, params: params as readonly unknown[] | undefined })
+    return walletRequest(method, params)
+  }
+
+  let previous = { accounts: accounts(), chainId: chainId(), connected: accounts().length > 0 }
+  const stop = widget.subscribe(
+    (state) => state.namespaces.eip155,
+    () => {
+      const next = { accounts: accounts(), chainId: chainId(), connected: accounts().length > 0 }
+      if (next.connected && !previous.connected && next.chainId !== undefined) emit('connect', { chainId: toHexChainId(next.chainId) })
+      if (next.accounts.join() !== previous.accounts.join()) emit('accountsChanged', next.accounts)
+      if (next.chainId !== previous.chainId && next.chainId !== undefined) emit('chainChanged', toHexChainId(next.chainId))
+      if (!next.connected && previous.connected) emit('disconnect', new ProviderRpcError(4900, 'The wallet is disconnected.'))
+      previous = next
+    },
+  )
+
+  const provider: Eip1193Provider = {
+    request: (args) => request(args).catch((error: unknown) => Promise.reject(toProviderError(error))),
+    on(event, listener) {
+      if (!listeners.has(event)) listeners.set(event, new Set())
+      listeners.get(event)!.add(listener as Listener)
+      return provider
+    },
+    removeListener(event, listener) {
+      listeners.get(event)?.delete(listener as Listener)
+      return provider
+    },
+    destroy() {
+      stop()
+      listeners.clear()
+    },
+  }
+  return provider
+}
