@@ -4,7 +4,7 @@ import { announceProvider, createDevWallet, type DevWallet } from '../../../demo
 import { startAnvil, type Anvil } from '../../../services/chain/anvil'
 import { freePorts } from '../../../services/stack/ports'
 import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
-import { createWidget, type Widget } from './createWidget'
+import { createWidget, SDK_VERSION, type CreateWidgetParameters, type Widget } from './createWidget'
 
 const accounts: Address[] = ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']
 
@@ -221,5 +221,27 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
     widgets.push(widget2)
     await one.widget.connect('dev.tessera.wallet')
     expect(widget2.getState().status).toBe('disconnected')
+  })
+})
+
+describe('the SDK version string (type-adapters-version, SPEC §1)', () => {
+  const evm = { chainNamespace: 'eip155' as const, caipNetworkId: 'eip155:1', id: 1, name: 'Ethereum', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } }
+  const solana = { chainNamespace: 'solana' as const, caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', id: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1', name: 'Solana Devnet', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 }, rpcUrls: { default: { http: [] } } }
+  const make = (parameters: Partial<CreateWidgetParameters>) => {
+    const widget = createWidget({ projectId: 'test', networks: [evm], storage: createWidgetStorage({ storage: createMemoryStorage() }), window: new EventTarget() as Window, ...parameters })
+    widget.destroy()
+    return widget
+  }
+
+  it('names the library adapter in place of eip155, and the other families by their adapter type', () => {
+    expect(make({}).sdkVersion).toBe(`react-eip155-${SDK_VERSION}`)
+    expect(make({ adapters: [{ type: 'wagmi' }] }).sdkVersion).toBe(`react-wagmi-${SDK_VERSION}`)
+    expect(make({ adapters: [{ type: 'ethers5' }], networks: [evm, solana] }).sdkVersion).toBe(`react-ethers5,solana-${SDK_VERSION}`)
+  })
+
+  it('attaches each adapter to the widget it was given to', () => {
+    const attached: unknown[] = []
+    const widget = make({ adapters: [{ type: 'ethers', attach: (w) => attached.push(w) }] })
+    expect(attached).toEqual([widget])
   })
 })

@@ -27,7 +27,22 @@ export type { ConnectionStatus, ConnectorSummary, NamespaceState, RecentWallet, 
 /** This package's version, in the SDK version string (type-adapters-version, SPEC §1). */
 export const SDK_VERSION = '0.1.0'
 
+/**
+ * A library adapter (`tessera/wagmi`, `tessera/ethers`, `tessera/ethers5`): named in the SDK version string, and
+ * attached to the widget once it exists (a wagmi config's connector needs the widget, for instance).
+ */
+export type WidgetAdapter = { type: 'wagmi' | 'ethers' | 'ethers5'; attach?: (widget: Widget) => void }
+
+/** The SDK version's adapters (SPEC §1): the library adapters, then the families other than EVM by their adapter type. */
+const sdkAdapterNames = (adapters: readonly WidgetAdapter[], families: readonly ChainNamespace[]) => {
+  const familyNames: Record<ChainNamespace, string> = { eip155: 'eip155', solana: 'solana', bip122: 'bitcoin', polkadot: 'polkadot' }
+  const names = adapters.map((a) => a.type)
+  return [...new Set([...names, ...families.filter((ns) => !(ns === 'eip155' && names.length > 0)).map((ns) => familyNames[ns])])]
+}
+
 export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
+  /** Library adapters: `wagmiAdapter` from 'tessera/wagmi', `ethersAdapter` from 'tessera/ethers', … */
+  adapters?: readonly WidgetAdapter[]
   /** Sign in with the wallet: your own SIWXConfig, or options for the default one (sessions in the data service). */
   siwx?: SIWXConfig | DefaultSiwxOptions | boolean
   /** Where injected wallets announce themselves; defaults to the page's window. */
@@ -46,11 +61,11 @@ export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
  * const widget = createWidget({ projectId: 'demo', networks: [tesseraLocal] })
  * widget.open()
  */
-export function createWidget({ window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...input }: CreateWidgetParameters) {
+export function createWidget({ adapters = [], window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...input }: CreateWidgetParameters) {
   const config: WidgetConfig = parseWidgetConfig(input)
   const networks = config.networks
   const { namespaces, activeNamespace } = initialNamespaces(config, storage)
-  const sdkVersion = formatSdkVersion({ type: 'react', adapters: [...new Set(networks.map((n) => n.chainNamespace))], version: SDK_VERSION })
+  const sdkVersion = formatSdkVersion({ type: 'react', adapters: sdkAdapterNames(adapters, [...new Set(networks.map((n) => n.chainNamespace))]), version: SDK_VERSION })
 
   const store = createStore<WidgetState>()(
     subscribeWithSelector((): WidgetState => ({
@@ -203,6 +218,8 @@ export function createWidget({ window: target = globalThis.window, storage = cre
 
   const widget = {
     config,
+    /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.1.0`. */
+    sdkVersion,
     isMobile,
     core,
     analytics,
@@ -312,6 +329,7 @@ export function createWidget({ window: target = globalThis.window, storage = cre
       core?.destroy()
     },
   }
+  for (const adapter of adapters) adapter.attach?.(widget)
   // In a task of its own: creating the widget stays short in the page's start-up task.
   const reconnectTimer = setTimeout(() => void connection.reconnect(), 0)
   return widget
