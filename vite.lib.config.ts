@@ -1,11 +1,21 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
-/** The npm package: ESM, React and React DOM left to the host, the core's worker emitted as its own file. */
+/** What the host brings: React, and for the library adapters wagmi and ethers (peer dependencies). */
+const hostPackages = ['react', 'react-dom', '@wagmi/core', 'ethers']
+const isHostImport = (id: string) => hostPackages.some((name) => id === name || id.startsWith(`${name}/`))
+
+/** The ethers 5 adapter is written against the `ethers5` alias of our dev dependencies; a host has it as `ethers`. */
+const ethers5IsTheHostsEthers = { name: 'ethers5-is-ethers', enforce: 'pre' as const, resolveId: (id: string) => (id === 'ethers5' ? { id: 'ethers', external: true } : undefined) }
+
+/**
+ * The npm package: ESM entry points (the widget, and the wagmi, ethers and ethers5 adapters) sharing chunks, the host's
+ * packages left to the host, everything else bundled (a site installs nothing else), the workers emitted as files.
+ */
 export default defineConfig({
   // Relative URLs: the worker file is found next to the package's code wherever a host's bundler puts it.
   base: './',
-  plugins: [react()],
+  plugins: [ethers5IsTheHostsEthers, react()],
   // @solana/kit (in the worker's Solana chunk) reads process.env.NODE_ENV, which no browser has: fixed at build time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   // A host's bundler re-bundles our worker files but does not emit their own lazy chunks (the worker's Solana client,
@@ -16,7 +26,16 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
-    lib: { entry: 'src/main/index.ts', formats: ['es'], fileName: 'tessera' },
-    rollupOptions: { external: ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'] },
+    lib: {
+      entry: {
+        tessera: 'src/main/index.ts',
+        wagmi: 'src/main/adapters/wagmi/index.ts',
+        ethers: 'src/main/adapters/ethers/index.ts',
+        ethers5: 'src/main/adapters/ethers5/index.ts',
+      },
+      formats: ['es'],
+      fileName: (_format, name) => `${name}.js`,
+    },
+    rollupOptions: { external: isHostImport },
   },
 })

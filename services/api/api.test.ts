@@ -171,7 +171,15 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
     const denied = await post('/e', event, { origin: 'http://evil.test' })
     expect(denied.status).toBe(403)
     expect(denied.headers.get('access-control-allow-origin')).toBeNull()
-    expect((await denied.json()).error).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED', message: 'Origin http://evil.test is not on the allowlist of project test-project' })
+    expect((await denied.json()).error).toMatchObject({
+      code: 'ORIGIN_NOT_ALLOWED',
+      message: "Origin http://evil.test is not on the allowlist of project test-project. Add it to the project's allowedOrigins, or with the local stack (npm start) set TESSERA_ALLOWED_ORIGINS=http://evil.test (comma-separated for several) and start it again.",
+    })
+    // Every route refuses it, the preflight included, with the same way out.
+    for (const response of [await fetch(`${server.url}/v1/supported-chains?projectId=test-project`, { headers: { origin: 'http://localhost:3000' } }), await fetch(`${server.url}/v1/supported-chains?projectId=test-project`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' } })]) {
+      expect(response.status).toBe(403)
+      expect((await response.json()).error.message).toContain('TESSERA_ALLOWED_ORIGINS=http://localhost:3000')
+    }
     expect(await (await get('/getAnalyticsConfig')).json()).toEqual({ isAnalyticsEnabled: true })
   })
 

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { errorBody, escapeForLog, resolveLimits, type ApiConfig } from './config'
+import { errorBody, escapeForLog, originNotAllowed, resolveLimits, type ApiConfig } from './config'
 import { analyticsRoutes } from './routes/analytics'
 import { balanceRoutes } from './routes/balance'
 import { historyRoutes } from './routes/history'
@@ -26,11 +26,13 @@ export function createApiApp(config: ApiConfig): Hono {
   const app = new Hono()
   const projects = new Map(config.projects.map((p) => [p.id, { ...p, origins: new Set(p.allowedOrigins) }]))
 
-  // CORS per project: the preflight carries the query string, so each project answers for its own origins only.
+  // CORS per project: the preflight carries the query string, so each project answers for its own origins only. A
+  // page of another origin is refused with the way out named (a browser shows it in the network panel).
   app.use('*', async (c, next) => {
     const origin = c.req.header('origin')
     const project = projects.get(c.req.query('projectId') ?? '')
     const isAllowedOrigin = origin !== undefined && project !== undefined && project.origins.has(origin)
+    if (origin !== undefined && project !== undefined && !isAllowedOrigin) return c.json(originNotAllowed(origin, project.id), 403, { vary: 'origin' })
     if (c.req.method === 'OPTIONS') {
       if (!isAllowedOrigin) return c.body(null, 403, { vary: 'origin' })
       return c.body(null, 204, {

@@ -85,6 +85,19 @@ export const errorBody = (code: string, message: string, field?: string) => ({
   error: { code, message, ...(field ? { field } : {}), reasons: [{ description: message }] },
 })
 
+/** The variable of the local stack (`npm start`) that adds origins to its project, comma-separated. */
+export const ALLOWED_ORIGINS_VARIABLE = 'TESSERA_ALLOWED_ORIGINS'
+
+/** A page of an origin the project does not list: the refusal names both ways out. */
+export const originNotAllowed = (origin: string, projectId: string) => {
+  const shown = origin.length > 200 ? `${origin.slice(0, 200)}…` : origin
+  return errorBody(
+    'ORIGIN_NOT_ALLOWED',
+    `Origin ${shown} is not on the allowlist of project ${projectId}. Add it to the project's allowedOrigins, or with the local stack (npm start) set ${ALLOWED_ORIGINS_VARIABLE}=${shown} (comma-separated for several) and start it again.`,
+    'origin',
+  )
+}
+
 /**
  * Text made safe for a one-line log: control characters (newlines, carriage returns, ESC and the rest of C0 and C1),
  * the Unicode line separators and lone surrogates become visible escapes, so request-derived text cannot forge lines.

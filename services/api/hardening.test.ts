@@ -177,8 +177,9 @@ describe('data service under hostile input', () => {
 
   it('answers each project’s CORS for its own origins only', async () => {
     const crossProject = await fetch(url('/v1/supported-chains', 'project-b'), { headers: { origin: ORIGIN_A } })
-    expect(crossProject.status).toBe(200)
+    expect(crossProject.status).toBe(403)
     expect(crossProject.headers.get('access-control-allow-origin')).toBeNull()
+    expect((await crossProject.json()).error).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED', field: 'origin' })
     const own = await fetch(url('/v1/supported-chains', 'project-b'), { headers: { origin: ORIGIN_B } })
     expect(own.headers.get('access-control-allow-origin')).toBe(ORIGIN_B)
     const preflight = (origin: string) => fetch(url('/e', 'project-b'), { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } })

@@ -40,6 +40,7 @@ describe('sign-in sessions', () => {
         { id: 'site', allowedOrigins: [SITE] },
         { id: 'other', allowedOrigins: [OTHER_SITE] },
         { id: 'twin', allowedOrigins: [SITE] },
+        { id: 'pair', allowedOrigins: [SITE, OTHER_SITE] },
       ],
       now: () => clock,
       solanaLocalnetReference: LOCALNET,
@@ -116,7 +117,10 @@ describe('sign-in sessions', () => {
   })
 
   it('refuses a page whose Origin is not the message’s URI', async () => {
-    expect(await signIn(await message(), { origin: OTHER_SITE })).toMatchObject({ status: 403, body: { error: { code: 'DOMAIN_NOT_ALLOWED', field: 'origin' } } })
+    // A page the project does not list is refused before its message is read.
+    expect(await signIn(await message(), { origin: OTHER_SITE })).toMatchObject({ status: 403, body: { error: { code: 'ORIGIN_NOT_ALLOWED', field: 'origin' } } })
+    // One the project lists is still refused a sign-in to its other site.
+    expect(await signIn(await message({}, 'pair'), { project: 'pair', origin: OTHER_SITE })).toMatchObject({ status: 403, body: { error: { code: 'DOMAIN_NOT_ALLOWED', field: 'origin' } } })
   })
 
   it('uses a nonce once: a replayed message is refused, and so is a second message with the same nonce', async () => {
@@ -254,7 +258,7 @@ describe('sign-in sessions', () => {
     })
 
     it('refuses a page whose Origin is not the message’s URI', async () => {
-      expect(await solanaSignIn(await solanaMessage(), { origin: OTHER_SITE })).toMatchObject({ status: 403, body: { error: { code: 'DOMAIN_NOT_ALLOWED', field: 'origin' } } })
+      expect(await solanaSignIn(await solanaMessage(), { origin: OTHER_SITE })).toMatchObject({ status: 403, body: { error: { code: 'ORIGIN_NOT_ALLOWED', field: 'origin' } } })
     })
 
     it('uses a nonce once: a replayed message is refused, and so is a second message with the same nonce, and one of five simultaneous uses wins', async () => {

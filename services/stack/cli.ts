@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defaultManifestPath } from './manifest'
 import { PortInUseError, resolvePorts } from './ports'
+import { readAllowedOrigins } from './allowedOrigins'
 import { startStack, type Stack } from './startStack'
 
 /** `npm start`: the whole local stack in one process tree; Ctrl-C stops all of it. */
@@ -23,6 +24,7 @@ async function main() {
       demo: process.env.TESSERA_DEMO_MODE === 'preview' ? 'preview' : 'dev',
       manifestPath: process.env.TESSERA_MANIFEST ?? defaultManifestPath,
       dataDir: process.env.TESSERA_DATA_DIR ?? resolve('.tessera', 'data'),
+      extraOrigins: readAllowedOrigins(process.env),
       log: (line) => console.log(`  ${line}`),
     })
   } catch (error) {
@@ -31,7 +33,8 @@ async function main() {
     return
   }
   if (stopping) return void (await stack.stop())
-  console.log(`\nTessera is running. Open ${stack.manifest.demo?.url}\n(Ctrl-C stops everything.)`)
+  const origins = [stack.manifest.demo?.url, ...readAllowedOrigins(process.env)].filter(Boolean).join(', ')
+  console.log(`\nTessera is running. Open ${stack.manifest.demo?.url}\nThe data service takes pages from ${origins} (add your app's origin with TESSERA_ALLOWED_ORIGINS, comma-separated).\n(Ctrl-C stops everything.)`)
 }
 
 void main()

@@ -44,9 +44,7 @@ export function analyticsRoutes({ db, projects, limits: configuredLimits, now = 
     if (origin === undefined && project.allowedOrigins.length > 0) {
       return c.json(errorBody('ORIGIN_REQUIRED', `Project ${project.id} takes analytics only from its allowed origins, and this request names no Origin`, 'origin'), 403)
     }
-    if (origin !== undefined && !project.allowedOrigins.includes(origin)) {
-      return c.json(errorBody('ORIGIN_NOT_ALLOWED', `Origin ${origin} is not on the allowlist of project ${project.id}`, 'origin'), 403)
-    }
+    // Another origin never gets here: the app refuses it for every route (originNotAllowed).
     const body = await validate(c, 'json', eventSchema)
     if (!body.ok) return body.response
     const { eventId, url, domain, timestamp, props } = body.data
