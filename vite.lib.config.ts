@@ -36,6 +36,11 @@ export default defineConfig({
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },
-    rollupOptions: { external: isHostImport },
+    rollupOptions: {
+      external: isHostImport,
+      // Entry points are client modules for React Server Components (Next.js): a server component may import and
+      // render ConnectButton; the widget itself lives on the client.
+      output: { banner: (chunk) => (chunk.isEntry ? "'use client';" : '') },
+    },
   },
 })

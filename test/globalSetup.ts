@@ -14,11 +14,15 @@ export default async function globalSetup() {
   }
   const manifestPath = resolve('.tessera', 'test-stack.json')
   process.env.TESSERA_MANIFEST = manifestPath
-  const harnessPort = (await freePorts()).demo
+  // The harness page and the packed-package tests' host apps, on ports of their own that the data service accepts.
+  const { demo: harnessPort, api: hostAppPort } = await freePorts()
   const harnessUrl = `http://127.0.0.1:${harnessPort}`
-  const stack = await startStack({ ports: await freePorts(), demo: 'preview', manifestPath, extraOrigins: [harnessUrl] })
+  const hostAppUrl = `http://127.0.0.1:${hostAppPort}`
+  let ports = await freePorts()
+  while (Object.values(ports).some((port) => port === harnessPort || port === hostAppPort)) ports = await freePorts()
+  const stack = await startStack({ ports, demo: 'preview', manifestPath, extraOrigins: [harnessUrl, hostAppUrl] })
   try {
-    const manifest = { ...stack.manifest, harness: { url: harnessUrl } }
+    const manifest = { ...stack.manifest, harness: { url: harnessUrl }, hostApp: { url: hostAppUrl, port: hostAppPort } }
     const stopHarness = await serveViteApp({ root: harnessRoot, mode: 'preview', host: '127.0.0.1', port: harnessPort, manifest })
     mkdirSync(resolve('.tessera'), { recursive: true })
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)

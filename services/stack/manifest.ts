@@ -13,6 +13,8 @@ export type StackManifest = {
   demo: { url: string } | null
   /** The browser-test harness page (test/harness), when the test setup serves it. */
   harness?: { url: string }
+  /** Where the packed-package tests serve their host apps (one at a time): an origin the data service accepts. */
+  hostApp?: { url: string; port: number }
 }
 
 export type StackChain = {

@@ -1,0 +1,90 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { extname, join, normalize, resolve } from 'node:path'
+import type { Page } from '@playwright/test'
+
+const repo = resolve('.')
+// A clean environment: the npm running these tests passes its own settings (npm_config_*) to children.
+export const hostEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_config_'))), NEXT_TELEMETRY_DISABLED: '1' }
+export const run = (command: string, args: string[], cwd: string, timeout = 300_000) => execFileSync(command, args, { cwd, env: hostEnv, stdio: 'pipe', timeout })
+
+let packed: Promise<string> | undefined
+/** `npm pack` of this repository (its prepack builds the package), once per test run: the tarball's path. */
+export function packTessera(): Promise<string> {
+  packed ??= Promise.resolve().then(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-pack-'))
+    run('npm', ['pack', '--pack-destination', dir], repo)
+    return join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!)
+  })
+  return packed
+}
+
+export type HostApp = { dir: string; bin: (name: string) => string; remove: () => void }
+
+/**
+ * A site's app: `test/pack-apps/<template>` copied to a fresh folder, with the packed package and `dependencies`
+ * installed by npm as a site would.
+ */
+export async function createHostApp(template: string, dependencies: Record<string, string>): Promise<HostApp> {
+  const tarball = await packTessera()
+  const dir = mkdtempSync(join(tmpdir(), `tessera-${template}-`))
+  cpSync(join(repo, 'test/pack-apps', template), dir, { recursive: true })
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `host-${template}`, private: true, type: 'module', dependencies: { tessera: `file:${tarball}`, ...dependencies } }, null, 2)}\n`)
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir)
+  return { dir, bin: (name) => join(dir, 'node_modules/.bin', name), remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Starts a server for the app and resolves once it answers 200 on `url`; the process to kill after. */
+export async function startServer(command: string, args: string[], { cwd, url, env = {} }: { cwd: string; url: string; env?: Record<string, string> }): Promise<ChildProcess> {
+  const server = spawn(command, args, { cwd, env: { ...hostEnv, ...env }, stdio: 'ignore' })
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    if ((await fetch(url).then((r) => r.status, () => 0)) === 200) return server
+    await new Promise((done) => setTimeout(done, 250))
+  }
+  server.kill()
+  throw new Error(`${command} did not answer on ${url} within 60 s`)
+}
+
+const contentTypes: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml' }
+
+/** A plain static file server for a built app: a missing file is a 404, never the index page. */
+export function serveStatic(root: string, port: number): Promise<Server> {
+  const server = createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://host').pathname)
+    let path = normalize(join(root, pathname))
+    if (path.startsWith(root) && existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html')
+    if (!path.startsWith(root) || !existsSync(path)) return void response.writeHead(404).end('not found')
+    response.writeHead(200, { 'content-type': contentTypes[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path))
+  })
+  return new Promise((done) => server.listen(port, '127.0.0.1', () => done(server)))
+}
+
+/**
+ * What a page failed to load: responses of 400 and more, failed requests, and scripts served as HTML (a host's server
+ * answering a missing chunk with its index page). Requests from the page's workers are included.
+ */
+export function recordLoadFailures(page: Page): string[] {
+  const failed: string[] = []
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? ''
+    if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    else if (/\.m?js(\?|$)/.test(new URL(response.url()).pathname) && type.includes('text/html')) failed.push(`HTML served as script: ${response.url()}`)
+  })
+  page.on('requestfailed', (request) => void failed.push(`failed ${request.url()}: ${request.failure()?.errorText}`))
+  page.on('pageerror', (error) => void failed.push(`page error: ${error.message}`))
+  return failed
+}
+
+/** The dev EIP-6963 wallet (demo/devWallet) as a page's init script, for host apps that have no wallet of their own. */
+export async function devWalletScript(config: { chains: { chainId: number; name: string; rpcUrl: string }[]; accounts: string[] }): Promise<string> {
+  const { build } = await import('vite')
+  const output = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: { write: false, lib: { entry: join(repo, 'test/pack-apps/devWallet.ts'), formats: ['iife'], name: 'tesseraDevWalletScript' } },
+  })) as { output: { code?: string }[] }[]
+  return `window.tesseraDevWallet = ${JSON.stringify(config)};\n${output[0]!.output[0]!.code}`
+}

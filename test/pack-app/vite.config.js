@@ -1,3 +1,0 @@
-import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
-export default defineConfig({ plugins: [react()] })
