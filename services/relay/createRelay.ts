@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import { createServer, type IncomingMessage } from 'node:http'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { verifyClientJwt } from './verifyClientJwt'
 
@@ -138,7 +138,14 @@ export function createRelay({ host = '127.0.0.1', port, publicUrls, limits: limi
   const limits = { ...defaultRelayLimits, ...limitOverrides }
   const url = `ws://${host}:${port}`
   const audiences = publicUrls ?? [url]
-  const server = new WebSocketServer({ host, port, maxPayload: limits.maxFrameBytes })
+  // Plain HTTP answers the health check (for a load balancer or an orchestrator) and nothing else.
+  const http = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/health') {
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'ok', service: 'tessera-relay', clients: clients.size }))
+    }
+    response.writeHead(426, { 'content-type': 'text/plain', upgrade: 'websocket' }).end('This is a WalletConnect relay: connect with a WebSocket.')
+  })
+  const server = new WebSocketServer({ server: http, maxPayload: limits.maxFrameBytes })
   const mailboxes = new Map<string, Stored[]>()
   const accounts = new Map<string, Account>()
   const clients = new Set<Client>()
@@ -428,9 +435,10 @@ export function createRelay({ host = '127.0.0.1', port, publicUrls, limits: limi
     socket.on('message', (data) => onFrame(client, frameOf(data)))
   })
 
+  http.listen(port, host)
   const ready = new Promise<void>((resolve, reject) => {
-    server.once('listening', () => resolve())
-    server.once('error', (error) => {
+    http.once('listening', () => resolve())
+    http.once('error', (error) => {
       clearInterval(sweeper)
       reject(error)
     })
@@ -457,7 +465,7 @@ export function createRelay({ host = '127.0.0.1', port, publicUrls, limits: limi
       new Promise<void>((resolve) => {
         clearInterval(sweeper)
         for (const client of clients) client.socket.terminate()
-        server.close(() => resolve())
+        server.close(() => http.close(() => resolve()))
       }),
   }
 }

@@ -54,6 +54,14 @@ describe('local WalletConnect relay with real sign clients', () => {
     await Promise.all([dapp.core.relayer.transportClose(), wallet.core.relayer.transportClose()])
   }, 30_000)
 
+  it('answers a health check over plain HTTP, and any other plain request with 426 Upgrade Required', async () => {
+    const base = relay.url.replace('ws:', 'http:')
+    const health = await fetch(`${base}/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ status: 'ok', service: 'tessera-relay' })
+    expect((await fetch(`${base}/`)).status).toBe(426)
+  })
+
   it('answers malformed frames with JSON-RPC errors and keeps serving', async () => {
     const jwt = createClientJwt({ aud: relay.url })
     const socket = new WebSocket(`${relay.url}/?auth=${jwt}`)

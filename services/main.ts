@@ -1,0 +1,45 @@
+// `npm run services`: Tessera's back-ends without the local chains or the demo, for self-hosting. The data service
+// (balances, history, names, sessions, the wallet registry, analytics) and the WalletConnect relay in one process.
+//
+//   TESSERA_API_CONFIG  JSON file: { projects: [{ id, allowedOrigins }], chains, prices?, nameSuffix?, onramp?, wallets? }
+//   DATABASE_URL        PostgreSQL (postgres://…); without it, embedded PGlite in TESSERA_DATA_DIR (.tessera/api-data)
+//   HOST                interface to listen on (127.0.0.1)
+//   API_PORT            data service port (8787); health: GET /health
+//   RELAY_PORT          relay port (8790); health: GET /health, WebSocket on the same port
+import { readFileSync } from 'node:fs'
+import type { ApiConfig } from './api/config'
+import { openDatabase } from './api/db/createDatabase'
+import { loadWallets } from './api/routes/wallets'
+import { startApiServer } from './api/server'
+import { createRelay } from './relay/createRelay'
+
+function fail(message: string): never {
+  console.error(message)
+  process.exit(1)
+}
+function portOf(name: string, fallback: number) {
+  const value = Number(process.env[name] ?? fallback)
+  if (!Number.isInteger(value) || value < 1 || value > 65_535) fail(`${name} must be a port number from 1 to 65535, got "${process.env[name]}".`)
+  return value
+}
+
+const configPath = process.env.TESSERA_API_CONFIG || fail('Set TESSERA_API_CONFIG to a JSON file with { projects, chains, prices?, nameSuffix?, onramp? } (see README, "Self-hosting").')
+let config: Omit<ApiConfig, 'db'>
+try {
+  config = JSON.parse(readFileSync(configPath, 'utf8')) as Omit<ApiConfig, 'db'>
+} catch (error) {
+  fail(`TESSERA_API_CONFIG: ${configPath} could not be read as JSON: ${(error as Error).message}`)
+}
+const host = process.env.HOST ?? '127.0.0.1'
+const apiPort = portOf('API_PORT', 8787)
+const relayPort = portOf('RELAY_PORT', 8790)
+
+const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.TESSERA_DATA_DIR ?? '.tessera/api-data' })
+const api = await startApiServer({ ...config, wallets: config.wallets ?? loadWallets(), db, host, port: apiPort })
+const relay = createRelay({ host, port: relayPort })
+await relay.ready
+console.log(`Tessera data service on ${api.url} (${db.kind}; health ${api.url}/health)`)
+console.log(`WalletConnect relay on ${relay.url} (health ${relay.url.replace('ws:', 'http:')}/health)`)
+
+const stop = () => void Promise.allSettled([api.stop(), relay.close()]).then(() => process.exit(0))
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)
