@@ -239,6 +239,11 @@ describe('the SDK version string (type-adapters-version, SPEC §1)', () => {
     expect(make({ adapters: [{ type: 'ethers5' }], networks: [evm, solana] }).sdkVersion).toBe(`react-ethers5,solana-${SDK_VERSION}`)
   })
 
+  it("carries the package's version", async () => {
+    const { readFileSync } = await import('node:fs')
+    expect(SDK_VERSION).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version)
+  })
+
   it('attaches each adapter to the widget it was given to', () => {
     const attached: unknown[] = []
     const widget = make({ adapters: [{ type: 'ethers', attach: (w) => attached.push(w) }] })

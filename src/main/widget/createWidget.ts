@@ -25,7 +25,7 @@ export { unknownNetwork } from './createConnectionController'
 export type { ConnectionStatus, ConnectorSummary, NamespaceState, RecentWallet, WidgetState } from './widgetState'
 
 /** This package's version, in the SDK version string (type-adapters-version, SPEC §1). */
-export const SDK_VERSION = '0.1.0'
+export const SDK_VERSION = '0.2.0'
 
 /**
  * A library adapter (`tessera/wagmi`, `tessera/ethers`, `tessera/ethers5`): named in the SDK version string, and
@@ -218,7 +218,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
 
   const widget = {
     config,
-    /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.1.0`. */
+    /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.2.0`. */
     sdkVersion,
     isMobile,
     core,

@@ -17,6 +17,7 @@ import {
   supportedChainsResponseSchema,
   walletsResponseSchema,
 } from '../../shared/protocol/schemas/dataService'
+import { safeParse } from '../../shared/protocol/schemas/parse'
 
 export { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 
@@ -39,7 +40,7 @@ const EVENTS_NEVER_SENT = new Set(['MODAL_CREATED'])
 /**
  * The client for Tessera's data service and wallet registry (SPEC §7), running in the worker. Every call carries
  * st, sv and projectId; answers are validated; calls for an unsupported network return empty results.
- * @example const service = createDataServiceClient({ baseUrl, projectId, sdkVersion: 'tessera-wagmi-0.1.0' })
+ * @example const service = createDataServiceClient({ baseUrl, projectId, sdkVersion: 'react-wagmi-0.2.0' })
  */
 export function createDataServiceClient({
   baseUrl,
@@ -108,7 +109,7 @@ export function createDataServiceClient({
       const field = (error as { field?: unknown } | undefined)?.field
       throw fail('SERVICE_BAD_RESPONSE', message, { status: response.status, field: typeof field === 'string' ? field : undefined })
     }
-    const parsed = schema.safeParse(json)
+    const parsed = safeParse(schema, json)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!
       throw fail('SERVICE_BAD_RESPONSE', `answered with an invalid ${issue.path.join('.') || 'body'}: ${issue.message}`, { status: response.status })
