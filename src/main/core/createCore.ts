@@ -7,8 +7,7 @@ import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/c
 import type { SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient } from './createWorkerClient'
-
-installErrorTransferHandler(transferHandlers)
+import { PageWorker as Worker } from './pageWorker'
 
 export type CreateCoreParameters = CoreConfig & {
   /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
@@ -21,6 +20,7 @@ export type CreateCoreParameters = CoreConfig & {
 export type CoreDataService = DataServiceApi
 
 function startWorker() {
+  // Worker is PageWorker: see pageWorker.ts.
   return new Worker(new URL('../../worker/worker.ts', import.meta.url), { type: 'module', name: 'tessera-core' })
 }
 
@@ -34,6 +34,8 @@ const isPageVisible = () => typeof document === 'undefined' || document.visibili
  * const blockNumber = await core.getBlockNumber({ chainId: 31337 })
  */
 export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000, ...config }: CreateCoreParameters) {
+  // Here rather than on import: a page that imports Tessera but starts no core keeps comlink as it was.
+  installErrorTransferHandler(transferHandlers)
   const mirror = createStoreMirror()
   const blockWatches = new Map<string, { chainId: number }>()
   let nextId = 0

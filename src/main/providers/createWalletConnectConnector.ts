@@ -5,8 +5,7 @@ import type { Pairing, SessionEvent, WalletConnectWorkerApi, WalletConnectWorker
 import { createWorkerClient } from '../core/createWorkerClient'
 import type { NamespaceConnector, NamespaceConnectorEvents } from '../namespaces/types'
 import { switchChain, WALLET_CONNECT_ID, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
-
-installErrorTransferHandler(transferHandlers)
+import { PageWorker as Worker } from '../core/pageWorker'
 
 export type { Pairing } from '../../shared/protocol/walletConnectApi'
 
@@ -26,6 +25,7 @@ export type WalletConnectSolanaConnector = NamespaceConnector & { namespace: 'so
 const WALLET_ANSWER_TIMEOUT_MS = 6 * 60_000
 
 function startWorker() {
+  // Worker is PageWorker: see pageWorker.ts.
   return new Worker(new URL('../../worker/walletConnect/walletConnectWorker.ts', import.meta.url), { type: 'module', name: 'tessera-walletconnect' })
 }
 
@@ -36,6 +36,7 @@ function startWorker() {
  * stored session is reconnected.
  */
 export function createWalletConnectConnector({ createWorker = startWorker, getPreferredChainId = () => undefined, getPreferredSolanaCaipNetworkId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
+  installErrorTransferHandler(transferHandlers)
   const watchers = new Set<ConnectorEvents>()
   const solanaWatchers = new Set<NamespaceConnectorEvents>()
   const onEvent = (event: SessionEvent) => {

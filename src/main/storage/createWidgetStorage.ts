@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { safeParse } from '../../shared/protocol/schemas/parse'
 
 const namespace = z.enum(['eip155', 'solana', 'polkadot', 'bip122'])
 const caipNetworkId = z.string().check(z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/))
@@ -102,13 +103,13 @@ export function createWidgetStorage({ storage = defaultStorage(), prefix = 'tess
     get<K extends StorageItem>(item: K): StorageValue<K> | undefined {
       const raw = safely(() => storage.getItem(keyFor(item)), null)
       if (raw === null) return undefined
-      const parsed = safely(() => schemaOf(item).safeParse(JSON.parse(raw)), undefined)
+      const parsed = safely(() => safeParse(schemaOf(item), JSON.parse(raw)), undefined)
       if (parsed?.success) return parsed.data as StorageValue<K>
       safely(() => storage.removeItem(keyFor(item)), undefined)
       return undefined
     },
     set<K extends StorageItem>(item: K, value: StorageValue<K>) {
-      const checked = schemaOf(item).safeParse(value)
+      const checked = safeParse(schemaOf(item), value)
       if (!checked.success) {
         throw new Error(`Cannot store ${item}: ${checked.error.issues.map((i) => `${[item, ...i.path].join('.')}: ${i.message}`).join('; ')}`)
       }

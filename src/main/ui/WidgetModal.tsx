@@ -18,8 +18,15 @@ export function prefetchModal(widget: { prefetch: () => void }) {
   widget.prefetch()
 }
 
-const whenIdle = (run: () => void) =>
-  typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2_000 }) : setTimeout(run, 200)
+/** Runs `run` when the page is idle; returns the cancel, so an unmounted widget leaves no callback behind. */
+function whenIdle(run: () => void) {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(run, { timeout: 2_000 })
+    return () => cancelIdleCallback(id)
+  }
+  const timer = setTimeout(run, 200)
+  return () => clearTimeout(timer)
+}
 
 /** Mounts the modal (loaded on demand) and the toast, each in the widget's shadow root. */
 export function WidgetModal() {
@@ -27,9 +34,9 @@ export function WidgetModal() {
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
-  useEffect(() => void whenIdle(() => prefetchModal(widget)), [widget])
+  useEffect(() => whenIdle(() => prefetchModal(widget)), [widget])
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
       {isOpen && LoadedModal ? <LoadedModal /> : null}
       {isOpen && !LoadedModal ? (
         <Suspense fallback={null}>

@@ -40,11 +40,13 @@ button:focus-visible, a:focus-visible { outline: 2px solid var(--tsr-accent); ou
   background: var(--tsr-surface); font-size: 1.4em; text-align: left; }
 .item:hover { background: var(--tsr-surface-hover); }
 .item img { width: 2.8em; height: 2.8em; border-radius: 8px; }
+.icon-placeholder { display: inline-block; flex: none; width: 2.8em; height: 2.8em; }
 .tag { margin-left: auto; font-size: 0.8em; color: var(--tsr-text-muted); }
 .muted { color: var(--tsr-text-muted); font-size: 1.3em; }
 .error { color: var(--tsr-danger); font-size: 1.3em; }
 .account { display: grid; gap: 1.2em; justify-items: center; text-align: center; }
 .avatar { width: 6.4em; height: 6.4em; border-radius: 999px; }
+.avatar[data-generated] { display: inline-block; background: linear-gradient(135deg, var(--tsr-avatar-from), var(--tsr-avatar-to)); }
 .address { font-size: 2em; font-weight: 600; font-variant-numeric: tabular-nums; }
 .balance { font-size: 1.5em; color: var(--tsr-text-muted); }
 .actions { display: grid; gap: 0.8em; width: 100%; }

@@ -40,6 +40,7 @@ describe('parseWidgetConfig', () => {
     [{ projectId: 'demo', networks: [local], themeVariables: { color: 'red' } }, 'themeVariables.color'],
     [{ projectId: 'demo', networks: [local], services: { relay: 'https://relay.example.org' } }, 'services.relay'],
     [{ projectId: 'demo', networks: [local], featuredWalletIds: [''] }, 'featuredWalletIds.0'],
+    [{ projectId: 'demo', networks: [local], cspNonce: '' }, 'cspNonce'],
   ])('names the failing field: %o', (input, field) => {
     const error = (() => {
       try {

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import { DEFAULT_FEATURES } from '../../shared/protocol/constants'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
+import { safeParse } from '../../shared/protocol/schemas/parse'
 
 const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
 
@@ -73,6 +74,8 @@ export const widgetConfigSchema = z
     enableEmbedded: z._default(z.boolean(), false),
     logLevel: z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'error'),
     locale: z.optional(z.string()),
+    /** The nonce of the site's Content Security Policy, for the one `<style>` a browser without constructable stylesheets needs. */
+    cspNonce: z.optional(z.string().check(z.minLength(1))),
   })
   .check(
     z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {
@@ -90,7 +93,7 @@ export type WidgetConfig = z.output<typeof widgetConfigSchema> & { features: Rec
 
 /** Validates a host's config and fills in the defaults. */
 export function parseWidgetConfig(input: unknown): WidgetConfig {
-  const parsed = widgetConfigSchema.safeParse(input)
+  const parsed = safeParse(widgetConfigSchema, input)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message }))
     if (issues.some((i) => i.path === 'siwx' && i.message === errorTable.SIWX_CONFIG_CONFLICT.message)) {

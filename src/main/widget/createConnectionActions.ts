@@ -23,6 +23,7 @@ export function createConnectionActions(connection: ConnectionController) {
       store.setState({ error: undefined, isSwitchingNamespace: false })
       try {
         const { accounts, caipNetworkId } = await connector.connect(activeNetwork(ns))
+        if (connection.isDestroyed()) throw createWidgetError('CORE_DESTROYED', { details: 'The widget was destroyed while the wallet was asked' })
         rememberWallet(connector)
         setConnected(connector, accounts, caipNetworkId)
         onConnectSuccess({ method: 'browser', name: connector.name })

@@ -166,6 +166,8 @@ export function createConnectionController({ config, store, storage, core, route
   }
 
   const setConnected = (connector: NamespaceConnector, accounts: string[], caipNetworkId: CaipNetworkId) => {
+    // A wallet that answers after destroy connects nothing: no state, no storage, no listener left on its provider.
+    if (isDestroyed) return
     const ns = connector.namespace
     const address = accounts[0]!
     patch(ns, {
@@ -348,6 +350,8 @@ export function createConnectionController({ config, store, storage, core, route
     },
     /** What the connection actions (createConnectionActions, loaded on first use) build on. */
     internals: { config, store, storage, router, notifications, families, networkById, namespaceOf, stateOf, patch, activate, clearConnection, onConnected, onConnectSuccess },
+    /** Whether destroy() was called: what finishes afterwards must start nothing. */
+    isDestroyed: () => isDestroyed,
     /** Stops watching wallets and connections; a family still loading never starts. */
     destroy() {
       isDestroyed = true

@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+// eslint-disable-next-line no-restricted-imports -- the codec is checked against comlink's real handlers and a real round trip
+import { expose, transferHandlers, wrap, type TransferHandler } from 'comlink'
 import { errorTable, type ErrorCode } from './errorTable'
 import {
   createWidgetError,
   fromRpcError,
   installErrorTransferHandler,
+  isWidgetError,
   NodeError,
   ProviderRpcError,
   reviveError,
@@ -204,13 +207,93 @@ describe('error codec across worker and frame boundaries', () => {
     for (let e: { cause?: unknown } | undefined = serializeError(a); e; e = e.cause as typeof e) depth++
     expect(depth).toBe(9)
   })
+})
 
-  it('replaces comlink’s throw handler so thrown errors keep their code', () => {
-    const handlers = new Map<string, never>([['throw', { canHandle: () => true, serialize: () => [null, []], deserialize: () => null } as never]])
-    installErrorTransferHandler(handlers as never)
-    const handler = (handlers as unknown as Map<string, { serialize: (v: unknown) => [unknown, unknown[]]; deserialize: (v: unknown) => unknown }>).get('throw')!
-    const [wire] = handler.serialize({ value: new WidgetError('REQUEST_ABORTED') })
-    expect(() => handler.deserialize(structuredClone(wire))).toThrow(expect.objectContaining({ code: 'REQUEST_ABORTED', message: 'Request was aborted' }))
-    expect(() => installErrorTransferHandler(new Map() as never)).toThrow("comlink has no 'throw' transfer handler to replace")
+describe('installErrorTransferHandler on a page that uses comlink itself', () => {
+  const comlinkThrow = transferHandlers.get('throw')!
+  const ports: MessagePort[] = []
+  afterEach(() => {
+    transferHandlers.set('throw', comlinkThrow)
+    for (const port of ports.splice(0)) port.close()
+  })
+
+  /** A real comlink round trip in one process: both ends share the transfer handlers, as a host page and our core do. */
+  function connect<T extends object>(api: T) {
+    const { port1, port2 } = new MessageChannel()
+    ports.push(port1, port2)
+    expose(api, port1)
+    return wrap<T>(port2)
+  }
+  const outcome = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: unknown) => error)
+
+  const host = {
+    fail: () => {
+      throw new Error('host failure')
+    },
+    failWithObject: () => {
+      throw { reason: 'host object', attempts: 2 }
+    },
+    failWithCode: () => {
+      throw Object.assign(new Error('host failure'), { code: 'HOST_CODE' })
+    },
+    failOurWay: () => {
+      throw createWidgetError('NAME_REGISTER_FAILED', { params: { name: 'alice' }, details: 'name taken', field: 'name', status: 409 })
+    },
+  }
+
+  it('keeps our errors’ class, code and fields', async () => {
+    installErrorTransferHandler(transferHandlers)
+    const error = await outcome(connect(host).failOurWay())
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error).toMatchObject({ code: 'NAME_REGISTER_FAILED', shortMessage: 'Error registering name alice', details: 'name taken', field: 'name', status: 409 })
+  })
+
+  it('leaves everything else to comlink’s default: a plain Error keeps its message only, an object stays as it is', async () => {
+    installErrorTransferHandler(transferHandlers)
+    const remote = connect(host)
+    const error = await outcome(remote.fail())
+    expect(error).toBeInstanceOf(Error)
+    expect(error).toMatchObject({ name: 'Error', message: 'host failure' })
+    expect(isWidgetError(error)).toBe(false)
+    expect(Object.keys(error as object)).toEqual(['name']) // comlink adds name, message and stack, nothing of ours
+    expect(await outcome(remote.failWithCode())).not.toHaveProperty('code')
+    expect(await outcome(remote.failWithObject())).toEqual({ reason: 'host object', attempts: 2 })
+  })
+
+  it('leaves the host’s errors to a throw handler the host installed before ours', async () => {
+    const hostThrow: TransferHandler<unknown, unknown> = {
+      canHandle: comlinkThrow.canHandle,
+      serialize: (thrown) => [{ hostError: (thrown as { value: Error }).value.message }, []],
+      deserialize: (serialized) => {
+        throw Object.assign(new Error((serialized as { hostError: string }).hostError), { isHostRevived: true })
+      },
+    }
+    transferHandlers.set('throw', hostThrow)
+    installErrorTransferHandler(transferHandlers)
+    const remote = connect(host)
+    expect(await outcome(remote.fail())).toMatchObject({ message: 'host failure', isHostRevived: true })
+    expect(await outcome(remote.failOurWay())).toMatchObject({ code: 'NAME_REGISTER_FAILED', field: 'name' })
+  })
+
+  it('does not wrap itself when installed twice (two widgets, two copies of Tessera)', async () => {
+    const serialize = vi.spyOn(comlinkThrow, 'serialize')
+    installErrorTransferHandler(transferHandlers)
+    const installed = transferHandlers.get('throw')
+    installErrorTransferHandler(transferHandlers)
+    expect(transferHandlers.get('throw')).toBe(installed)
+    await outcome(connect(host).fail())
+    expect(serialize).toHaveBeenCalledTimes(1)
+    serialize.mockRestore()
+  })
+
+  it('revives our errors as Errors with their fields even through a handler that is not ours', () => {
+    const handlers = new Map([['throw', comlinkThrow]])
+    installErrorTransferHandler(handlers)
+    const [wire] = handlers.get('throw')!.serialize({ value: createWidgetError('REQUEST_ABORTED') })
+    expect(() => comlinkThrow.deserialize(structuredClone(wire))).toThrow(expect.objectContaining({ code: 'REQUEST_ABORTED', message: 'Request was aborted' }))
+  })
+
+  it('needs a throw handler to delegate to', () => {
+    expect(() => installErrorTransferHandler(new Map())).toThrow("comlink has no 'throw' transfer handler to replace")
   })
 })

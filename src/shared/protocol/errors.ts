@@ -14,12 +14,18 @@ export type WidgetErrorParameters = {
 const fill = (template: string, params: Record<string, string | number> = {}) =>
   template.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match))
 
+/** Tessera's brand on its errors (on WidgetError's prototype): the worker codec handles only errors that carry it. */
+const widgetErrorBrand = Symbol.for('tessera.WidgetError')
+
 /**
  * Tessera's one error base: a stable `code` to narrow on, the spec's exact sentence as `shortMessage`, and
  * `details` and `cause` for the rest. `message` is shortMessage and details together.
  * @example throw new WidgetError('EMAIL_LOGIN_THROTTLED', { params: { n: 12 } }) // 'Please try again after 12 seconds'
  */
 export class WidgetError extends Error {
+  static {
+    Object.defineProperty(this.prototype, widgetErrorBrand, { value: true })
+  }
   override name = 'WidgetError'
   readonly code: ErrorCode
   readonly shortMessage: string
@@ -83,6 +89,10 @@ const classes: Record<ErrorKind, typeof WidgetError> = {
   rpc: RpcError,
   provider: ProviderRpcError,
 }
+
+/** Whether `value` is one of Tessera's errors, whichever copy of this module built it (a brand, not instanceof). */
+export const isWidgetError = (value: unknown): value is WidgetError =>
+  typeof value === 'object' && value !== null && (value as { [widgetErrorBrand]?: unknown })[widgetErrorBrand] === true
 
 export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(errorTable, value)
 
@@ -192,19 +202,41 @@ export function reviveError(data: unknown): Error {
 /** The shape of comlink's transfer handlers, without importing comlink (src/shared does not). */
 type TransferHandler = { canHandle: (value: unknown) => boolean; serialize: (value: never) => [unknown, Transferable[]]; deserialize: (value: never) => unknown }
 
+/** Marks our 'throw' handler, so a second install (another widget, another copy of Tessera) does not wrap it again. */
+const ownHandlerBrand = Symbol.for('tessera.throwTransferHandler')
+
 /**
- * Replaces comlink's 'throw' handler so thrown errors cross worker and frame boundaries with their code and
- * fields (comlink alone keeps name, message and stack). Call it on both sides:
+ * How a WidgetError crosses: comlink's own shape (`isError`, `value` with name, message and stack) plus our fields
+ * and a brand. A 'throw' handler that is not ours still revives it as an Error with our fields.
+ */
+type WidgetErrorWire = { isError: true; value: SerializedError; brand: 'tessera.WidgetError' }
+
+const isWidgetErrorWire = (value: unknown): value is WidgetErrorWire =>
+  typeof value === 'object' && value !== null && (value as Partial<WidgetErrorWire>).brand === 'tessera.WidgetError'
+
+/**
+ * Makes Tessera's errors cross worker and frame boundaries with their code and fields (comlink alone keeps name,
+ * message and stack) while sharing the page: comlink's transfer handlers are global to a copy of comlink, and a host
+ * page may use the same copy. So only Tessera's errors are ours to serialise; every other thrown value goes through
+ * the 'throw' handler installed before (comlink's default or the host's), both ways. Installing again does nothing.
+ * Call it on both sides:
  * @example import { transferHandlers } from 'comlink'; installErrorTransferHandler(transferHandlers)
  */
 export function installErrorTransferHandler(handlers: Map<string, TransferHandler>) {
-  const original = handlers.get('throw')
-  if (!original) throw new Error("comlink has no 'throw' transfer handler to replace")
-  handlers.set('throw', {
-    canHandle: original.canHandle,
-    serialize: ({ value }: { value: unknown }) => [{ isError: true, value: serializeError(value) }, []],
-    deserialize: (serialized: { isError: boolean; value: unknown }) => {
-      throw serialized.isError ? reviveError(serialized.value) : serialized.value
+  const previous = handlers.get('throw')
+  if (!previous) throw new Error("comlink has no 'throw' transfer handler to replace")
+  if (ownHandlerBrand in previous) return
+  const handler = {
+    [ownHandlerBrand]: true,
+    canHandle: (value: unknown) => previous.canHandle(value),
+    serialize: (thrown: { value: unknown }): [unknown, Transferable[]] =>
+      isWidgetError(thrown.value)
+        ? [{ isError: true, value: serializeError(thrown.value), brand: 'tessera.WidgetError' } satisfies WidgetErrorWire, []]
+        : previous.serialize(thrown as never),
+    deserialize: (serialized: unknown) => {
+      if (isWidgetErrorWire(serialized)) throw reviveError(serialized.value)
+      return previous.deserialize(serialized as never)
     },
-  })
+  }
+  handlers.set('throw', handler)
 }

@@ -14,7 +14,7 @@ export function ConnectButton() {
   const themeMode = useWidgetState((s) => s.themeMode)
   const isConnected = status === 'connected' && address
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
       <button
         type="button"
         className="button"

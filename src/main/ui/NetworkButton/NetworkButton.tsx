@@ -9,7 +9,7 @@ export function NetworkButton() {
   const themeMode = useWidgetState((s) => s.themeMode)
   const { network } = useNetwork()
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables}>
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
       <button type="button" className="button" data-variant="account" onClick={() => widget.open({ view: 'Networks' })} onPointerEnter={() => prefetchModal(widget)} onFocus={() => prefetchModal(widget)}>
         {network.name}
       </button>
