@@ -179,6 +179,10 @@ test('a page without React mounts the widget with widget.mount(element), and the
   await page.locator('#wallet').getByRole('button', { name: 'Connect Wallet' }).click()
   await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
+  // destroy() takes down what mount() rendered, the modal included.
+  await page.evaluate(() => (window as unknown as { widget: { destroy: () => void } }).widget.destroy())
+  await expect(page.locator('#wallet').getByRole('button')).toHaveCount(0)
+  await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
 test('a relay that does not answer is named on the QR view, which offers to try again', async ({ page, stack }) => {

@@ -12,3 +12,4 @@ const widget = createWidget({
   networks: [{ chainNamespace: 'eip155', caipNetworkId: chain.caipNetworkId, id: chain.chainId, name: chain.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } }],
 })
 void widget.mount(document.getElementById('wallet')!)
+Object.assign(window, { widget })

@@ -88,9 +88,14 @@ describe('the EIP-1193 provider over a widget, driven by viem against anvil', ()
     expect(events).toEqual([['accountsChanged', [account]], ['chainChanged', '0x7a6a'], ['accountsChanged', []], ['disconnect', 4900]])
   })
 
-  it('with a fixed chain id, reads that chain whatever the wallet is on', async () => {
+  it('with a fixed chain id, reads that chain whatever the wallet is on (its own RPC, without a worker)', async () => {
     const { widget } = setup()
+    await widget.connect('dev.tessera.wallet')
     const reader = createPublicClient({ transport: custom(createEip1193Provider(widget, { chainId: 31338 })) })
     expect(await reader.getChainId()).toBe(31338)
+    const target = '0x00000000000000000000000000000000000000e1'
+    await createWalletClient({ account, transport: custom(createEip1193Provider(widget)) }).sendTransaction({ to: target, value: 5n, chain: null })
+    expect(await reader.getBalance({ address: target })).toBe(0n)
+    expect(await createPublicClient({ transport: custom(createEip1193Provider(widget, { chainId: 31337 })) }).getBalance({ address: target })).toBe(5n)
   })
 })

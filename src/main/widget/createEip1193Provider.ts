@@ -77,6 +77,16 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
       widget.open({ view: 'Connect', namespace: 'eip155' })
     })
 
+  const readFromNetwork = async (id: number, method: string, params: unknown) => {
+    const url = widget.getNetworks().find((n) => n.caipNetworkId === `eip155:${id}`)?.rpcUrls.default.http[0]
+    if (!url) throw new ProviderRpcError(4901, `No RPC URL is configured for chain ${id}.`)
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) })
+    const body = (await response.json().catch(() => undefined)) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined
+    if (!body || (body.error === undefined && !('result' in body))) throw new ProviderRpcError(-32603, `Chain ${id} answered ${response.status} without a JSON-RPC result.`)
+    if (body.error) throw new ProviderRpcError(body.error.code, body.error.message, body.error.data)
+    return body.result
+  }
+
   const walletRequest = async (method: string, params: unknown) => {
     if (accounts().length === 0) throw new ProviderRpcError(4100, errorTable.UNAUTHORIZED.message)
     return widget.walletRequest({ method, params })
@@ -102,7 +112,12 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
       }
     }
     const id = chainId()
-    if (widget.core && id !== undefined && isSafeRpcMethod(method)) return widget.core.request({ chainId: id, method, params: params as readonly unknown[] | undefined })
+    if (id !== undefined && isSafeRpcMethod(method)) {
+      if (widget.core) return widget.core.request({ chainId: id, method, params: params as readonly unknown[] | undefined })
+      // Without a worker (server rendering, Node), a provider fixed to a chain reads that chain's own RPC, never the
+      // wallet, which answers for whatever chain it is on.
+      if (readChainId !== undefined) return readFromNetwork(id, method, params)
+    }
     return walletRequest(method, params)
   }
 

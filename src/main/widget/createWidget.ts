@@ -216,6 +216,8 @@ export function createWidget({ adapters = [], window: target = globalThis.window
   /** Closing the modal resets the pairing URI (SPEC §2). */
   const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
 
+  /** What `mount()` rendered, unmounted by destroy(). */
+  const mounted = new Set<() => void>()
   const widget = {
     config,
     /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.2.0`. */
@@ -308,7 +310,12 @@ export function createWidget({ adapters = [], window: target = globalThis.window
      */
     async mount(element: Element) {
       const { mountWidget } = await import('../ui/mountWidget')
-      return mountWidget(widget, element)
+      const unmount = mountWidget(widget, element)
+      mounted.add(unmount)
+      return () => {
+        mounted.delete(unmount)
+        unmount()
+      }
     },
     setThemeMode(mode: 'light' | 'dark') {
       store.setState({ themeMode: mode })
@@ -319,6 +326,8 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       clearTimeout(reconnectTimer)
+      for (const unmount of mounted) unmount()
+      mounted.clear()
       void walletConnectLoad?.then((loaded) => {
         loaded.pairing.reset()
         loaded.connector.destroy()

@@ -1,0 +1,189 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { isError, JsonRpcProvider, JsonRpcSigner, parseEther, verifyMessage, Wallet } from 'ethers'
+import { announceProvider, createDevWallet } from '../../../../demo/devWallet/createDevWallet'
+import { startAnvil, type Anvil } from '../../../../services/chain/anvil'
+import { freePorts } from '../../../../services/stack/ports'
+import type { Core } from '../../core/createCore'
+import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
+import { createWidget, SDK_VERSION, type Widget } from '../../widget/createWidget'
+import { ethersAdapter, getBrowserProvider, getReadProvider, getSigner } from './index'
+
+const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+
+describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
+  let anvil: Anvil
+  let anvil2: Anvil
+  const widgets: Widget[] = []
+  const nodes: JsonRpcProvider[] = []
+  beforeAll(async () => {
+    const ports = await freePorts()
+    ;[anvil, anvil2] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
+  })
+  afterAll(() => Promise.all([anvil.stop(), anvil2.stop()]))
+  afterEach(() => {
+    widgets.splice(0).forEach((w) => w.destroy())
+    nodes.splice(0).forEach((n) => n.destroy())
+  })
+
+  const network = (id: number, rpcUrl: string) => ({
+    chainNamespace: 'eip155' as const,
+    caipNetworkId: `eip155:${id}`,
+    id,
+    name: `Local ${id}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+  /** A widget with the dev wallet on the page; the wallet starts on its first chain. */
+  const setup = ({ walletChainIds = [31337, 31338] } = {}) => {
+    const target = new EventTarget() as Window
+    const rpcUrls: Record<number, string> = { 31337: anvil.rpcUrl, 31338: anvil2.rpcUrl }
+    const wallet = createDevWallet({ chains: walletChainIds.map((chainId) => ({ chainId, name: `Local ${chainId}`, rpcUrl: rpcUrls[chainId]! })), accounts: [account] })
+    announceProvider(target, wallet)
+    const widget = createWidget({
+      projectId: 'test',
+      networks: [network(31337, anvil.rpcUrl), network(31338, anvil2.rpcUrl)],
+      adapters: [ethersAdapter()],
+      window: target,
+      storage: createWidgetStorage({ storage: createMemoryStorage() }),
+    })
+    widgets.push(widget)
+    return { widget, wallet }
+  }
+  const connected = async () => {
+    const { widget, wallet } = setup()
+    await widget.ready()
+    await widget.connect('dev.tessera.wallet')
+    return { widget, wallet }
+  }
+  /** Straight to an anvil node, to check what landed where. */
+  const node = (rpcUrl: string, chainId: number) => {
+    const provider = new JsonRpcProvider(rpcUrl, chainId, { staticNetwork: true })
+    nodes.push(provider)
+    return provider
+  }
+
+  it('ethersAdapter names ethers in the SDK version string', () => {
+    const { widget } = setup()
+    expect(widget.sdkVersion).toBe(`react-ethers-${SDK_VERSION}`)
+  })
+
+  it('getSigner before a connection opens Connect and resolves with the account once the visitor connects', async () => {
+    const { widget } = setup()
+    const asked = getSigner(widget)
+    await expect.poll(() => widget.modal.store.getState().open).toBe(true)
+    expect(widget.router.store.getState().view).toBe('Connect')
+    await widget.connect('dev.tessera.wallet')
+    const signer = await asked
+    expect(signer).toBeInstanceOf(JsonRpcSigner)
+    expect(await signer.getAddress()).toBe(account)
+    expect((await signer.provider.getNetwork()).chainId).toBe(31337n)
+  })
+
+  it('getSigner: closing the modal is ethers ACTION_REJECTED (requestAccess)', async () => {
+    const { widget } = setup()
+    const asked = getSigner(widget)
+    await expect.poll(() => widget.modal.store.getState().open).toBe(true)
+    widget.close()
+    const error = await asked.catch((e: unknown) => e)
+    expect(isError(error, 'ACTION_REJECTED')).toBe(true)
+    expect(error).toMatchObject({ action: 'requestAccess', reason: 'rejected' })
+  })
+
+  it("getSigner: the widget follows a wallet connecting on another chain, and the signer is on that chain", async () => {
+    const { widget } = setup({ walletChainIds: [31338, 31337] })
+    const asked = getSigner(widget)
+    await expect.poll(() => widget.modal.store.getState().open).toBe(true)
+    await widget.connect('dev.tessera.wallet')
+    const signer = await asked
+    expect(widget.getState().activeCaipNetworkId).toBe('eip155:31338')
+    expect((await signer.provider.getNetwork()).chainId).toBe(31338n)
+    expect(await signer.provider.getBalance(account)).toBe(await node(anvil2.rpcUrl, 31338).getBalance(account))
+  })
+
+  it('signs a message ethers verifies, and sends ETH that lands', async () => {
+    const { widget } = await connected()
+    const signer = await getSigner(widget)
+    const signature = await signer.signMessage('hello from tessera')
+    expect(verifyMessage('hello from tessera', signature)).toBe(account)
+
+    const recipient = Wallet.createRandom().address
+    const tx = await signer.sendTransaction({ to: recipient, value: parseEther('1.5') })
+    const receipt = await tx.wait()
+    expect(receipt).toMatchObject({ status: 1, hash: tx.hash, from: account, to: recipient })
+    expect(await getBrowserProvider(widget).getBalance(recipient)).toBe(parseEther('1.5'))
+    expect(await node(anvil.rpcUrl, 31337).getBalance(recipient)).toBe(parseEther('1.5'))
+  })
+
+  it('reads (getBlockNumber, getBalance, call) through the read provider, and without a core via the wallet on its chain', async () => {
+    const { widget } = await connected()
+    const reader = getReadProvider(widget, { chainId: 31337 })
+    expect(getReadProvider(widget, { chainId: 31337 })).toBe(reader)
+    expect((await reader.getNetwork()).chainId).toBe(31337n)
+    expect(await reader.getBlockNumber()).toBe(await node(anvil.rpcUrl, 31337).getBlockNumber())
+    expect(await reader.getBalance(account)).toBe(await node(anvil.rpcUrl, 31337).getBalance(account))
+    expect(await reader.call({ to: account, data: '0x' })).toBe('0x')
+  })
+
+  it("the read provider's JSON-RPC goes to the worker core, for its chain, whatever the wallet is on", async () => {
+    const { widget } = setup()
+    const rpcUrls: Record<number, string> = { 31337: anvil.rpcUrl, 31338: anvil2.rpcUrl }
+    // The core's contract: a JSON-RPC request to a chain's nodes. Here it forwards to that chain's anvil.
+    const request = vi.fn(async ({ chainId, method, params }: { chainId: number; method: string; params?: readonly unknown[] }) => {
+      const response = await fetch(rpcUrls[chainId]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) })
+      return ((await response.json()) as { result: unknown }).result
+    })
+    widget.core = { request } as unknown as Core
+    // A block on 31338 only, so the two chains' heights differ.
+    await node(anvil2.rpcUrl, 31338).send('evm_mine', [])
+    const reader = getReadProvider(widget, { chainId: 31338 })
+    expect(await reader.getBlockNumber()).toBe(await node(anvil2.rpcUrl, 31338).getBlockNumber())
+    expect(await reader.getBalance(account)).toBe(await node(anvil2.rpcUrl, 31338).getBalance(account))
+    expect(await reader.call({ to: account, data: '0x' })).toBe('0x')
+    expect(request.mock.calls.map(([call]) => [call.chainId, call.method])).toEqual([
+      [31338, 'eth_blockNumber'],
+      [31338, 'eth_getBalance'],
+      [31338, 'eth_call'],
+    ])
+  })
+
+  it('getReadProvider refuses a chain the widget does not have', () => {
+    const { widget } = setup()
+    expect(() => getReadProvider(widget, { chainId: 1 })).toThrow(expect.objectContaining({ code: 'NETWORK_NOT_FOUND', details: "eip155:1 is not one of the widget's networks." }))
+  })
+
+  it('after a switch in Tessera the provider and signer are on the new chain; the old provider fails with NETWORK_ERROR', async () => {
+    const { widget } = await connected()
+    const before = getBrowserProvider(widget)
+    expect(getBrowserProvider(widget)).toBe(before)
+    expect((await before.getNetwork()).chainId).toBe(31337n)
+
+    await widget.switchNetwork('eip155:31338')
+    const after = getBrowserProvider(widget)
+    expect(after).not.toBe(before)
+    expect((await after.getNetwork()).chainId).toBe(31338n)
+    const signer = await getSigner(widget)
+    const recipient = Wallet.createRandom().address
+    const receipt = await (await signer.sendTransaction({ to: recipient, value: parseEther('2') })).wait()
+    expect(receipt?.status).toBe(1)
+    expect(await after.getBalance(recipient)).toBe(parseEther('2'))
+    expect(await node(anvil2.rpcUrl, 31338).getBalance(recipient)).toBe(parseEther('2'))
+    expect(await node(anvil.rpcUrl, 31337).getBalance(recipient)).toBe(0n)
+
+    const stale = await before.getBalance(recipient).catch((e: unknown) => e)
+    expect(isError(stale, 'NETWORK_ERROR')).toBe(true)
+  })
+
+  it("a refusal in the wallet is ethers' ACTION_REJECTED, for signing and for sending", async () => {
+    const { widget, wallet } = await connected()
+    const signer = await getSigner(widget)
+    wallet.rejectNext('personal_sign')
+    const signing = await signer.signMessage('no').catch((e: unknown) => e)
+    expect(isError(signing, 'ACTION_REJECTED')).toBe(true)
+    expect(signing).toMatchObject({ action: 'signMessage', reason: 'rejected' })
+
+    wallet.rejectNext('eth_sendTransaction')
+    const sending = await signer.sendTransaction({ to: account, value: 1n }).catch((e: unknown) => e)
+    expect(isError(sending, 'ACTION_REJECTED')).toBe(true)
+    expect(sending).toMatchObject({ action: 'sendTransaction', reason: 'rejected' })
+  })
+})
