@@ -30,7 +30,7 @@ const uiMayNotImport = [
 ]
 
 export default tseslint.config(
-  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report', 'test/pack-app'] },
+  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report', 'test/pack-apps'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

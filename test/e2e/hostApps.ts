@@ -8,7 +8,15 @@ import type { Page } from '@playwright/test'
 const repo = resolve('.')
 // A clean environment: the npm running these tests passes its own settings (npm_config_*) to children.
 export const hostEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_config_'))), NEXT_TELEMETRY_DISABLED: '1' }
-export const run = (command: string, args: string[], cwd: string, timeout = 300_000) => execFileSync(command, args, { cwd, env: hostEnv, stdio: 'pipe', timeout })
+/** Runs a command in a host app; a failure's message carries what the command printed. */
+export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  try {
+    return execFileSync(command, args, { cwd, env: { ...hostEnv, ...env }, stdio: 'pipe', timeout: 300_000 })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${String(stdout ?? '').slice(-4_000)}\n${String(stderr ?? '').slice(-4_000)}`)
+  }
+}
 
 let packed: Promise<string> | undefined
 /** `npm pack` of this repository (its prepack builds the package), once per test run: the tarball's path. */

@@ -1,111 +1,212 @@
 // The package as a site gets it: `npm pack`, then installed by npm into fresh host apps (Vite with React 19 and 18,
-// webpack, Next.js), built by their own bundlers and loaded in Chromium. Any 404, failed request or script served as
-// HTML fails the test: every worker and lazy chunk must resolve in the host's build.
-import { existsSync, readdirSync } from 'node:fs'
+// wagmi 3 and 2, ethers 6 and 5; webpack; Next.js), built by their own bundlers and loaded in Chromium. Any 404, failed
+// request or script served as HTML fails the test: every worker and lazy chunk must resolve in the host's build.
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
+import type { Page } from '@playwright/test'
+import { createPublicClient, http } from 'viem'
 import { createNodeWallet } from '../../services/relay/testing/createNodeWallet'
+import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
-import { createHostApp, recordLoadFailures, run, serveStatic, startServer, type HostApp } from './hostApps'
+import { createHostApp, devWalletScript, recordLoadFailures, run, serveStatic, startServer, type HostApp } from './hostApps'
 
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
 const REACT_19 = { react: '19.3.1', 'react-dom': '19.3.1' }
 const REACT_18 = { react: '18.3.1', 'react-dom': '18.3.1' }
+const WAGMI = { viem: '2.57.20', '@tanstack/react-query': '5.108.0' }
+const shorten = (address: string) => `0x${address.slice(2, 6)}`
+/** A fresh recipient address ending in `suffix`. */
+const toAddress = (suffix: string) => `0x${suffix.padStart(40, '0')}` as const
 
-let app: HostApp | undefined
-let server: ChildProcess | undefined
-test.afterEach(() => {
-  server?.kill()
-  app?.remove()
-  server = app = undefined
-})
+/**
+ * A Vite app built once for the tests of a describe block, served on the stack's host-app origin. Its pages are
+ * type-checked first against the package's declarations (`tsc`, strict), as a TypeScript site would.
+ */
+function viteApp(dependencies: Record<string, string>, pages: string[], types: Record<string, string>) {
+  const built: { app?: HostApp; server?: ChildProcess } = {}
+  test.beforeAll(async () => {
+    test.setTimeout(300_000)
+    built.app = await createHostApp('vite', { ...VITE, ...dependencies, typescript: '6.0.3', ...types })
+    const sources = pages.map((page) => `src/${page === 'index' ? 'main' : page}.tsx`)
+    writeFileSync(join(built.app.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: true, types: ['vite/client'] }, files: sources }))
+    run(built.app.bin('tsc'), ['-p', 'tsconfig.json'], built.app.dir)
+    run(built.app.bin('vite'), ['build'], built.app.dir, { HOST_PAGES: pages.join(',') })
+    const { url, port } = readManifest().hostApp!
+    built.server = await startServer(built.app.bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: built.app.dir, url })
+  })
+  test.afterAll(() => {
+    built.server?.kill()
+    built.app?.remove()
+  })
+  return built
+}
 
-test('a Vite + React 19 app built from the packed package: the workers (Solana client included) and lazy chunks load, and a phone wallet pairs by WalletConnect through our relay and signs in', async ({ page, stack }) => {
-  test.setTimeout(300_000)
-  app = await createHostApp('vite', { ...REACT_19, ...VITE })
-  expect(existsSync(join(app.dir, 'node_modules/tessera/dist/types/main/index.d.ts'))).toBe(true)
-  run(app.bin('vite'), ['build'], app.dir)
-  expect(readdirSync(join(app.dir, 'dist/assets')).some((f) => /^worker-.*\.js$/.test(f))).toBe(true)
-  const { url, port } = stack.hostApp!
-  server = await startServer(app.bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app.dir, url })
+/** The dev wallet announced on the page, with one dev account on both local chains. */
+async function withDevWallet(page: Page, stack: StackManifest) {
+  await page.addInitScript(await devWalletScript({ chains: stack.chains.map(({ chainId, name, rpcUrl }) => ({ chainId, name, rpcUrl })), accounts: [stack.devAccounts[6]!] }))
+}
 
-  const failed = recordLoadFailures(page)
-  const solana = stack.solana!
-  const query = new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, solanaRpc: solana.rpcUrl, solanaNetwork: solana.caipNetworkId, solanaAccount: solana.devAccounts[0]!, api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })
-  await page.goto(`${url}/?${query}`)
-  await expect(page.locator('#react')).toHaveText('React 19.3.1')
-  await expect(page.locator('#core')).toHaveText(/^block \d+$/)
-  await expect(page.locator('#solana')).toHaveText(/^lamports \d+$/)
+const chainQuery = (stack: StackManifest, extra: Record<string, string> = {}) => new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, rpc2: stack.chains[1]!.rpcUrl, ...extra })
 
-  const wallet = await createNodeWallet({ relayUrl: stack.services.relay, chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })), addressIndex: 8, name: 'Packed Phone' })
-  try {
-    await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
-    const dialog = page.getByRole('dialog', { name: 'WalletConnect' })
-    await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
-    await wallet.pair((await dialog.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
-    await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
-    await expect(page.getByRole('dialog')).toHaveCount(0)
-    expect(wallet.requests.at(-1)?.method).toBe('personal_sign')
-    await expect(page.getByRole('button', { name: new RegExp(`0x${wallet.address.slice(2, 6)}`) })).toBeVisible()
-  } finally {
-    await wallet.close()
-  }
-  expect(failed).toEqual([])
-})
-
-test('a Vite + React 18 app built from the packed package renders the widget and opens the modal', async ({ page, stack }) => {
-  test.setTimeout(300_000)
-  app = await createHostApp('vite', { ...REACT_18, ...VITE })
-  run(app.bin('vite'), ['build'], app.dir)
-  const { url, port } = stack.hostApp!
-  server = await startServer(app.bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app.dir, url })
-  const failed = recordLoadFailures(page)
-  await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl })}`)
-  await expect(page.locator('#react')).toHaveText('React 18.3.1')
-  await expect(page.locator('#core')).toHaveText(/^block \d+$/)
+async function connectDevWallet(page: Page) {
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+}
+
+/** A wagmi page: the hooks see Tessera's connection, sign, send a transfer that lands, and switch chains both ways. */
+async function wagmiJourney(page: Page, stack: StackManifest, wagmiMajor: number) {
+  const recipient = toAddress(`${wagmiMajor}a9e`)
+  const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
+  const failed = recordLoadFailures(page)
+  await withDevWallet(page, stack)
+  await page.goto(`${stack.hostApp!.url}/wagmi.html?${chainQuery(stack, { to: recipient })}`)
+  await expect(page.locator('#sdk')).toHaveText(/^react-wagmi-\d+\.\d+\.\d+$/)
+  await expect(page.locator('#account')).toHaveText('disconnected')
+  await connectDevWallet(page)
+  await expect(page.locator('#account')).toHaveText(`${stack.devAccounts[6]} on 31337`)
   await page.keyboard.press('Escape')
-  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Sign with wagmi' }).click()
+  await expect(page.locator('#signature')).toHaveText(/^0x[0-9a-f]{130}$/)
+  const before = await node.getBalance({ address: recipient })
+  await page.getByRole('button', { name: 'Send with wagmi' }).click()
+  await expect(page.locator('#receipt')).toHaveText('receipt success')
+  expect(await node.getBalance({ address: recipient })).toBe(before + 10n ** 16n)
+  // wagmi's read goes through Tessera's worker core and sees the transfer.
+  await page.getByRole('button', { name: 'Read balance' }).click()
+  await expect(page.locator('#balance')).toHaveText(`recipient ${before + 10n ** 16n}`)
+  await page.getByRole('button', { name: 'Switch with wagmi' }).click()
+  await expect(page.locator('#account')).toHaveText(`${stack.devAccounts[6]} on 31338`)
+  await page.getByRole('button', { name: new RegExp(shorten(stack.devAccounts[6]!)) }).click()
+  await expect(page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: `Network ${stack.chains[1]!.name}`, exact: true })).toBeVisible()
   expect(failed).toEqual([])
+}
+
+/** An ethers page: the signer opens Connect, signs, sends a transfer that lands, and the read provider sees it. */
+async function ethersJourney(page: Page, stack: StackManifest, page_: 'ethers' | 'ethers5') {
+  const recipient = toAddress(page_ === 'ethers' ? 'e7e06' : 'e7e05')
+  const failed = recordLoadFailures(page)
+  await withDevWallet(page, stack)
+  await page.goto(`${stack.hostApp!.url}/${page_}.html?${chainQuery(stack)}`)
+  expect(await page.evaluate(() => (window as unknown as { host: { sdkVersion: string } }).host.sdkVersion)).toMatch(new RegExp(`^react-${page_}-\\d+\\.\\d+\\.\\d+$`))
+  const result = page.evaluate((to) => (window as unknown as { host: { signAndSend: (to: string) => Promise<unknown> } }).host.signAndSend(to), recipient)
+  // The signer asks for the account: Tessera's modal opens on Connect.
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  expect(await result).toEqual({ address: stack.devAccounts[6], verified: true, status: 1, balance: expect.stringMatching(/^\d+$/) })
+  const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
+  expect(String(await node.getBalance({ address: recipient }))).toBe(((await result) as { balance: string }).balance)
+  expect(failed).toEqual([])
+}
+
+test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed package', () => {
+  const built = viteApp({ ...REACT_19, ...WAGMI, wagmi: '3.7.7', ethers: '6.17.0' }, ['index', 'wagmi', 'ethers'], { '@types/react': '19.3.0', '@types/react-dom': '19.3.0' })
+
+  test('the workers (Solana client included) and lazy chunks load, and a phone wallet pairs by WalletConnect through our relay and signs in', async ({ page, stack }) => {
+    expect(existsSync(join(built.app!.dir, 'node_modules/tessera/dist/types/main/index.d.ts'))).toBe(true)
+    expect(readdirSync(join(built.app!.dir, 'dist/assets')).some((f) => /^worker-.*\.js$/.test(f))).toBe(true)
+    const failed = recordLoadFailures(page)
+    const solana = stack.solana!
+    const query = new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, solanaRpc: solana.rpcUrl, solanaNetwork: solana.caipNetworkId, solanaAccount: solana.devAccounts[0]!, api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })
+    await page.goto(`${stack.hostApp!.url}/?${query}`)
+    await expect(page.locator('#react')).toHaveText('React 19.3.1')
+    await expect(page.locator('#core')).toHaveText(/^block \d+$/)
+    await expect(page.locator('#solana')).toHaveText(/^lamports \d+$/)
+
+    const wallet = await createNodeWallet({ relayUrl: stack.services.relay, chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })), addressIndex: 8, name: 'Packed Phone' })
+    try {
+      await page.getByRole('button', { name: 'Connect Wallet' }).click()
+      await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+      const dialog = page.getByRole('dialog', { name: 'WalletConnect' })
+      await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
+      await wallet.pair((await dialog.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
+      await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
+      await expect(page.getByRole('dialog')).toHaveCount(0)
+      expect(wallet.requests.at(-1)?.method).toBe('personal_sign')
+      await expect(page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })).toBeVisible()
+    } finally {
+      await wallet.close()
+    }
+    expect(failed).toEqual([])
+  })
+
+  test('wagmi 3 hooks see the wallet connected in Tessera: sign, send, read through the worker, switch', async ({ page, stack }) => {
+    await wagmiJourney(page, stack, 3)
+  })
+
+  test('ethers 6: the signer opens Tessera, signs and sends; the read provider reads through the worker', async ({ page, stack }) => {
+    await ethersJourney(page, stack, 'ethers')
+  })
 })
 
-test('a webpack 5 app built from the packed package starts the core worker and the WalletConnect worker, and loads every chunk it asks for', async ({ page, stack }) => {
-  test.setTimeout(300_000)
-  app = await createHostApp('webpack', { ...REACT_19, webpack: '5.112.2', 'webpack-cli': '7.3.1' })
-  run(app.bin('webpack'), ['--config', 'webpack.config.js'], app.dir)
-  const { url, port } = stack.hostApp!
-  const files = await serveStatic(app.dir, port)
-  try {
+test.describe('a Vite + React 18 app with wagmi 2 and ethers 5, from the packed package', () => {
+  viteApp({ ...REACT_18, ...WAGMI, wagmi: '2.19.5', ethers: '5.7.2' }, ['index', 'wagmi', 'ethers5'], { '@types/react': '18.3.31', '@types/react-dom': '18.3.7' })
+
+  test('renders the widget on React 18 and opens the modal', async ({ page, stack }) => {
     const failed = recordLoadFailures(page)
-    const workers: string[] = []
-    page.on('worker', (worker) => void workers.push(worker.url()))
-    await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })}`)
+    await page.goto(`${stack.hostApp!.url}/?${chainQuery(stack)}`)
+    await expect(page.locator('#react')).toHaveText('React 18.3.1')
     await expect(page.locator('#core')).toHaveText(/^block \d+$/)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
-    // The pairing URI comes from the WalletConnect worker, once its socket to our relay is open.
-    await expect(page.getByRole('dialog', { name: 'WalletConnect' }).getByRole('link', { name: 'Open in a wallet on this device' })).toHaveAttribute('href', /^wc:[0-9a-f]{64}@2\?/)
-    expect(workers).toHaveLength(2)
+    await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog')).toHaveCount(0)
     expect(failed).toEqual([])
-  } finally {
-    files.close()
-  }
+  })
+
+  test('wagmi 2 hooks see the wallet connected in Tessera: sign, send, read through the worker, switch', async ({ page, stack }) => {
+    await wagmiJourney(page, stack, 2)
+  })
+
+  test('ethers 5: the signer opens Tessera, signs and sends; the read provider reads through the worker', async ({ page, stack }) => {
+    await ethersJourney(page, stack, 'ethers5')
+  })
 })
 
-test('a Next.js app (app router) whose server component imports the package renders the button on the server, and the core worker and the modal load on the client', async ({ page, stack }) => {
-  test.setTimeout(400_000)
-  app = await createHostApp('next', { ...REACT_19, next: '16.4.6' })
-  run(app.bin('next'), ['build'], app.dir, 400_000)
-  const { url, port } = stack.hostApp!
-  server = await startServer(app.bin('next'), ['start', '--hostname', '127.0.0.1', '--port', String(port)], { cwd: app.dir, url, env: { NEXT_TELEMETRY_DISABLED: '1' } })
-  // The server renders the button's host element (its shadow root fills in on the client).
-  expect(await (await fetch(url)).text()).toContain('<main><h1>Next.js host</h1><span data-tessera="">')
-  const failed = recordLoadFailures(page)
-  await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl })}`)
-  await expect(page.locator('#core')).toHaveText(/^block \d+$/)
-  await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
-  expect(failed).toEqual([])
+test.describe('other bundlers', () => {
+  let app: HostApp | undefined
+  let server: ChildProcess | undefined
+  test.afterEach(() => {
+    server?.kill()
+    app?.remove()
+    server = app = undefined
+  })
+
+  test('a webpack 5 app built from the packed package starts the core worker and the WalletConnect worker, and loads every chunk it asks for', async ({ page, stack }) => {
+    test.setTimeout(300_000)
+    app = await createHostApp('webpack', { ...REACT_19, webpack: '5.112.2', 'webpack-cli': '7.3.1' })
+    run(app.bin('webpack'), ['--config', 'webpack.config.js'], app.dir)
+    const { url, port } = stack.hostApp!
+    const files = await serveStatic(app.dir, port)
+    try {
+      const failed = recordLoadFailures(page)
+      const workers: string[] = []
+      page.on('worker', (worker) => void workers.push(worker.url()))
+      await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })}`)
+      await expect(page.locator('#core')).toHaveText(/^block \d+$/)
+      await page.getByRole('button', { name: 'Connect Wallet' }).click()
+      await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+      // The pairing URI comes from the WalletConnect worker, once its socket to our relay is open.
+      await expect(page.getByRole('dialog', { name: 'WalletConnect' }).getByRole('link', { name: 'Open in a wallet on this device' })).toHaveAttribute('href', /^wc:[0-9a-f]{64}@2\?/)
+      expect(workers).toHaveLength(2)
+      expect(failed).toEqual([])
+    } finally {
+      files.close()
+    }
+  })
+
+  test('a Next.js app (app router) whose server component imports the package renders the button on the server, and the core worker and the modal load on the client', async ({ page, stack }) => {
+    test.setTimeout(300_000)
+    app = await createHostApp('next', { ...REACT_19, next: '16.4.6' })
+    run(app.bin('next'), ['build'], app.dir)
+    const { url, port } = stack.hostApp!
+    server = await startServer(app.bin('next'), ['start', '--hostname', '127.0.0.1', '--port', String(port)], { cwd: app.dir, url })
+    // The server renders the button's host element (its shadow root fills in on the client).
+    expect(await (await fetch(url)).text()).toContain('<main><h1>Next.js host</h1><span data-tessera="">')
+    const failed = recordLoadFailures(page)
+    await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl })}`)
+    await expect(page.locator('#core')).toHaveText(/^block \d+$/)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
+    expect(failed).toEqual([])
+  })
 })
