@@ -14,7 +14,7 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
     return execFileSync(command, args, { cwd, env: { ...hostEnv, ...env }, stdio: 'pipe', timeout: 300_000 })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${String(stdout ?? '').slice(-4_000)}\n${String(stderr ?? '').slice(-4_000)}`)
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${String(stdout ?? '').slice(-4_000)}\n${String(stderr ?? '').slice(-4_000)}`, { cause: error })
   }
 }
 
