@@ -2,11 +2,16 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 
 /** What the host brings: React, and for the library adapters wagmi and ethers (peer dependencies). */
-const hostPackages = ['react', 'react-dom', '@wagmi/core', 'ethers']
+const hostPackages = ['react', 'react-dom', 'wagmi', 'ethers']
 const isHostImport = (id: string) => hostPackages.some((name) => id === name || id.startsWith(`${name}/`))
 
-/** The ethers 5 adapter is written against the `ethers5` alias of our dev dependencies; a host has it as `ethers`. */
-const ethers5IsTheHostsEthers = { name: 'ethers5-is-ethers', enforce: 'pre' as const, resolveId: (id: string) => (id === 'ethers5' ? { id: 'ethers', external: true } : undefined) }
+/**
+ * Imports the adapters' sources make under one name and a host has under another: the ethers 5 adapter is written
+ * against the `ethers5` alias of our dev dependencies (a host has it as `ethers`); the wagmi adapter against
+ * `@wagmi/core`, which `wagmi` re-exports (npm may nest `@wagmi/core` under `wagmi` in a host, out of our reach).
+ */
+const hostNames: Record<string, string> = { ethers5: 'ethers', '@wagmi/core': 'wagmi' }
+const asTheHostNamesThem = { name: 'as-the-host-names-them', enforce: 'pre' as const, resolveId: (id: string) => (id in hostNames ? { id: hostNames[id]!, external: true } : undefined) }
 
 /**
  * The npm package: ESM entry points (the widget, and the wagmi, ethers and ethers5 adapters) sharing chunks, the host's
@@ -15,7 +20,7 @@ const ethers5IsTheHostsEthers = { name: 'ethers5-is-ethers', enforce: 'pre' as c
 export default defineConfig({
   // Relative URLs: the worker file is found next to the package's code wherever a host's bundler puts it.
   base: './',
-  plugins: [ethers5IsTheHostsEthers, react()],
+  plugins: [asTheHostNamesThem, react()],
   // @solana/kit (in the worker's Solana chunk) reads process.env.NODE_ENV, which no browser has: fixed at build time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   // A host's bundler re-bundles our worker files but does not emit their own lazy chunks (the worker's Solana client,
