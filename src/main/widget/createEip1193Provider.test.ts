@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createPublicClient, createWalletClient, custom, verifyMessage, type Address } from 'viem'
+import { createPublicClient, createWalletClient, custom, http, verifyMessage, type Address } from 'viem'
 import { announceProvider, createDevWallet } from '../../../demo/devWallet/createDevWallet'
 import { startAnvil, type Anvil } from '../../../services/chain/anvil'
 import { freePorts } from '../../../services/stack/ports'
@@ -94,7 +94,8 @@ describe('the EIP-1193 provider over a widget, driven by viem against anvil', ()
     const reader = createPublicClient({ transport: custom(createEip1193Provider(widget, { chainId: 31338 })) })
     expect(await reader.getChainId()).toBe(31338)
     const target = '0x00000000000000000000000000000000000000e1'
-    await createWalletClient({ account, transport: custom(createEip1193Provider(widget)) }).sendTransaction({ to: target, value: 5n, chain: null })
+    const hash = await createWalletClient({ account, transport: custom(createEip1193Provider(widget)) }).sendTransaction({ to: target, value: 5n, chain: null })
+    await createPublicClient({ transport: http(anvil.rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })
     expect(await reader.getBalance({ address: target })).toBe(0n)
     expect(await createPublicClient({ transport: custom(createEip1193Provider(widget, { chainId: 31337 })) }).getBalance({ address: target })).toBe(5n)
   })
