@@ -195,7 +195,7 @@ test.describe('other bundlers', () => {
     }
   })
 
-  test('a Next.js app (app router) whose server component imports the package renders the button on the server, and the core worker and the modal load on the client', async ({ page, stack }) => {
+  test('a Next.js app (app router) whose server component imports the package renders the button on the server; on the client the core worker, the modal and the WalletConnect worker load', async ({ page, stack }) => {
     test.setTimeout(300_000)
     app = await createHostApp('next', { ...REACT_19, next: '16.4.6' })
     run(app.bin('next'), ['build'], app.dir)
@@ -204,10 +204,14 @@ test.describe('other bundlers', () => {
     // The server renders the button's host element (its shadow root fills in on the client).
     expect(await (await fetch(url)).text()).toContain('<main><h1>Next.js host</h1><span data-tessera="">')
     const failed = recordLoadFailures(page)
-    await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl })}`)
+    const workers: string[] = []
+    page.on('worker', (worker) => void workers.push(worker.url()))
+    await page.goto(`${url}/?${new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })}`)
     await expect(page.locator('#core')).toHaveText(/^block \d+$/)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByText('No wallet was found in this browser.')).toBeVisible()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+    await expect(page.getByRole('dialog', { name: 'WalletConnect' }).getByRole('link', { name: 'Open in a wallet on this device' })).toHaveAttribute('href', /^wc:[0-9a-f]{64}@2\?/)
+    expect(workers).toHaveLength(2)
     expect(failed).toEqual([])
   })
 })
