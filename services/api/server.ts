@@ -15,7 +15,13 @@ export async function startApiServer({ host = '127.0.0.1', port, indexerPollInte
   const limits = resolveLimits(config.limits)
   // An RPC's error text is not ours: escaped like request text, so it stays one line.
   const indexers = config.chains.map((chain) =>
-    createIndexer({ db: config.db, chain, pollIntervalMs: indexerPollIntervalMs, onError: (error) => log(escapeForLog(`indexer eip155:${chain.chainId}: ${(error as Error)?.message ?? String(error)}`)) }),
+    createIndexer({
+      db: config.db,
+      chain,
+      pollIntervalMs: indexerPollIntervalMs,
+      onError: (error) => log(escapeForLog(`indexer eip155:${chain.chainId}: ${(error as Error)?.message ?? String(error)}`)),
+      onRollback: ({ reason, fromBlock }) => log(`indexer eip155:${chain.chainId}: ${reason === 'reset' ? 'the chain was reset' : 'a reorganisation'}: history dropped from block ${fromBlock} on and indexed again`),
+    }),
   )
   // Slow clients: a client that dribbles its headers or body is cut off, and connections are bounded, so idle or
   // slowloris sockets cannot pile up (Node's defaults are 60 s for headers, 300 s per request, checked every 30 s, and

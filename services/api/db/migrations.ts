@@ -72,6 +72,14 @@ export const migrations: readonly string[] = [
    );`,
   // Analytics are pruned per project, oldest first.
   `create index analytics_events_project on analytics_events (project_id, id desc)`,
+  // History tells the truth: the genesis each chain was indexed from (another one means the chain was reset), seeded
+  // from the block 0 an earlier indexer stored; rollbacks and pruning find a chain's rows by block.
+  `create table indexed_chains (
+     chain_id integer primary key,
+     genesis_hash text not null
+   );
+   insert into indexed_chains (chain_id, genesis_hash) select chain_id, hash from indexed_blocks where number = 0;
+   create index transfers_chain_block on transfers (chain_id, block_number)`,
 ]
 
 export async function migrate(db: Database) {

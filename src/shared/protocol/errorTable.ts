@@ -119,6 +119,10 @@ export const errorTable = {
   INVALID_CONFIG: { message: 'Invalid widget config', kind: 'validation' },
   TOO_MANY_PENDING_TRANSACTIONS: { message: 'Too many pending transactions', kind: 'widget' },
   SEND_INPUT_MISSING: { message: 'A token, an amount and a receiver are needed to send', kind: 'validation' },
+  // The outcome of a send once its receipt arrives, or the wait for it ends without one (the outcome is then unknown).
+  TRANSACTION_CONFIRMED: { message: 'Transaction confirmed', kind: 'notice' },
+  TRANSACTION_FAILED: { message: 'Transaction failed: it was reverted on chain', kind: 'widget' },
+  TRANSACTION_UNCONFIRMED: { message: 'The transaction could not be confirmed. Check its status before sending again.', kind: 'widget' },
   UNKNOWN: { message: 'An error occurred', kind: 'widget' },
 } as const satisfies Record<string, { message: string; kind: ErrorKind; rpcCode?: number }>
 

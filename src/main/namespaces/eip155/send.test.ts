@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import type { Core } from '../../core/createCore'
 import { createNotifications } from '../../state/createNotifications'
@@ -95,6 +95,64 @@ describe('send controller', () => {
     send.setReceiver('0x00000000000000000000000000000000000000bb')
     await expect(send.send()).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', field: 'amount', details: '5.000000000000000001 ETH is more than the 5 available' })
     expect(walletRequest).not.toHaveBeenCalled()
+  })
+
+  describe('once the receipt arrives', () => {
+    const eth = { name: 'Ether', symbol: 'ETH', chainId: 'eip155:1', value: 10, price: 2, iconUrl: '', quantity: { decimals: '18', numeric: '5' } }
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    })
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    /** Sends 0.25 ETH; the worker's wait for the receipt ends with `receipt`. */
+    const sendWithReceipt = async (receipt: () => Promise<unknown>) => {
+      const notifications = createNotifications()
+      const core = {
+        dataService: { getBalance: vi.fn().mockResolvedValue({ balances: [eth] }) },
+        request: vi.fn().mockResolvedValue('0x5208'),
+        waitForTransactionReceipt: vi.fn(receipt),
+        invalidateBalances: vi.fn().mockResolvedValue(undefined),
+      }
+      const onConfirmed = vi.fn()
+      const send = createSendController({ core: core as unknown as Core, notifications, router: createRouter('Send'), ...onMainnet(vi.fn().mockResolvedValue('0xabc')), onConfirmed, now: () => 0 })
+      await send.loadTokenBalances()
+      send.setToken(send.store.getState().tokenBalances[0])
+      send.setAmount('0.25')
+      send.setReceiver('0x00000000000000000000000000000000000000bb')
+      expect(await send.send()).toBe('0xabc')
+      expect(core.waitForTransactionReceipt).toHaveBeenCalledWith({ chainId: 1, hash: '0xabc' })
+      return { toast: () => notifications.store.getState(), core, onConfirmed }
+    }
+
+    it.each([
+      { name: 'a successful receipt', receipt: () => Promise.resolve({ status: 'success' }), message: 'Transaction confirmed', variant: 'success', isMined: true, isConfirmed: true },
+      { name: 'a reverted receipt', receipt: () => Promise.resolve({ status: 'reverted' }), message: 'Transaction failed: it was reverted on chain', variant: 'error', isMined: true, isConfirmed: false },
+      {
+        name: 'a wait that ends without a receipt',
+        receipt: () => Promise.reject(createWidgetError('RPC_TIMEOUT')),
+        message: 'The transaction could not be confirmed. Check its status before sending again.',
+        variant: 'error',
+        isMined: false,
+        isConfirmed: false,
+      },
+    ])("shows the outcome of $name once 'Transaction started' has had its time on screen", async ({ receipt, message, variant, isMined, isConfirmed }) => {
+      const { toast, core, onConfirmed } = await sendWithReceipt(receipt)
+      await vi.advanceTimersByTimeAsync(2_499)
+      expect(toast()).toMatchObject({ message: 'Transaction started', variant: 'success', open: true })
+      await vi.advanceTimersByTimeAsync(1)
+      expect(toast()).toMatchObject({ message, variant, open: true })
+      expect(onConfirmed).toHaveBeenCalledTimes(isConfirmed ? 1 : 0)
+      // A mined transaction spent gas, whatever its status: the balances are read again.
+      expect(core.invalidateBalances).toHaveBeenCalledTimes(isMined ? 1 : 0)
+    })
+
+    it('says nothing when the widget is destroyed before the receipt', async () => {
+      const { toast } = await sendWithReceipt(() => Promise.reject(createWidgetError('CORE_DESTROYED')))
+      await vi.advanceTimersByTimeAsync(5_000)
+      expect(toast()).toMatchObject({ message: 'Transaction started', open: false })
+    })
   })
 
   it("drops tokens whose decimals are '0'", async () => {

@@ -6,15 +6,17 @@ import { errorTable } from '../../../shared/protocol/errorTable'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { checkSendInput, exceedsBalance, isInsufficientGas, isReceiverLike } from '../../../shared/protocol/send'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
+import type { Core } from '../../core/createCore'
 import { createSendForm } from '../sendForm'
+import { showSendOutcome } from '../showSendOutcome'
 import type { SendContext, SendController } from '../types'
 
 const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddress(token.address)?.address as Address | undefined) : undefined)
 
 /**
  * The send flow (SPEC §4, §5): load balances, pick a token, amount and receiver (an address or a registered name),
- * estimate gas in the worker, send through the wallet; 'Transaction started', Account with no back, form reset, and
- * the sender's balances refreshed when the receipt lands.
+ * estimate gas in the worker, send through the wallet; 'Transaction started', Account with no back, form reset; when
+ * the receipt lands, 'Transaction confirmed' or 'Transaction failed…' and the sender's balances refreshed.
  */
 export function createSendController({ core, notifications, router, getAccount: getCaipAccount, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
   const { loadBalances, ...form } = createSendForm({ notifications, now })
@@ -86,6 +88,25 @@ export function createSendController({ core, notifications, router, getAccount: 
     }
   }
 
+  /**
+   * Says how the send ended once its receipt arrives: confirmed, or failed when it reverted; when the wait ends
+   * without a receipt, that its outcome is unknown. Then refreshes the balances it changed (gas is spent either way).
+   */
+  const followReceipt = async (core: Core, { chainId, address, hash, startedAt }: { chainId: number; address: Address; hash: Hex; startedAt: number }) => {
+    const show = (message: string, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
+    const receipt = await core.waitForTransactionReceipt({ chainId, hash }).catch((error: unknown) => {
+      // A destroyed widget has no one to tell.
+      if ((error as { code?: unknown } | null)?.code !== 'CORE_DESTROYED') show(errorTable.TRANSACTION_UNCONFIRMED.message, 'error')
+      return undefined
+    })
+    if (!receipt) return
+    const isSuccess = receipt.status === 'success'
+    show(isSuccess ? errorTable.TRANSACTION_CONFIRMED.message : errorTable.TRANSACTION_FAILED.message, isSuccess ? 'success' : 'error')
+    await core.invalidateBalances({ chainId, address })
+    if (isSuccess) onConfirmed?.(hash)
+    await loadTokenBalances({ force: true })
+  }
+
   return {
     ...form,
     loadTokenBalances,
@@ -120,14 +141,10 @@ export function createSendController({ core, notifications, router, getAccount: 
         router.push('ApproveTransaction', { to, amount: sendTokenAmount, symbol: token.symbol, chainId, gasPriceInUSD: store.getState().gasPriceInUSD })
         const hash = (await walletRequest({ method: 'eth_sendTransaction', params: [buildTransaction(address, token, to, sendTokenAmount)] })) as Hex
         notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
+        const startedAt = now()
         router.reset('Account')
         reset({ keepBalances: tokenAddressOf(token) !== undefined })
-        void core
-          ?.waitForTransactionReceipt({ chainId, hash })
-          .then(() => core.invalidateBalances({ chainId, address }))
-          .then(() => onConfirmed?.(hash))
-          .then(() => loadTokenBalances({ force: true }))
-          .catch(() => {})
+        if (core) void followReceipt(core, { chainId, address, hash, startedAt }).catch(() => {})
         return hash
       } catch (error) {
         store.setState({ loading: false, error: (error as { shortMessage?: string }).shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message })

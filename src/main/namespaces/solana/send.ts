@@ -7,6 +7,7 @@ import { exceedsBalance } from '../../../shared/protocol/send'
 import { parseSolanaAmount } from '../../../shared/protocol/solanaAmount'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { createSendForm } from '../sendForm'
+import { showSendOutcome } from '../showSendOutcome'
 import type { SendContext, SendController } from '../types'
 
 const SOL_DECIMALS = 9
@@ -16,8 +17,8 @@ const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
 /**
  * The send flow on Solana (SPEC §4, §5, §8), in the shape of the EVM one so the Send view serves both: SOL and SPL
  * balances read in the worker, the transfer built there (creating the receiver's token account when missing), signed
- * by the wallet, sent and confirmed by the worker. A missing or invalid amount or receiver is 'Please enter a valid
- * amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
+ * by the wallet, sent and confirmed by the worker ('Transaction confirmed'). A missing or invalid amount or receiver is
+ * 'Please enter a valid amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
  */
 export function createSendController({ core, notifications, router, getAccount, getNetwork, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
   const { loadBalances, ...form } = createSendForm({ notifications, now })
@@ -110,13 +111,27 @@ export function createSendController({ core, notifications, router, getAccount, 
         const signed = await signTransaction({ transaction, caipNetworkId })
         const signature = await core.solana.sendTransaction({ caipNetworkId, transaction: signed })
         notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
+        const startedAt = now()
         router.reset('Account')
         reset({ keepBalances: mint !== undefined })
+        const show = (message: string, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
         void core.solana
           .waitForConfirmation({ caipNetworkId, signature, lastValidBlockHeight })
-          .then(() => onConfirmed?.(signature))
-          .then(() => loadTokenBalances({ force: true }))
-          .catch(() => notifications.show(errorTable.SOLANA_SEND_FAILED.message, { variant: 'error' }))
+          .then(
+            async () => {
+              show(errorTable.TRANSACTION_CONFIRMED.message, 'success')
+              onConfirmed?.(signature)
+              await loadTokenBalances({ force: true })
+            },
+            (error: unknown) => {
+              const code = (error as { code?: unknown } | null)?.code
+              // A destroyed widget has no one to tell. Failed on chain or expired: the spec's send failure. Anything
+              // else (the wait timed out, the node failed) leaves the outcome unknown: sending again could pay twice.
+              if (code === 'CORE_DESTROYED') return
+              show(code === 'SOLANA_SEND_FAILED' ? errorTable.SOLANA_SEND_FAILED.message : errorTable.TRANSACTION_UNCONFIRMED.message, 'error')
+            },
+          )
+          .catch(() => {})
         return signature
       } catch (error) {
         const widgetError = error as WidgetError
