@@ -164,6 +164,39 @@ describe('sign-in sessions', () => {
     expect((await call('/v1/sessions/not-an-id')).status).toBe(400)
   })
 
+  it('lets the session’s holder revoke it with its own sign-in signature, and nobody with the id alone or another signature', async () => {
+    const text = await message()
+    const holderProof = await alice.signMessage({ message: text })
+    const { body: held } = await signIn(text)
+    const other = await signIn(await message())
+    const strangers = await signIn(await message({ address: mallory.address }), { signer: mallory })
+    const revoke = (body: unknown, project = 'site') => call(`/v1/sessions/${held.id}/revoke`, { project, body })
+    const state = async () => ((await (await call(`/v1/sessions/${held.id}`)).json()) as { revoked: boolean }).revoked
+
+    // The id is all GET needs, so it proves nothing.
+    expect(await revoke({ pci: held.id })).toMatchObject({ status: 400 })
+    expect(await revoke({ pci: held.id, signature: '' })).toMatchObject({ status: 400 })
+    expect(await (await revoke({ pci: held.id, signature: held.id })).json()).toMatchObject({ error: { code: 'INVALID_INPUT', field: 'signature' } })
+    // A well-formed signature that is not this session's: made up, a stranger's session's, the same account's other session's.
+    for (const signature of [`0x${'ab'.repeat(65)}`, (await db.query<{ signature: string }>('select signature from sessions where id = $1', [strangers.body.id]))[0]!.signature, await alice.signMessage({ message: 'x' })]) {
+      const refused = await revoke({ pci: held.id, signature })
+      expect(refused.status).toBe(401)
+      expect(await refused.json()).toMatchObject({ error: { code: 'INVALID_SIGNATURE', field: 'signature' } })
+    }
+    expect((await call(`/v1/sessions/${other.body.id}/revoke`, { body: { pci: other.body.id, signature: holderProof } })).status).toBe(401)
+    // The right proof under another project, or naming another session in pci.
+    expect((await revoke({ pci: held.id, signature: holderProof }, 'twin')).status).toBe(404)
+    expect((await revoke({ pci: other.body.id, signature: holderProof })).status).toBe(400)
+    expect(await state()).toBe(false)
+
+    expect(await revoke({ pci: held.id, signature: holderProof })).toMatchObject({ status: 200 })
+    expect(await state()).toBe(true)
+    // Revoking again changes nothing; the other sessions are untouched.
+    expect((await revoke({ pci: held.id, signature: holderProof })).status).toBe(200)
+    expect(await (await call(`/v1/sessions/${other.body.id}`)).json()).toMatchObject({ revoked: false })
+    expect(await (await call(`/v1/sessions/${strangers.body.id}`)).json()).toMatchObject({ revoked: false })
+  })
+
   it('stores nothing for issued nonces, forgets spent ones when they expire, and keeps 10 sessions per address', async () => {
     const count = async (table: string) => Number((await db.query<{ n: string }>(`select count(*) as n from ${table}`))[0]!.n)
     const spentBefore = await count('siwx_used_nonces')
@@ -311,6 +344,19 @@ describe('sign-in sessions', () => {
       expect((await revoke(solAlice.signMessage({ message: `revoke:${body.id}` }), 'twin')).status).toBe(404)
       expect(await (await call(`/v1/sessions/${body.id}`)).json()).toMatchObject({ revoked: false })
       expect((await revoke(solAlice.signMessage({ message: `revoke:${body.id}` }))).status).toBe(200)
+      expect(await (await call(`/v1/sessions/${body.id}`)).json()).toMatchObject({ revoked: true })
+    })
+
+    it('lets the holder revoke a Solana session with its own base58 sign-in signature, and not with another session’s', async () => {
+      const text = await solanaMessage()
+      const proof = solAlice.signMessage({ message: text })
+      const { body } = await solanaSignIn(text)
+      const stranger = await solanaSignIn(await solanaMessage({ address: solMallory.address }), { signer: solMallory })
+      const [{ signature: strangerProof }] = (await db.query<{ signature: string }>('select signature from sessions where id = $1', [stranger.body.id])) as [{ signature: string }]
+      const revoke = (signature: string) => call(`/v1/sessions/${body.id}/revoke`, { body: { pci: body.id, signature } })
+      expect((await revoke(strangerProof)).status).toBe(401)
+      expect(await (await call(`/v1/sessions/${body.id}`)).json()).toMatchObject({ revoked: false })
+      expect((await revoke(proof)).status).toBe(200)
       expect(await (await call(`/v1/sessions/${body.id}`)).json()).toMatchObject({ revoked: true })
     })
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import * as z from 'zod/mini'
 import { errorBody, type ApiConfig } from '../config'
@@ -20,6 +20,10 @@ const session = (row: SessionRow) => ({
 })
 
 const idParam = z.object({ id: sessionId })
+
+/** Whether two secrets are equal, in a time that says nothing about where they differ (nor about their lengths). */
+const isSameSecret = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest())
+
 /** Hex (EVM) or base58 (Solana): the message's family says which, and checks it. */
 const anySignature = text({ max: 16_384 })
 
@@ -37,8 +41,11 @@ const signatureFormProblem = (family: SignInFamily, signature: string) => {
  *   project's own origins, fresh, within its time window) carrying a nonce it issued to this project and nobody used,
  *   signed by the message's address; the session expires at the message's Expiration Time (24 h without one, at
  *   most 7 days);
- * - GET /v1/sessions/:id reads it and POST /v1/sessions/:id/revoke ends it with the address's signature over
- *   `revoke:{id}` (in its family's form), both only under the project that made it.
+ * - GET /v1/sessions/:id reads it (never its message or signature), only under the project that made it;
+ * - POST /v1/sessions/:id/revoke ends it, only under that project and only for its holder. The id alone is no proof
+ *   (GET takes it): `signature` must be either the session's own sign-in signature, which only the page that signed
+ *   in and the service know (so a widget signs out on disconnect without asking the wallet again), or the address's
+ *   signature over `revoke:{id}` in its family's form (for the account owner without that page's copy).
  */
 export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: ApiConfig) {
   const app = new Hono()
@@ -97,15 +104,15 @@ export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: A
     if (!body.ok) return body.response
     if (body.data.pci !== id) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
     const project = projectOf(c)
-    const [row] = await db.query<SessionRow>('select id, caip_address, expires_at, revoked from sessions where id = $1 and project_id = $2', [id, project.id])
+    const [row] = await db.query<SessionRow & { signature: string }>('select id, caip_address, expires_at, revoked, signature from sessions where id = $1 and project_id = $2', [id, project.id])
     if (!row) return notFound(c)
     const [namespace, , address = ''] = row.caip_address.split(':')
     const family = families.find((candidate) => candidate.namespace === namespace)
     if (!family) return c.json(errorBody('INVALID_SIGNATURE', 'The service cannot check signatures for this session’s address', 'signature'), 401)
     const signatureProblem = signatureFormProblem(family, body.data.signature)
     if (signatureProblem) return invalidInput(c, ['signature'], signatureProblem)
-    const isSigner = await family.verify({ address, message: `revoke:${id}`, signature: body.data.signature })
-    if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the session’s address', 'signature'), 401)
+    const isHolder = isSameSecret(body.data.signature, row.signature) || (await family.verify({ address, message: `revoke:${id}`, signature: body.data.signature }))
+    if (!isHolder) return c.json(errorBody('INVALID_SIGNATURE', 'The signature is neither the session’s own nor the session’s address’s over revoke:{id}', 'signature'), 401)
     await db.query('update sessions set revoked = true where id = $1 and project_id = $2', [id, project.id])
     return c.json({ success: true })
   })

@@ -326,6 +326,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       clearTimeout(reconnectTimer)
+      void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
       for (const unmount of mounted) unmount()
       mounted.clear()
       void walletConnectLoad?.then((loaded) => {

@@ -1,8 +1,8 @@
-import { parseCaipNetworkId } from '../../shared/protocol/caip'
+import { parseCaipAddress } from '../../shared/protocol/caip'
 import type { CoreDataService } from '../core/createCore'
 import type { SignInMessageFields } from '../namespaces/types'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
-import type { DefaultSiwxOptions, SIWXConfig, SIWXSession } from './siwxConfig'
+import type { DefaultSiwxOptions, SIWXAccount, SIWXConfig, SIWXSession } from './siwxConfig'
 
 const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1_000
 
@@ -29,9 +29,16 @@ export function createDefaultSiwx({
   now?: () => number
 }): SIWXConfig {
   const stored = () => storage.get('siwxSessions') ?? []
-  // EVM addresses are case-free; base58 ones are not.
-  const sameAccount = (caipAddress: string, { accountAddress, caipNetworkId }: { accountAddress: string; caipNetworkId: string }) =>
-    parseCaipNetworkId(caipNetworkId)?.namespace === 'eip155' ? caipAddress.toLowerCase() === `${caipNetworkId}:${accountAddress}`.toLowerCase() : caipAddress === `${caipNetworkId}:${accountAddress}`
+  // A session is one address's on one network (SPEC §4). EVM addresses are case-free; base58 ones are not.
+  const isSameCaipAddress = (a: string, b: string) => (parseCaipAddress(a)?.namespace === 'eip155' ? a.toLowerCase() === b.toLowerCase() : a === b)
+  const isAccountOf = (caipAddress: string, { accountAddress, caipNetworkId }: Pick<SIWXAccount, 'accountAddress' | 'caipNetworkId'>) =>
+    isSameCaipAddress(caipAddress, `${caipNetworkId}:${accountAddress}`)
+  /** Ends sessions at the service, proving we hold each with its own sign-in signature; rejects with the first failure. */
+  const endAtService = async (sessions: readonly SIWXSession[]) => {
+    const results = await Promise.allSettled(sessions.flatMap(({ id, signature }) => (id ? [dataService.revokeSession({ id, pci: id, signature })] : [])))
+    const failed = results.find((r) => r.status === 'rejected')
+    if (failed) throw failed.reason
+  }
   return {
     async createMessage({ accountAddress, caipNetworkId }) {
       const { nonce } = await dataService.createSessionNonce()
@@ -39,24 +46,29 @@ export function createDefaultSiwx({
     },
     async addSession(session) {
       const created = await dataService.createSession({ message: session.message, signature: session.signature })
+      const replaced = stored().filter((s) => isSameCaipAddress(s.caipAddress, session.caipAddress))
       storage.set('siwxSessions', [
-        ...stored().filter((s) => s.caipAddress !== session.caipAddress),
+        ...stored().filter((s) => !isSameCaipAddress(s.caipAddress, session.caipAddress)),
         { caipAddress: session.caipAddress, message: session.message, signature: session.signature, expiresAt: created.expiresAt ?? undefined, id: created.id },
-      ] as never)
+      ])
+      // The one it replaces ends too: once forgotten here, nobody could prove they hold it.
+      await endAtService(replaced).catch(() => {})
     },
     async getSessions(account) {
-      const mine = stored().filter((s) => sameAccount(s.caipAddress, account))
+      const mine = stored().filter((s) => isAccountOf(s.caipAddress, account))
       const valid: SIWXSession[] = []
       for (const session of mine) {
-        const id = (session as SIWXSession).id
-        if (!id || (session.expiresAt !== undefined && session.expiresAt <= now())) continue
-        const remote = await dataService.getSession({ id }).catch(() => undefined)
-        if (remote && !remote.revoked) valid.push(session as SIWXSession)
+        if (!session.id || (session.expiresAt !== undefined && session.expiresAt <= now())) continue
+        const remote = await dataService.getSession({ id: session.id }).catch(() => undefined)
+        if (remote && !remote.revoked) valid.push(session)
       }
       return valid
     },
+    /** Signs the account out on that network: its sessions are forgotten here at once, then revoked at the service. */
     async revokeSession(account) {
-      storage.set('siwxSessions', stored().filter((s) => !sameAccount(s.caipAddress, account)) as never)
+      const all = stored()
+      storage.set('siwxSessions', all.filter((s) => !isAccountOf(s.caipAddress, account)))
+      await endAtService(all.filter((s) => isAccountOf(s.caipAddress, account)))
     },
     getRequired: () => required,
   }

@@ -25,8 +25,9 @@ export function NetworksView() {
               onClick={() =>
                 widget
                   .switchNetwork(n.caipNetworkId)
-                  // A family not connected yet shows Connect for its wallets instead (the switch did that).
-                  .then(() => widget.getState().status === 'connected' && (widget.router.canGoBack() ? widget.router.goBack() : widget.router.reset('Account')))
+                  // A family not connected yet shows Connect for its wallets instead (the switch did that); a view the switch
+                  // opened meanwhile (sign in again on the new network) stays.
+                  .then(() => widget.getState().status === 'connected' && widget.router.store.getState().view === view && (widget.router.canGoBack() ? widget.router.goBack() : widget.router.reset('Account')))
                   .catch(() => widget.modal.shake())
               }
             >
