@@ -9,6 +9,8 @@ export type StackManifest = {
   devAccounts: Address[]
   /** The local Solana chain; absent when the stack was started with `solana: false`. */
   solana?: StackSolana
+  /** The local Bitcoin chain (bcoin regtest); absent when the stack was started with `bitcoin: false`. */
+  bitcoin?: StackBitcoin
   services: { api: string; projectId: string; relay: string }
   demo: { url: string } | null
   /** The browser-test harness page (test/harness), when the test setup serves it. */
@@ -37,6 +39,34 @@ export type StackSolana = {
   devAccounts: string[]
   /** The demo SPL token (Token program); dev account 0 is its mint authority. */
   mint: { address: string; symbol: string; decimals: number }
+}
+
+export type StackBitcoin = {
+  /** `bip122:` + the first 32 hex characters of the regtest genesis block hash (CAIP-2), fixed across starts. */
+  caipNetworkId: `bip122:${string}`
+  /** Esplora-style REST: /blocks/tip/height, /address/:a, /address/:a/utxo, /address/:a/txs, /tx/:id, POST /tx, /fee-estimates. */
+  apiUrl: string
+  /** Seconds between mined blocks; null when blocks are mined only on demand. */
+  blockTimeSeconds: number | null
+  /** The BIP39 phrase of the dev accounts (anvil's): payment on BIP84 m/84'/1'/0'/0/i, ordinals on BIP86 m/86'/1'/0'/0/i. */
+  mnemonic: string
+  /**
+   * Each with mature coinbase coins on its payment address. TEST-ONLY keys, public by design: the private keys and
+   * WIFs are here because the dev wallet signs with them. Never send real coins to them.
+   */
+  devAccounts: { payment: StackBitcoinKey; ordinals: StackBitcoinKey }[]
+}
+
+export type StackBitcoinKey = {
+  /** `bcrt1q…` (P2WPKH) for payment, `bcrt1p…` (P2TR, key path) for ordinals. */
+  address: string
+  /** Hex: 33-byte compressed key for payment, 32-byte x-only internal key for ordinals. */
+  publicKey: string
+  /** Hex, 32 bytes; for ordinals the untweaked key (sign with its BIP86 tweak). Test-only. */
+  privateKey: string
+  /** The same private key in wallet import format (regtest). Test-only. */
+  wif: string
+  derivationPath: string
 }
 
 export const defaultManifestPath = resolve('.tessera', 'stack.json')

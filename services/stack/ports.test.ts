@@ -23,6 +23,7 @@ describe('resolvePorts', () => {
       TESSERA_ANVIL2_PORT: String(free.anvil2),
       TESSERA_SOLANA_PORT: String(free.solana),
       TESSERA_SOLANA_WS_PORT: String(free.solanaWs),
+      TESSERA_BITCOIN_PORT: String(free.bitcoin),
       TESSERA_API_PORT: String(free.api),
       TESSERA_DEMO_PORT: String(free.demo),
       TESSERA_RELAY_PORT: String(free.relay),
@@ -34,6 +35,7 @@ describe('resolvePorts', () => {
     ['api', 'data service', 'TESSERA_API_PORT'],
     ['solana', 'Solana local RPC', 'TESSERA_SOLANA_PORT'],
     ['solanaWs', 'Solana local PubSub', 'TESSERA_SOLANA_WS_PORT'],
+    ['bitcoin', 'Bitcoin local Esplora API', 'TESSERA_BITCOIN_PORT'],
   ] as const)('names the %s port and the variable to change when it is taken', async (key, name, envVar) => {
     const taken = await occupy()
     const env = { ...stackPortsEnv(await freePorts()), [envVar]: String(taken) }
@@ -60,9 +62,9 @@ describe('resolvePorts', () => {
 })
 
 describe('freePorts', () => {
-  it('gives a distinct port to every part of the stack, the Solana RPC and PubSub included', async () => {
+  it('gives a distinct port to every part of the stack, the Solana RPC and PubSub and the Bitcoin API included', async () => {
     const ports = await freePorts()
-    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'api', 'demo', 'relay'])
-    expect(new Set(Object.values(ports)).size).toBe(7)
+    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'api', 'demo', 'relay'])
+    expect(new Set(Object.values(ports)).size).toBe(8)
   })
 })

@@ -9,6 +9,8 @@ export const stackPorts = {
   // Solana's own defaults (solana-test-validator): tools that derive PubSub from RPC take RPC port + 1.
   solana: { name: 'Solana local RPC', envVar: 'TESSERA_SOLANA_PORT', defaultPort: 8899 },
   solanaWs: { name: 'Solana local PubSub', envVar: 'TESSERA_SOLANA_WS_PORT', defaultPort: 8900 },
+  // electrs' regtest HTTP port, where Esplora clients look for a local chain.
+  bitcoin: { name: 'Bitcoin local Esplora API', envVar: 'TESSERA_BITCOIN_PORT', defaultPort: 3002 },
   api: { name: 'data service', envVar: 'TESSERA_API_PORT', defaultPort: 8787 },
   demo: { name: 'demo page', envVar: 'TESSERA_DEMO_PORT', defaultPort: 5173 },
   relay: { name: 'WalletConnect relay', envVar: 'TESSERA_RELAY_PORT', defaultPort: 8790 },

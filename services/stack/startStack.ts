@@ -9,6 +9,7 @@ import { startApiServer } from '../api/server'
 import { createRelay } from '../relay/createRelay'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
+import { startLocalBitcoin } from './startLocalBitcoin'
 import { startLocalSolana } from './startLocalSolana'
 
 export type DemoMode = 'dev' | 'preview' | 'none'
@@ -20,6 +21,8 @@ export type StartStackParameters = {
   demo?: DemoMode
   /** `false` leaves out the local Solana chain (and `solana` from the manifest). */
   solana?: boolean
+  /** `false` leaves out the local Bitcoin chain (and `bitcoin` from the manifest). */
+  bitcoin?: boolean
   manifestPath?: string
   blockTimeSeconds?: number
   /** Where the data service keeps its database (PGlite files); in memory without one. DATABASE_URL wins. */
@@ -46,14 +49,15 @@ const localChains = [
 
 /**
  * Starts both anvil chains (seeded with Multicall3 and the demo tokens), the local Solana chain (SOL and TUSD
- * for its dev keys), the data service and the demo page, writes the manifest, and returns a stop() that ends
- * every process it started.
+ * for its dev keys), the local Bitcoin regtest chain (mature coins for its dev keys), the data service and the demo
+ * page, writes the manifest, and returns a stop() that ends every process it started.
  */
 export async function startStack({
   ports,
   host = '127.0.0.1',
   demo = 'dev',
   solana: shouldStartSolana = true,
+  bitcoin: shouldStartBitcoin = true,
   manifestPath,
   blockTimeSeconds = 2,
   dataDir,
@@ -92,6 +96,14 @@ export async function startStack({
       log(`solana local on ${solana.rpcUrl} (PubSub ${solana.wsUrl}, ${solana.caipNetworkId})`)
     }
 
+    let bitcoin: StackManifest['bitcoin']
+    if (shouldStartBitcoin) {
+      const local = await startLocalBitcoin({ host, port: ports.bitcoin, blockTimeSeconds })
+      stops.push(local.stop)
+      bitcoin = local.manifest
+      log(`bitcoin regtest on ${bitcoin.apiUrl} (Esplora API, ${bitcoin.caipNetworkId})`)
+    }
+
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir })
     const api = await startApiServer({
@@ -128,6 +140,7 @@ export async function startStack({
       chains,
       devAccounts,
       ...(solana ? { solana } : {}),
+      ...(bitcoin ? { bitcoin } : {}),
       services: { api: api.url, projectId: DEMO_PROJECT_ID, relay: relay.url },
       demo: demoUrl ? { url: demoUrl } : null,
     }
