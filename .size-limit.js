@@ -22,11 +22,25 @@ export default [
     limit: '35 KiB',
   },
   {
-    name: 'the core worker (its Solana client included: see vite.lib.config.ts)',
+    name: 'the core worker (EVM; the other families load as modules of their own)',
     path: 'dist/assets/worker-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '115 KiB',
+    limit: '80 KiB',
+  },
+  {
+    name: "the Solana family's worker module (only with a Solana network)",
+    path: 'dist/assets/solanaFamily-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '25 KiB',
+  },
+  {
+    name: "the Bitcoin family's worker module (only with a Bitcoin network)",
+    path: 'dist/assets/bitcoinFamily-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '75 KiB',
   },
   {
     name: 'the modal and its views (prefetched on idle or hover)',

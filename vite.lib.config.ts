@@ -21,11 +21,12 @@ export default defineConfig({
   // Relative URLs: the worker file is found next to the package's code wherever a host's bundler puts it.
   base: './',
   plugins: [asTheHostNamesThem, react()],
-  // @solana/kit (in the worker's Solana chunk) reads process.env.NODE_ENV, which no browser has: fixed at build time.
+  // @solana/kit (in the Solana family's module) reads process.env.NODE_ENV, which no browser has: fixed at build time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  // A host's bundler re-bundles our worker files but does not emit their own lazy chunks (the worker's Solana client,
-  // viem's ccip, WalletConnect's sign client): in the package each worker is one file. From source (the demo) they
-  // stay lazy chunks.
+  // A host's bundler copies or re-bundles our worker files but does not emit their own lazy chunks (viem's ccip,
+  // WalletConnect's sign client): in the package each worker is one file. The chain families' clients (Solana, Bitcoin)
+  // are files of their own that the core worker imports by URL, so a site without them never downloads them (see
+  // src/main/core/familyModules.ts).
   worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false } } },
   build: {
     outDir: 'dist',

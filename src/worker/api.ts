@@ -11,6 +11,8 @@ import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
 import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
 import type { SolanaWorkerApi } from './chain-clients/solanaWorkerApi'
+import type { BitcoinWorkerApi } from './chain-clients/bitcoinWorkerApi'
+import { loadFamily } from './chain-clients/familyRegistry'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
 import { createCoreStore } from './state/coreStore'
 import { publishStore } from './state/publishStore'
@@ -50,6 +52,12 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const solanaApi = () => {
     if (!solana) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Solana network is configured in the core' })
     return solana
+  }
+  // Bitcoin's client (and bitcoinjs-lib) likewise, only for a configuration with a Bitcoin network.
+  let bitcoin: Promise<BitcoinWorkerApi> | undefined
+  const bitcoinApi = () => {
+    if (!bitcoin) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Bitcoin network is configured in the core' })
+    return bitcoin
   }
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
@@ -107,9 +115,11 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const api = {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, solanaChains = [], rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
-      solana = solanaChains.length > 0 ? import('./chain-clients/solanaWorkerApi').then(({ createSolanaWorkerApi }) => createSolanaWorkerApi({ chains: solanaChains })) : undefined
+    configure({ chains: configured, solanaChains = [], bitcoinChains = [], familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+      solana = solanaChains.length > 0 ? loadFamily('solana', familyModules.solana, 'Solana').then((createSolanaWorkerApi) => createSolanaWorkerApi({ chains: solanaChains })) : undefined
       solana?.catch(() => {})
+      bitcoin = bitcoinChains.length > 0 ? loadFamily('bitcoin', familyModules.bitcoin, 'Bitcoin').then((createBitcoinWorkerApi) => createBitcoinWorkerApi({ chains: bitcoinChains })) : undefined
+      bitcoin?.catch(() => {})
       dataService = service
         ? createDataServiceClient({
             ...service,
@@ -249,6 +259,34 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     solanaSendTransaction: async (parameters: { caipNetworkId: string; transaction: Uint8Array }) => (await solanaApi()).solanaSendTransaction(parameters),
     async solanaWaitForConfirmation(parameters: Parameters<SolanaWorkerApi['solanaWaitForConfirmation']>[0]) {
       const confirmation = await (await solanaApi()).solanaWaitForConfirmation(parameters)
+      cache.invalidate(['balance', parameters.caipNetworkId])
+      return confirmation
+    },
+
+    /** Sats, cached for 30 s (SPEC §9) unless `force`; the store keeps confirmed + pending, what the account can count on spending. */
+    bitcoinGetBalance: async ({ caipNetworkId, address, force = false }: { caipNetworkId: string; address: string; force?: boolean }) => {
+      await hydrated
+      const api = await bitcoinApi()
+      const balance = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => api.bitcoinGetBalance({ caipNetworkId, address }), { force })
+      const value = balance.confirmed + balance.pending
+      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value, updatedAt: now() } } }))
+      return balance
+    },
+    bitcoinGetFeeRates: async (parameters: { caipNetworkId: string }) => (await bitcoinApi()).bitcoinGetFeeRates(parameters),
+    bitcoinBuildTransfer: async (parameters: Parameters<BitcoinWorkerApi['bitcoinBuildTransfer']>[0]) => (await bitcoinApi()).bitcoinBuildTransfer(parameters),
+    // A sent transaction changes balances at once (pending): cached ones are stale.
+    async bitcoinBroadcast(parameters: { caipNetworkId: string; txHex: string }) {
+      const txid = await (await bitcoinApi()).bitcoinBroadcast(parameters)
+      cache.invalidate(['balance', parameters.caipNetworkId])
+      return txid
+    },
+    async bitcoinFinalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }) {
+      const txid = await (await bitcoinApi()).bitcoinFinalizeAndBroadcast(parameters)
+      cache.invalidate(['balance', parameters.caipNetworkId])
+      return txid
+    },
+    async bitcoinWaitForConfirmation(parameters: Parameters<BitcoinWorkerApi['bitcoinWaitForConfirmation']>[0]) {
+      const confirmation = await (await bitcoinApi()).bitcoinWaitForConfirmation(parameters)
       cache.invalidate(['balance', parameters.caipNetworkId])
       return confirmation
     },

@@ -1,5 +1,8 @@
 import { useState } from 'react'
 import { createRoot } from 'react-dom/client'
+import type { StackManifest } from '../../services/stack/manifest'
+
+declare const __TESSERA_STACK__: StackManifest
 
 /** The floor of `npm run bench:ui`: a plain React page built the same way, with one button. */
 function App() {
@@ -11,4 +14,6 @@ function App() {
   )
 }
 
+// The test stack's manifest, which the widget's page carries too: the budget compares the widget, not test data.
+Object.assign(window, { stack: __TESSERA_STACK__ })
 createRoot(document.getElementById('root')!).render(<App />)

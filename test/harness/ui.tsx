@@ -8,10 +8,13 @@ declare const __TESSERA_STACK__: StackManifest
  * The page `npm run bench:ui` and the budget test measure: a React page with Tessera's button and modal, nothing else.
  * `?solana` adds the local Solana network, so a second chain family is configured.
  */
-const chain = __TESSERA_STACK__.chains[0]!
-const solana = new URLSearchParams(location.search).has('solana') ? __TESSERA_STACK__.solana : undefined
+// One reference: Vite's define writes the manifest where it is named (the floor page carries it once too, so the
+// budget's difference is the widget alone).
+const stack = __TESSERA_STACK__
+const chain = stack.chains[0]!
+const solana = new URLSearchParams(location.search).has('solana') ? stack.solana : undefined
 const widget = createWidget({
-  projectId: __TESSERA_STACK__.services.projectId,
+  projectId: stack.services.projectId,
   networks: [
     {
       chainNamespace: 'eip155',

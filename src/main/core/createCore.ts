@@ -1,10 +1,11 @@
-import { transfer, transferHandlers } from 'comlink'
+import { transfer, transferHandlers, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
 import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { ContractCall, CoreConfig, CoreWorkerApi } from '../../shared/protocol/core/coreApi'
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
 import type { SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
+import type { BitcoinTransferParameters } from '../../shared/protocol/core/bitcoinApi'
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient } from './createWorkerClient'
 import { PageWorker as Worker } from './pageWorker'
@@ -37,6 +38,12 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
   // Here rather than on import: a page that imports Tessera but starts no core keeps comlink as it was.
   installErrorTransferHandler(transferHandlers)
   const mirror = createStoreMirror()
+  // The families' client modules load (and their URLs are computed) only for a config that has such networks.
+  const hasFamilies = (config.solanaChains?.length ?? 0) > 0 || (config.bitcoinChains?.length ?? 0) > 0
+  const configureWithFamilies = async (remote: Remote<CoreWorkerApi>) => {
+    const familyModules = hasFamilies && !config.familyModules ? (await import('./familyModules')).familyModulesFor({ solana: (config.solanaChains?.length ?? 0) > 0, bitcoin: (config.bitcoinChains?.length ?? 0) > 0 }) : config.familyModules
+    return remote.configure({ ...config, ...(familyModules ? { familyModules } : {}) })
+  }
   const blockWatches = new Map<string, { chainId: number }>()
   let nextId = 0
   // The worker starts in a task of its own (or at the first call), not in the page's task that creates the core.
@@ -48,7 +55,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       const channel = new MessageChannel()
       channel.port1.onmessage = (event) => mirror.apply(event.data)
       const ready = Promise.all([
-        remote.configure(config),
+        configureWithFamilies(remote),
         remote.connectStore(transfer(channel.port2, [channel.port2])),
         remote.setVisibility(isPageVisible()),
         ...[...blockWatches].map(([watchId, { chainId }]) => remote.watchBlockNumber({ watchId, chainId })),
@@ -121,6 +128,19 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       sendTransaction: (parameters: { caipNetworkId: string; transaction: Uint8Array }) => call((r) => r.solanaSendTransaction(parameters)),
       waitForConfirmation: ({ maxWaitMs = 120_000, ...parameters }: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }) =>
         call((r) => r.solanaWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
+    },
+    /** Bitcoin networks of the config (`bitcoinChains`), read and sent through the worker; amounts in sats (bigint). */
+    bitcoin: {
+      /** `{ confirmed, pending }`; confirmed + pending goes into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
+      getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.bitcoinGetBalance(parameters)),
+      getFeeRates: (parameters: { caipNetworkId: string }) => call((r) => r.bitcoinGetFeeRates(parameters)),
+      /** The unsigned PSBT (base64) for the wallet's signPsbt, with its fee, inputs and change; dust, funds and address rules checked. */
+      buildTransfer: (parameters: BitcoinTransferParameters & { caipNetworkId: string }) => call((r) => r.bitcoinBuildTransfer(parameters)),
+      broadcast: (parameters: { caipNetworkId: string; txHex: string }) => call((r) => r.bitcoinBroadcast(parameters)),
+      /** Finalizes the PSBT the wallet signed and sends it; answers the txid. */
+      finalizeAndBroadcast: (parameters: { caipNetworkId: string; psbtBase64: string }) => call((r) => r.bitcoinFinalizeAndBroadcast(parameters)),
+      waitForConfirmation: ({ maxWaitMs = 3_600_000, ...parameters }: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }) =>
+        call((r) => r.bitcoinWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
     },
     /** How many times a dead worker was replaced. */
     getRestartCount: client.getRestartCount,

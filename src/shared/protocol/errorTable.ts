@@ -119,6 +119,11 @@ export const errorTable = {
   INVALID_CONFIG: { message: 'Invalid widget config', kind: 'validation' },
   TOO_MANY_PENDING_TRANSACTIONS: { message: 'Too many pending transactions', kind: 'widget' },
   SEND_INPUT_MISSING: { message: 'A token, an amount and a receiver are needed to send', kind: 'validation' },
+  // Bitcoin sends: the sentences a send form shows before anything is signed or broadcast, and the node's refusal.
+  BITCOIN_AMOUNT_BELOW_DUST: { message: 'The amount is below the dust limit: send at least {dust} sats to this address', kind: 'validation' },
+  BITCOIN_INSUFFICIENT_FUNDS: { message: 'The amount and its network fee of {fee} sats are more than the {available} sats this account can spend', kind: 'validation' },
+  BITCOIN_ADDRESS_WRONG_NETWORK: { message: 'This is a {addressNetwork} address; the selected network is {network}', kind: 'validation' },
+  BITCOIN_BROADCAST_REFUSED: { message: 'The network refused the transaction: {reason}', kind: 'node' },
   // The outcome of a send once its receipt arrives, or the wait for it ends without one (the outcome is then unknown).
   TRANSACTION_CONFIRMED: { message: 'Transaction confirmed', kind: 'notice' },
   TRANSACTION_FAILED: { message: 'Transaction failed: it was reverted on chain', kind: 'widget' },

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { isCaipNetworkId } from './caip'
 import { networkSchema } from './schemas/entities'
+import { bitcoinNetworks, getBitcoinNetwork } from './addresses/bitcoin'
 import { getKnownNetwork, knownNetworks, rankedEvmNetworkIds } from './networks'
 import { unknownNetwork } from './unknownNetwork'
 
 describe('known networks', () => {
-  it('has the 39 ranked EVM networks, Solana ×3, Bitcoin ×2, Polkadot and the three local chains', () => {
+  it('has the 39 ranked EVM networks, Solana ×3, Bitcoin ×3, Polkadot and the four local chains', () => {
     expect(rankedEvmNetworkIds).toHaveLength(39)
     expect(new Set(rankedEvmNetworkIds).size).toBe(39)
     expect(knownNetworks.filter((n) => n.chainNamespace === 'solana').map((n) => n.name)).toEqual(['Solana', 'Solana Devnet', 'Solana Testnet', 'Solana Local'])
-    expect(knownNetworks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.name)).toEqual(['Bitcoin', 'Bitcoin Testnet'])
+    expect(knownNetworks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.name)).toEqual(['Bitcoin', 'Bitcoin Testnet', 'Bitcoin Signet', 'Bitcoin Regtest'])
     expect(getKnownNetwork('polkadot:91b171bb158e2d3848fa23a9f1c25182')?.nativeCurrency).toEqual({ name: 'Polkadot', symbol: 'DOT', decimals: 10 })
     expect(getKnownNetwork('eip155:31337')).toMatchObject({ name: 'Tessera Local', testnet: true, rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } } })
   })
@@ -30,6 +31,17 @@ describe('known networks', () => {
     expect(getKnownNetwork(caipNetworkId)).toMatchObject({ name, id: genesisHash.slice(0, 32), nativeCurrency: { symbol: 'SOL', decimals: 9 } })
   })
 
+  // CAIP-2 for Bitcoin (BIP-122): the first 32 hex characters of the genesis block hash.
+  it.each([
+    ['Bitcoin', '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f', false],
+    ['Bitcoin Testnet', '000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943', true],
+    ['Bitcoin Signet', '00000008819873e925422c1ff0f99f7cc9bbb232af63a077a480a3633bee1ef6', true],
+    ['Bitcoin Regtest', '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206', true],
+  ])('%s is bip122: and the first 32 hex characters of its genesis hash', (name, genesisHash, testnet) => {
+    expect(getKnownNetwork(`bip122:${genesisHash.slice(0, 32)}`)).toMatchObject({ name, testnet, nativeCurrency: { symbol: 'BTC', decimals: 8 } })
+    expect(bitcoinNetworks[getBitcoinNetwork(`bip122:${genesisHash.slice(0, 32)}`)!].name).toBe(name)
+  })
+
   it('points the local Solana chain at the stack’s default RPC and PubSub ports', () => {
     expect(getKnownNetwork('solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3')).toMatchObject({
       testnet: true,
@@ -39,7 +51,7 @@ describe('known networks', () => {
 
   it('has no duplicate ids and only https RPC URLs outside the local chains', () => {
     expect(new Set(knownNetworks.map((n) => n.caipNetworkId)).size).toBe(knownNetworks.length)
-    const local = new Set(['eip155:31337', 'eip155:31338', 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3'])
+    const local = new Set(['eip155:31337', 'eip155:31338', 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'])
     for (const n of knownNetworks.filter((n) => !local.has(n.caipNetworkId))) {
       for (const url of n.rpcUrls.default.http) expect(url).toMatch(/^https:\/\//)
     }

@@ -104,6 +104,12 @@ const solanaLocal: CaipNetwork = {
   },
 }
 
+/**
+ * The local stack's Bitcoin chain: bcoin regtest (Bitcoin Core's regtest genesis, so the usual regtest CAIP-2 id) behind
+ * an Esplora-style API on the stack's default port (services/chain/bitcoin); the stack manifest has the port it chose.
+ */
+const bitcoinLocal: CaipNetwork = other('bip122', '0f9188f13cb7b2c71f2a335e3a4fc328', 'Bitcoin Regtest', btc, ['http://127.0.0.1:3002'], true)
+
 /** Every known network: the 39 ranked EVM networks, Solana, Bitcoin, Polkadot and the local dev chains. */
 export const knownNetworks: readonly CaipNetwork[] = [
   ...evmRows.map(evm),
@@ -112,10 +118,12 @@ export const knownNetworks: readonly CaipNetwork[] = [
   other('solana', '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', 'Solana Testnet', sol, ['https://api.testnet.solana.com'], true, 'https://solscan.io'),
   other('bip122', '000000000019d6689c085ae165831e93', 'Bitcoin', btc, [], false, 'https://mempool.space'),
   other('bip122', '000000000933ea01ad0ee984209779ba', 'Bitcoin Testnet', btc, [], true, 'https://mempool.space/testnet'),
+  other('bip122', '00000008819873e925422c1ff0f99f7c', 'Bitcoin Signet', btc, [], true, 'https://mempool.space/signet'),
   other('polkadot', '91b171bb158e2d3848fa23a9f1c25182', 'Polkadot', { name: 'Polkadot', symbol: 'DOT', decimals: 10 }, ['https://rpc.polkadot.io'], false, 'https://polkadot.subscan.io'),
   { ...evm([31337, 'Tessera Local', 'ETH', 'http://127.0.0.1:8545', 'http://127.0.0.1:8545', true]), blockExplorers: undefined },
   { ...evm([31338, 'Tessera Local 2', 'ETH', 'http://127.0.0.1:8546', 'http://127.0.0.1:8546', true]), blockExplorers: undefined },
   solanaLocal,
+  bitcoinLocal,
 ]
 
 /** The 39 EVM networks of the hosted RPC's ranked list. */

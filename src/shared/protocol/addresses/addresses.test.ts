@@ -1,6 +1,8 @@
+import { address as bitcoinjsAddress, initEccLib, networks as bitcoinjsNetworks } from 'bitcoinjs-lib'
+import * as ecc from 'tiny-secp256k1'
 import { describe, expect, it } from 'vitest'
 import { addressCacheSize, isAddress, isValidCaipAddress } from './isAddress'
-import { isBitcoinAddress } from './bitcoin'
+import { bitcoinNetworks, decodeBitcoinAddress, describeBitcoinNetworks, getBitcoinAddressNetworks, getBitcoinNetwork, isBitcoinAddress } from './bitcoin'
 import { isEvmAddress, toChecksumAddress } from './evm'
 import { decodeSs58, isPolkadotAddress } from './polkadot'
 import { isSolanaAddress } from './solana'
@@ -79,6 +81,79 @@ describe('Bitcoin addresses', () => {
   })
 })
 
+describe('Bitcoin addresses by network (mainnet bc, testnet and signet tb, regtest bcrt)', () => {
+  // The local chain's first dev account (BIP84 and BIP86 keys of the regtest seed, services/chain/bitcoin/devKeys.ts).
+  const regtestP2wpkh = 'bcrt1qquv9lg5g2r4jkr0ahun0ddfg5xntxjelwjpnuw'
+  const regtestP2tr = 'bcrt1pfewlxm8meyyvgjydfu7v8j4ej64symj6ut8sf66h9germp94qgzs92e5zv'
+  const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
+  const toOutputScript = (address: string, network: typeof bitcoinjsNetworks.bitcoin) => {
+    initEccLib(ecc) // bitcoinjs-lib checks P2TR keys on the curve
+    return bitcoinjsAddress.toOutputScript(address, network)
+  }
+
+  it.each([
+    ['bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'p2wpkh', ['mainnet'], '0014751e76e8199196d454941c45d1b3a323f1433bd6'],
+    ['bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0', 'p2tr', ['mainnet'], '512079be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798'],
+    ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'p2pkh', ['mainnet'], '76a91462e907b15cbf27d5425399ebf6f0fb50ebb88f1888ac'],
+    ['3LRW7jeCvQCRdPF8S3yUCfRAx4eqXFmdcr', 'p2sh', ['mainnet'], undefined],
+    ['tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', 'p2wpkh', ['testnet', 'signet'], '0014751e76e8199196d454941c45d1b3a323f1433bd6'],
+    ['tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7', 'p2wsh', ['testnet', 'signet'], '00201863143c14c5166804bd19203356da136c985678cd4d27a1b8c6329604903262'],
+    [regtestP2wpkh, 'p2wpkh', ['regtest'], undefined],
+    [regtestP2tr, 'p2tr', ['regtest'], undefined],
+    ['mrCDrCybB6J1vRfbwM5hemdJz73FwDBC8r', 'p2pkh', ['testnet', 'signet', 'regtest'], undefined],
+    ['2NByiBUaEXrhmqAsg7BbLpcQSAQs1EDwt5w', 'p2sh', ['testnet', 'signet', 'regtest'], undefined],
+    ['bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7kt5nd6y', 'witness', ['mainnet'], undefined],
+  ] as const)('decodes %s: %s on %j', (address, type, networks, outputScript) => {
+    const decoded = decodeBitcoinAddress(address)!
+    expect({ type: decoded.type, networks: decoded.networks }).toEqual({ type, networks })
+    expect(getBitcoinAddressNetworks(address)).toEqual(networks)
+    if (outputScript) expect(hex(decoded.outputScript)).toBe(outputScript)
+    // The same script bitcoinjs-lib makes of it, for its first network.
+    const bitcoinjsNetwork = { mainnet: bitcoinjsNetworks.bitcoin, testnet: bitcoinjsNetworks.testnet, signet: bitcoinjsNetworks.testnet, regtest: bitcoinjsNetworks.regtest }[decoded.networks[0]!]
+    if (decoded.type !== 'witness') expect(hex(decoded.outputScript)).toBe(hex(toOutputScript(address, bitcoinjsNetwork)))
+    for (const network of ['mainnet', 'testnet', 'signet', 'regtest'] as const) expect(isBitcoinAddress(address, network)).toBe((networks as readonly string[]).includes(network))
+  })
+
+  it('gives the output script that pays a regtest P2WPKH (OP_0 <20 bytes>) and P2TR (OP_1 <x-only key>) address', () => {
+    expect(hex(decodeBitcoinAddress(regtestP2wpkh)!.outputScript)).toMatch(/^0014[0-9a-f]{40}$/)
+    const p2tr = decodeBitcoinAddress(regtestP2tr)!
+    expect(hex(p2tr.outputScript)).toBe(`5120${hex(p2tr.program)}`)
+    expect(p2tr.program).toHaveLength(32)
+  })
+
+  it.each([
+    ['a regtest address with a flipped character', 'bcrt1qquv9lg5g2r4jkr0ahun0ddfg5xntxjelwjpnuq'],
+    ['an unknown prefix', 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9'],
+    ['a v1 program in bech32 on regtest', 'bcrt1pfewlxm8meyyvgjydfu7v8j4ej64symj6ut8sf66h9germp94qgzs0m0x9p'],
+    ['an EVM address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
+    ['a Solana address', '11111111111111111111111111111111'],
+    ['empty', ''],
+    ['over 90 characters', `bc1q${'q'.repeat(90)}`],
+  ])('refuses %s on every network', (_name, address) => {
+    expect(decodeBitcoinAddress(address)).toBeUndefined()
+    expect(getBitcoinAddressNetworks(address)).toEqual([])
+  })
+
+  it('names the networks an address belongs to, for "this is a mainnet address"', () => {
+    expect(describeBitcoinNetworks(getBitcoinAddressNetworks('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'))).toBe('Bitcoin mainnet')
+    expect(describeBitcoinNetworks(getBitcoinAddressNetworks('tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx'))).toBe('Bitcoin testnet or signet')
+    expect(describeBitcoinNetworks(getBitcoinAddressNetworks('mrCDrCybB6J1vRfbwM5hemdJz73FwDBC8r'))).toBe('Bitcoin testnet, signet or regtest')
+    expect(describeBitcoinNetworks(getBitcoinAddressNetworks(regtestP2tr))).toBe('Bitcoin regtest')
+  })
+
+  it.each([
+    ['mainnet', 'bip122:000000000019d6689c085ae165831e93'],
+    ['testnet', 'bip122:000000000933ea01ad0ee984209779ba'],
+    ['signet', 'bip122:00000008819873e925422c1ff0f99f7c'],
+    ['regtest', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'],
+  ] as const)('knows %s as %s', (network, caipNetworkId) => {
+    expect(bitcoinNetworks[network].caipNetworkId).toBe(caipNetworkId)
+    expect(getBitcoinNetwork(caipNetworkId)).toBe(network)
+  })
+
+  it('knows no other bip122 network', () => expect(getBitcoinNetwork('bip122:00000000da84f2bafbbc53dee25a72ae')).toBeUndefined())
+})
+
 describe('Polkadot SS58 addresses', () => {
   // //Alice's public key in its generic (42), Polkadot (0) and Kusama (2) forms (Substrate's well-known dev key).
   const alice = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY'
@@ -123,6 +198,9 @@ describe('isAddress and its cache', () => {
     ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:11111111111111111111111111111111', true],
     ['bip122:000000000019d6689c085ae165831e93:1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', true],
     ['bip122:000000000019d6689c085ae165831e93:mrCDrCybB6J1vRfbwM5hemdJz73FwDBC8r', false],
+    ['bip122:00000008819873e925422c1ff0f99f7c:tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', true],
+    ['bip122:0f9188f13cb7b2c71f2a335e3a4fc328:bcrt1qquv9lg5g2r4jkr0ahun0ddfg5xntxjelwjpnuw', true],
+    ['bip122:0f9188f13cb7b2c71f2a335e3a4fc328:tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', false],
     ['cosmos:hub:cosmos1xyz', false],
   ])('validates the CAIP-10 address %s → %s', (value, valid) => expect(isValidCaipAddress(value)).toBe(valid))
 })

@@ -1,7 +1,7 @@
 import { parseCaipAddress, type ChainNamespace } from '../caip'
 import { ADDRESS_VALIDITY_CACHE_ENTRIES } from '../constants'
 import { createLruCache } from '../lruCache'
-import { isBitcoinAddress, type BitcoinNetwork } from './bitcoin'
+import { getBitcoinNetwork, isBitcoinAddress, type BitcoinNetwork } from './bitcoin'
 import { isEvmAddress } from './evm'
 import { isPolkadotAddress } from './polkadot'
 import { isSolanaAddress } from './solana'
@@ -38,7 +38,7 @@ export const BITCOIN_TESTNET_REFERENCE = '000000000933ea01ad0ee984209779ba'
 export function isValidCaipAddress(value: string): boolean {
   const parsed = parseCaipAddress(value)
   if (!parsed) return false
-  const bitcoinNetwork: BitcoinNetwork | undefined =
-    parsed.namespace !== 'bip122' ? undefined : parsed.reference === BITCOIN_MAINNET_REFERENCE ? 'mainnet' : parsed.reference === BITCOIN_TESTNET_REFERENCE ? 'testnet' : 'regtest'
+  // A bip122 reference that is none of the four known networks is taken as a local (regtest) chain.
+  const bitcoinNetwork: BitcoinNetwork | undefined = parsed.namespace !== 'bip122' ? undefined : (getBitcoinNetwork(`bip122:${parsed.reference}`) ?? 'regtest')
   return isAddress(parsed.namespace, parsed.address, { bitcoinNetwork })
 }

@@ -1,5 +1,6 @@
 import type { Abi, Address, Hex, Log, TransactionReceipt } from 'viem'
 import type { CoreState, MessageTarget } from './coreState'
+import type { BitcoinBalance, BitcoinChainConfig, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from './bitcoinApi'
 import type { DataServiceMethod } from './dataService'
 import type { SolanaChainConfig, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from './solanaApi'
 
@@ -16,7 +17,11 @@ export type Eip155ChainConfig = {
 export type CoreConfig = {
   chains: readonly Eip155ChainConfig[]
   /** Solana clusters; their client loads in the worker only when there is one. */
+  /** Where the core worker imports each configured family's client from (see src/main/core/familyModules.ts). */
+  familyModules?: FamilyModules
   solanaChains?: readonly SolanaChainConfig[]
+  /** Bitcoin networks and their Esplora APIs; their client (and bitcoinjs-lib) loads in the worker only when there is one. */
+  bitcoinChains?: readonly BitcoinChainConfig[]
   /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
@@ -84,4 +89,17 @@ export type CoreWorkerApi = {
   /** Sends the wallet's signed wire transaction; answers its base58 signature. */
   solanaSendTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<string>
   solanaWaitForConfirmation(parameters: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }): Promise<SolanaConfirmation>
+  /** Sats; confirmed + pending kept in the store's balances under balanceKey(caipNetworkId, address). */
+  bitcoinGetBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<BitcoinBalance>
+  bitcoinGetFeeRates(parameters: { caipNetworkId: string }): Promise<BitcoinFeeRates>
+  /** The unsigned PSBT for the wallet to sign, with its fee, inputs and change. */
+  bitcoinBuildTransfer(parameters: BitcoinTransferParameters & { caipNetworkId: string }): Promise<BitcoinTransfer>
+  /** Sends a signed raw transaction (hex); answers its txid. */
+  bitcoinBroadcast(parameters: { caipNetworkId: string; txHex: string }): Promise<string>
+  /** Finalizes the PSBT the wallet signed, extracts and sends it; answers its txid. */
+  bitcoinFinalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }): Promise<string>
+  bitcoinWaitForConfirmation(parameters: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }): Promise<BitcoinConfirmation>
 }
+
+/** The URLs of the chain families' worker modules, by family. */
+export type FamilyModules = { solana?: string; bitcoin?: string }

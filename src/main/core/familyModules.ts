@@ -1,0 +1,14 @@
+// Each chain family's worker client is a module of its own, built by the bundler as a self-contained file (`?worker&url`)
+// and imported by the core worker from the URL the page gives it: a host's bundler copies such a file as an asset,
+// where it would not emit a worker's own lazy chunks, and a site without that family never downloads it.
+import bitcoinModule from '../../worker/chain-clients/bitcoinFamily.ts?worker&url'
+import solanaModule from '../../worker/chain-clients/solanaFamily.ts?worker&url'
+import type { FamilyModules } from '../../shared/protocol/core/coreApi'
+import { pageWorkerUrl } from './pageWorker'
+
+const absolute = (url: string) => pageWorkerUrl(new URL(url, globalThis.location?.href)).href
+
+/** The URLs of the family modules a config needs (the worker imports them when configured). */
+export function familyModulesFor({ solana, bitcoin }: { solana: boolean; bitcoin: boolean }): FamilyModules {
+  return { ...(solana ? { solana: absolute(solanaModule) } : {}), ...(bitcoin ? { bitcoin: absolute(bitcoinModule) } : {}) }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it, vi } from 'vitest'
+
+// Counts each time a chain family's client module is evaluated: a static import anywhere in the worker's graph would
+// count at once, when this file imports api.ts.
+const loads = vi.hoisted(() => ({ solana: 0, bitcoin: 0 }))
+vi.mock('./chain-clients/solanaWorkerApi', () => {
+  loads.solana++
+  return { createSolanaWorkerApi: () => ({ solanaGetTokenBalances: async () => [] }) }
+})
+vi.mock('./chain-clients/bitcoinWorkerApi', () => {
+  loads.bitcoin++
+  return { createBitcoinWorkerApi: () => ({ bitcoinGetFeeRates: async () => ({ fast: 1, medium: 1, slow: 1, byTarget: {} }) }) }
+})
+
+const { createWorkerApi } = await import('./api')
+/** Where the page's bundler put each family's module (src/main/core/familyModules.ts); here, the sources. */
+const familyModules = {
+  solana: new URL('./chain-clients/solanaFamily.ts', import.meta.url).href,
+  bitcoin: new URL('./chain-clients/bitcoinFamily.ts', import.meta.url).href,
+}
+
+describe('chain clients load lazily in the worker', () => {
+  it('fetches the Solana and Bitcoin clients only once a network of theirs is configured', async () => {
+    const api = createWorkerApi()
+    api.configure({ chains: [] })
+    await expect(api.bitcoinGetFeeRates({ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
+    expect(loads).toEqual({ solana: 0, bitcoin: 0 })
+
+    // Without the module's URL, the family's calls say what is missing.
+    api.configure({ chains: [], bitcoinChains: [{ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', apiUrl: 'http://127.0.0.1:9' }] })
+    await expect(api.bitcoinGetFeeRates({ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: "Bitcoin networks are configured, but not the URL of the Bitcoin client's module" })
+
+    api.configure({ chains: [], familyModules, bitcoinChains: [{ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', apiUrl: 'http://127.0.0.1:9' }] })
+    expect(await api.bitcoinGetFeeRates({ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328' })).toMatchObject({ fast: 1 })
+    expect(loads).toEqual({ solana: 0, bitcoin: 1 })
+
+    api.configure({ chains: [], familyModules, solanaChains: [{ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', rpcUrl: 'http://127.0.0.1:9' }] })
+    expect(await api.solanaGetTokenBalances({ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', owner: '11111111111111111111111111111111' })).toEqual([])
+    expect(loads).toEqual({ solana: 1, bitcoin: 1 })
+  })
+})
