@@ -58,11 +58,14 @@ if (solana) {
 }
 
 const siwxMode = new URLSearchParams(location.search).get('siwx')
+// ?locale=fr shows the widget in French (by default it follows the browser's language).
+const locale = new URLSearchParams(location.search).get('locale') ?? undefined
 
 const widget = createWidget({
   projectId: stack.services.projectId,
   networks,
   metadata: { name: 'Tessera demo dApp' },
+  locale,
   featuredWalletIds: ['sample-mobile-wallet'],
   services: { api: stack.services.api, walletRegistry: stack.services.api, relay: stack.services.relay },
   // ?siwx=required or ?siwx=optional turns on sign-in with the wallet (the default SIWX, sessions in the data service).

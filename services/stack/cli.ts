@@ -4,22 +4,25 @@ import { PortInUseError, resolvePorts } from './ports'
 import { readAllowedOrigins } from './allowedOrigins'
 import { startStack, type Stack } from './startStack'
 
-/** `npm start`: the whole local stack in one process tree; Ctrl-C stops all of it. */
-async function main() {
-  let stack: Stack | undefined
-  let stopping = false
-  const shutdown = async (code: number) => {
-    if (stopping) return
-    stopping = true
-    await stack?.stop()
-    process.exit(code)
-  }
-  process.on('SIGINT', () => void shutdown(0))
-  process.on('SIGTERM', () => void shutdown(0))
+/** Ctrl-C, `kill` or a process manager, the terminal closing. */
+const stopSignals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
-  try {
+/**
+ * `npm start`: the whole local stack in one process tree. SIGINT (Ctrl-C), SIGTERM (`kill`, a process manager) or SIGHUP
+ * (the terminal closed) stops all of it, even while it is still starting: every child process ends, every port closes.
+ */
+async function main() {
+  // Vite's dev and preview servers add a SIGTERM listener that closes the server alone and exits the process, which would
+  // leave the chains running: this process stops by its own listeners only, and takes off any other added later (before
+  // a signal can reach it: a signal comes in a task of its own, after this microtask).
+  const ownListeners = new Set<(...args: unknown[]) => void>()
+  process.on('newListener', (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if (stopSignals.includes(event as NodeJS.Signals) && !ownListeners.has(listener)) queueMicrotask(() => process.off(event, listener))
+  })
+  let isStopping = false
+  const starting = (async () => {
     const ports = await resolvePorts(process.env)
-    stack = await startStack({
+    return startStack({
       ports,
       demo: process.env.TESSERA_DEMO_MODE === 'preview' ? 'preview' : 'dev',
       manifestPath: process.env.TESSERA_MANIFEST ?? defaultManifestPath,
@@ -27,12 +30,29 @@ async function main() {
       extraOrigins: readAllowedOrigins(process.env),
       log: (line) => console.log(`  ${line}`),
     })
+  })()
+
+  // A stack still starting is stopped once it has started (startStack stops what it began itself when it fails).
+  const shutdown = async (code: number) => {
+    if (isStopping) return
+    isStopping = true
+    const stack: Stack | undefined = await starting.catch(() => undefined)
+    await stack?.stop()
+    process.exit(code)
+  }
+  const onSignal = () => void shutdown(0)
+  ownListeners.add(onSignal)
+  for (const signal of stopSignals) process.on(signal, onSignal)
+
+  let stack: Stack
+  try {
+    stack = await starting
   } catch (error) {
     console.error(error instanceof PortInUseError ? error.message : `Could not start the local stack: ${(error as Error).message}`)
     await shutdown(1)
     return
   }
-  if (stopping) return void (await stack.stop())
+  if (isStopping) return
   const origins = [stack.manifest.demo?.url, ...readAllowedOrigins(process.env)].filter(Boolean).join(', ')
   console.log(`\nTessera is running. Open ${stack.manifest.demo?.url}\nThe data service takes pages from ${origins} (add your app's origin with TESSERA_ALLOWED_ORIGINS, comma-separated).\n(Ctrl-C stops everything.)`)
 }

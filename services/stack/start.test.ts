@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process'
 import { execFileSync } from 'node:child_process'
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
 import { readManifest } from './manifest'
-import { freePorts, stackPortsEnv } from './ports'
+import { freePorts, stackPortsEnv, type StackPorts } from './ports'
 
 /** Every process whose parent chain leads to pid. */
 function descendants(pid: number): number[] {
@@ -40,7 +43,92 @@ const isAlive = (pid: number) => {
   }
 }
 
+const isListening = (port: number) => fetch(`http://127.0.0.1:${port}`).then(
+  () => true,
+  () => false,
+)
+
+/**
+ * `npm start` run the way a person or a process manager runs it (the real npm, which runs the script through `sh -c`), on
+ * free ports with a database of its own. `seen` collects every process of its tree while it runs, those started
+ * late included. Every run is in `started`, for the clean-up of a test that failed half-way.
+ */
+const started: { child: ReturnType<typeof spawn> }[] = []
+
+function startNpm(ports: StackPorts, dataDir: string) {
+  const child = spawn('npm', ['start'], {
+    env: { ...process.env, ...stackPortsEnv(ports), TESSERA_MANIFEST: join(dataDir, 'stack.json'), TESSERA_DATA_DIR: join(dataDir, 'db') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const seen = new Set<number>()
+  const watch = setInterval(() => descendants(child.pid!).forEach((pid) => seen.add(pid)), 100)
+  void exited.then(() => clearInterval(watch))
+  started.push({ child })
+  const waitFor = (pattern: RegExp, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (pattern.test(output)) {
+          clearInterval(timer)
+          resolve()
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          clearInterval(timer)
+          reject(new Error(`npm start ended before ${what}:\n${output}`))
+        }
+      }, 50)
+    })
+  return { child, exited, seen, waitFor, output: () => output }
+}
+
+/** After `npm start` ended: nothing of its tree is left, and none of its ports answers. */
+async function expectAllStopped(seen: Set<number>, ports: StackPorts) {
+  expect(seen.size).toBeGreaterThanOrEqual(3) // start.mjs, the stack process, an anvil at least
+  // Helpers such as the bundler's service process exit when their parent's pipe closes, a moment later.
+  await expect.poll(() => [...seen].filter(isAlive), { timeout: 10_000 }).toEqual([])
+  await expect.poll(async () => (await Promise.all(Object.values(ports).map(async (port) => ((await isListening(port)) ? [port] : [])))).flat(), { timeout: 5_000 }).toEqual([])
+}
+
 describe('npm start', () => {
+  const dataDirs: string[] = []
+  const newDataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-start-'))
+    dataDirs.push(dir)
+    return dir
+  }
+  afterEach(() => {
+    // A test that failed before npm ended leaves nothing running (only pids still in its tree: a pid may be reused).
+    for (const { child } of started.splice(0)) {
+      if (child.exitCode !== null || child.signalCode !== null) continue
+      for (const pid of [...descendants(child.pid!), child.pid!]) process.kill(pid, 'SIGKILL')
+    }
+    for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops every child and frees every port when npm alone gets %s (kill, a process manager)', async (signal) => {
+    const ports = await freePorts()
+    const npm = startNpm(ports, newDataDir())
+    await npm.waitFor(/Tessera is running\. Open http/, 'printing its URL')
+    expect(await isListening(ports.demo)).toBe(true)
+    // Only npm is signalled, not its process group (as Ctrl-C in a terminal would).
+    npm.child.kill(signal)
+    await npm.exited
+    await expectAllStopped(npm.seen, ports)
+  }, 60_000)
+
+  it('stops what it has started when the signal comes while it is still starting', async () => {
+    const ports = await freePorts()
+    const npm = startNpm(ports, newDataDir())
+    // The first chain is up; the rest is still starting.
+    await npm.waitFor(/anvil Tessera Local \(chain 31337\) on/, 'starting the first chain')
+    npm.child.kill('SIGTERM')
+    await npm.exited
+    await expectAllStopped(npm.seen, ports)
+    expect(npm.output()).not.toContain('Tessera is running')
+  }, 60_000)
+
   it('prints one URL to open, serves the demo and the chains (anvil and Solana), and leaves nothing running after Ctrl-C', async () => {
     const ports = await freePorts()
     const manifestPath = `test-results/start-test-${process.pid}.json`

@@ -115,7 +115,7 @@ for (const themeMode of ['dark', 'light'] as const) {
     await signIn.getByRole('button', { name: 'Sign' }).click()
     await expect(page.getByRole('dialog')).toHaveCount(0)
 
-    await page.getByRole('button', { name: /0xf39F/ }).click()
+    await page.getByRole('button', { name: /0xf3…b92266/ }).click()
     const account = page.getByRole('dialog', { name: 'Account' })
     await account.getByRole('button', { name: 'Send' }).click()
     const send = page.getByRole('dialog', { name: 'Send' })

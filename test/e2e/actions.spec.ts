@@ -51,45 +51,76 @@ test('a visitor sends 1.5 TSR to another dev account; it lands on chain and show
     .toBeGreaterThan(0)
 })
 
-test('a visitor registers a name, and the account shows it', async ({ page, stack }) => {
+/** Registers `name` for the anvil account `addressIndex` through the data service, as another visitor would meanwhile. */
+async function registerElsewhere(stack: StackManifest, name: string, addressIndex: number) {
+  const { mnemonicToAccount } = await import('viem/accounts')
+  const { ANVIL_MNEMONIC } = await import('../../services/relay/testing/createNodeWallet')
+  const owner = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex })
+  const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(Date.now() / 1000), coinType: 60 })
+  const response = await fetch(`${stack.services.api}/v1/profile/account?projectId=${stack.services.projectId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ coin_type: 60, address: owner.address, message, signature: await owner.signMessage({ message }) }),
+  })
+  expect(response.status).toBe(200)
+}
+
+test('a visitor registers a name picked from the suggestions, and the account shows it', async ({ page, stack }) => {
   const account = await connectAndOpenAccount(page, stack)
   await account.getByRole('button', { name: 'Register a name' }).click()
   const register = page.getByRole('dialog', { name: 'Choose a name' })
   await register.getByLabel('Name').fill('abc')
   await register.getByRole('button', { name: 'Register' }).click()
   await expect(register.getByRole('alert')).toHaveText('A name has at least 4 characters: letters, digits and hyphens')
-  const name = `visitor-${Date.now().toString(36)}`
-  await register.getByLabel('Name').fill(name)
+  // The error goes as soon as the name changes.
+  const base = `visitor-${Date.now().toString(36)}`
+  await register.getByLabel('Name').fill(base)
+  await expect(register.getByRole('alert')).toHaveCount(0)
+  // A suggestion is a button that fills the field.
+  await register.getByRole('list', { name: 'Suggestions' }).getByRole('button', { name: `${base}-1.tessera.id` }).click()
+  await expect(register.getByLabel('Name')).toHaveValue(`${base}-1`)
   await register.getByRole('button', { name: 'Register' }).click()
   const success = page.getByRole('dialog', { name: 'Name registered' })
-  await expect(success.getByRole('status')).toHaveText(`${name} is now yours.`)
+  await expect(success.getByRole('status')).toHaveText(`${base}-1 is now yours.`)
   await success.getByRole('button', { name: 'Back to account' }).click()
-  await expect(page.getByRole('dialog', { name: 'Account' }).getByText(name, { exact: true })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Account' }).getByText(`${base}-1`, { exact: true })).toBeVisible()
 
   // The data service resolves it.
-  const profile = await (await fetch(`${stack.services.api}/v1/profile/account/${name}?projectId=${stack.services.projectId}`)).json()
+  const profile = await (await fetch(`${stack.services.api}/v1/profile/account/${base}-1?projectId=${stack.services.projectId}`)).json()
   expect(profile.addresses['60'].address).toBe(stack.devAccounts[0])
 })
 
-test('a name that is taken sends the visitor back to the form with the server’s reason', async ({ page, stack }) => {
+test('a name the service says is taken cannot be submitted; one taken meanwhile comes back with the server’s reason', async ({ page, stack }) => {
   const switchTo = (address: string) =>
     page.evaluate((a) => (window as unknown as { devWallet: { switchAccount: (a: string) => void } }).devWallet.switchAccount(a), address)
-  const registerAs = async (name: string) => {
-    await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Register a name' }).click()
-    const register = page.getByRole('dialog', { name: 'Choose a name' })
-    await register.getByLabel('Name').fill(name)
-    await register.getByRole('button', { name: 'Register' }).click()
-    return register
-  }
   await connectAndOpenAccount(page, stack)
-  const name = `taken-${Date.now().toString(36)}`
-  await switchTo(stack.devAccounts[1]!)
-  await registerAs(name)
-  await page.getByRole('dialog', { name: 'Name registered' }).getByRole('button', { name: 'Back to account' }).click()
-  // Another account of the same visitor tries the same name.
+  // An account without a name (the first one may have got one in the test before).
   await switchTo(stack.devAccounts[2]!)
-  const register = await registerAs(name)
-  await expect(register.getByRole('alert')).toHaveText(`Error registering name ${name}: ${name}.tessera.id is already registered`)
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Register a name' }).click()
+  const register = page.getByRole('dialog', { name: 'Choose a name' })
+  const registerButton = register.getByRole('button', { name: 'Register' })
+
+  // Taken before the visitor types it: said as soon as the suggestions come, and the form will not submit it.
+  const taken = `taken-${Date.now().toString(36)}`
+  await registerElsewhere(stack, taken, 7)
+  await register.getByLabel('Name').fill(taken)
+  await expect(register.getByRole('alert')).toHaveText(`${taken}.tessera.id is already registered`)
+  await expect(registerButton).toBeDisabled()
+  await expect(register.getByRole('list', { name: 'Suggestions' })).toContainText(`${taken}-1.tessera.id`)
+  // Another name: the error goes, and the form submits again.
+  await register.getByLabel('Name').fill(`${taken}-x`)
+  await expect(register.getByRole('alert')).toHaveCount(0)
+  await expect(registerButton).toBeEnabled()
+
+  // Free when the suggestions came, taken by someone else before the visitor submits: the server's reason.
+  const raced = `raced-${Date.now().toString(36)}`
+  await register.getByLabel('Name').fill(raced)
+  await expect(register.getByRole('list', { name: 'Suggestions' }).getByRole('button', { name: `${raced}-1.tessera.id` })).toBeVisible()
+  await registerElsewhere(stack, raced, 8)
+  await registerButton.click()
+  await expect(register.getByRole('alert')).toHaveText(`Error registering name ${raced}: ${raced}.tessera.id is already registered`)
+  await register.getByLabel('Name').fill(`${raced}-x`)
+  await expect(register.getByRole('alert')).toHaveCount(0)
 })
 
 test('sign in with the wallet: the session lands in the data service; declining says so; cancel disconnects when required', async ({ page, stack }) => {
@@ -120,7 +151,7 @@ test('sign in with the wallet: the session lands in the data service; declining 
 
   // A reload with a valid session stays signed in; a new account without one is asked, and cancel disconnects.
   await page.reload()
-  await expect(page.getByRole('button', { name: /0xf39F/ })).toBeVisible()
+  await expect(page.getByRole('button', { name: /0xf3…b92266/ })).toBeVisible()
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await page.evaluate(() => localStorage.removeItem('tessera:v1:siwxSessions'))
   await page.reload()

@@ -2,10 +2,12 @@ import { createPublicClient, formatEther, http } from 'viem'
 import type { Page } from '@playwright/test'
 import { expect, test } from '../fixtures'
 
-const shorten = (address: string) => `0x${address.slice(2, 6)}…${address.slice(-6)}`
+/** The widget's short address (SPEC §5): 4 characters at the start, the 0x included, and 6 at the end. */
+const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
+/** A balance as the widget shows it in English: cut (not rounded) to 3 decimals (SPEC §5), thousands grouped by commas. */
 const truncate3 = (value: string) => {
-  const [whole, fraction = ''] = value.split('.')
-  return `${whole}.${fraction.padEnd(3, '0').slice(0, 3)}`
+  const [whole = '', fraction = ''] = value.split('.')
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction.padEnd(3, '0').slice(0, 3)}`
 }
 
 async function connect(page: Page) {

@@ -15,7 +15,7 @@ const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
 const REACT_19 = { react: '19.3.1', 'react-dom': '19.3.1' }
 const REACT_18 = { react: '18.3.1', 'react-dom': '18.3.1' }
 const WAGMI = { viem: '2.57.20', '@tanstack/react-query': '5.108.0' }
-const shorten = (address: string) => `0x${address.slice(2, 6)}`
+const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
 /** A fresh recipient address ending in `suffix`. */
 const toAddress = (suffix: string) => `0x${suffix.padStart(40, '0')}` as const
 

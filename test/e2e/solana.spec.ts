@@ -2,8 +2,10 @@ import type { Page } from '@playwright/test'
 import { formatUnits } from '../../src/shared/protocol/display'
 import { expect, test } from '../fixtures'
 
-const shortenBase58 = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
-const shortenHex = (address: string) => `0x${address.slice(2, 6)}…${address.slice(-6)}`
+/** The widget's short address (SPEC §5), either family: 4 characters at the start (an EVM address's 0x among them) and 6 at the end. */
+const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
+/** An amount as the widget shows it in English: its digits, thousands grouped by commas. */
+const grouped = (value: string) => value.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ','))
 
 /** The SOL balance the local chain holds for `address`, asked of its RPC directly. */
 async function chainBalance(rpcUrl: string, address: string) {
@@ -26,7 +28,7 @@ test('a visitor connects the dev Solana wallet and sees its address and the SOL 
   await connectSolana(page)
 
   const dialog = page.getByRole('dialog', { name: 'Account' })
-  await expect(dialog.getByText(shortenBase58(account))).toBeVisible()
+  await expect(dialog.getByText(shorten(account))).toBeVisible()
   await expect(dialog.getByText('Connected with Tessera Dev Solana Wallet')).toBeVisible()
   await expect(dialog.getByLabel('Balance')).toHaveText(`${asSol(await chainBalance(solana.rpcUrl, account))} SOL`)
   await expect(dialog.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
@@ -35,7 +37,7 @@ test('a visitor connects the dev Solana wallet and sees its address and the SOL 
   await expect(dialog.getByRole('button', { name: 'Activity' })).toHaveCount(0)
 
   await page.reload()
-  await expect(page.getByRole('button', { name: new RegExp(shortenBase58(account)) })).toBeVisible()
+  await expect(page.getByRole('button', { name: new RegExp(shorten(account)) })).toBeVisible()
 })
 
 test('EVM and Solana at once: Account switches between the two, disconnecting one keeps the other, and a reload keeps it', async ({ page, stack }) => {
@@ -44,7 +46,7 @@ test('EVM and Solana at once: Account switches between the two, disconnecting on
   await page.goto(stack.demo!.url)
   await connectSolana(page)
   const account = page.getByRole('dialog', { name: 'Account' })
-  await expect(account.getByText(shortenBase58(solanaAccount))).toBeVisible()
+  await expect(account.getByText(shorten(solanaAccount))).toBeVisible()
 
   // Choosing an EVM network while only Solana is connected leads to the EVM wallets.
   await account.getByRole('button', { name: 'Network Solana Local' }).click()
@@ -53,18 +55,18 @@ test('EVM and Solana at once: Account switches between the two, disconnecting on
   await expect(connect.getByRole('button', { name: /Tessera Dev Wallet/ })).toBeVisible()
   await expect(connect.getByRole('button', { name: /Tessera Dev Solana Wallet/ })).toHaveCount(0)
   await connect.getByRole('button', { name: /Tessera Dev Wallet/ }).click()
-  await expect(account.getByText(shortenHex(evmAccount))).toBeVisible()
+  await expect(account.getByText(shorten(evmAccount))).toBeVisible()
 
   await account.getByRole('button', { name: /^Switch to Solana/ }).click()
-  await expect(account.getByText(shortenBase58(solanaAccount))).toBeVisible()
+  await expect(account.getByText(shorten(solanaAccount))).toBeVisible()
   await expect(account.getByRole('button', { name: /^Switch to EVM/ })).toBeVisible()
 
   await account.getByRole('button', { name: 'Disconnect · Solana' }).click()
-  await expect(account.getByText(shortenHex(evmAccount))).toBeVisible()
+  await expect(account.getByText(shorten(evmAccount))).toBeVisible()
   await expect(account.getByRole('button', { name: /^Switch to/ })).toHaveCount(0)
 
   await page.reload()
-  await expect(page.getByRole('button', { name: new RegExp(shortenHex(evmAccount)) })).toBeVisible()
+  await expect(page.getByRole('button', { name: new RegExp(shorten(evmAccount)) })).toBeVisible()
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:connectedNamespaces') ?? '[]'))).toEqual(['eip155'])
 })
 
@@ -103,7 +105,7 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
   await sendOnce(/^SOL/, '0.0000000001', receiver)
   // The token list holds the SPL balance the chain holds for the wallet's account.
   const held = await chainTokenBalance(solana.rpcUrl, solana.devAccounts[0]!, mint)
-  await expect(send.getByLabel('Token').locator('option', { hasText: /^TUSD/ })).toHaveText(`TUSD — ${formatUnits(held, 6)} TUSD available`)
+  await expect(send.getByLabel('Token').locator('option', { hasText: /^TUSD/ })).toHaveText(`TUSD — ${grouped(formatUnits(held, 6))} TUSD available`)
   await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
   await send.getByLabel('Amount').fill('0')
   await send.getByRole('button', { name: 'Send' }).click()
@@ -145,7 +147,7 @@ test('sign in with Solana: the SIWS message is signed by the wallet and the sess
   expect(session).toMatchObject({ caipAddress: `${solana.caipNetworkId}:${account}`, revoked: false })
   // A reload with the session stays signed in: no sign-in view.
   await page.reload()
-  await expect(page.getByRole('button', { name: new RegExp(shortenBase58(account)) })).toBeVisible()
+  await expect(page.getByRole('button', { name: new RegExp(shorten(account)) })).toBeVisible()
   await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
@@ -170,9 +172,9 @@ test('a phone wallet approves EVM and Solana through our relay; on Solana it sig
     await phone.pair((await qr.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
 
     const account = page.getByRole('dialog', { name: 'Account' })
-    await expect(account.getByText(shortenHex(phone.address))).toBeVisible()
+    await expect(account.getByText(shorten(phone.address))).toBeVisible()
     await account.getByRole('button', { name: /^Switch to Solana/ }).click()
-    await expect(account.getByText(shortenBase58(phone.solanaAddress!))).toBeVisible()
+    await expect(account.getByText(shorten(phone.solanaAddress!))).toBeVisible()
 
     await account.getByRole('button', { name: 'Send' }).click()
     const send = page.getByRole('dialog', { name: 'Send' })
@@ -209,7 +211,7 @@ test('a Solana-only site pairs by WalletConnect with a phone wallet offering Sol
     const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string }[])
     const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
     expect(session).toMatchObject({ caipAddress: `${stack.solana!.caipNetworkId}:${phone.solanaAddress}`, revoked: false })
-    await page.getByRole('button', { name: new RegExp(shortenBase58(phone.solanaAddress!)) }).click()
+    await page.getByRole('button', { name: new RegExp(shorten(phone.solanaAddress!)) }).click()
     await expect(page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
   } finally {
     await phone.close()

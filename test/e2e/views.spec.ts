@@ -71,3 +71,33 @@ test('the send form says when the amount is more than the balance or the receive
   await expect(send.getByRole('alert')).toHaveCount(0)
   await expect(send.getByRole('button', { name: 'Send' })).toBeEnabled()
 })
+
+test('in French the views, numbers, an error and a toast are French', async ({ page, stack }) => {
+  // The wallet registry cannot be reached, and the history service fails.
+  await page.context().route(/\/getWallets\?/, (route) => route.abort())
+  await page.context().route(/\/v1\/account\/[^/]+\/history\?/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }))
+  await page.goto(`${stack.demo!.url}/?locale=fr`)
+  await page.getByRole('button', { name: 'Connecter un portefeuille' }).click()
+  const connect = page.getByRole('dialog', { name: 'Connecter un portefeuille' })
+  await expect(connect.getByRole('button', { name: /^WalletConnect/ })).toContainText('Code QR')
+  await connect.getByRole('button', { name: /^WalletConnect/ }).click()
+  const walletConnect = page.getByRole('dialog', { name: 'WalletConnect' })
+  await expect(walletConnect.getByRole('img', { name: 'Code QR WalletConnect' })).toBeVisible()
+  await walletConnect.getByRole('button', { name: 'Retour' }).click()
+
+  // An error of the error table, said in French: the registry is unreachable.
+  await connect.getByRole('button', { name: 'Tous les portefeuilles' }).click()
+  await expect(page.getByRole('dialog', { name: 'Tous les portefeuilles' }).getByRole('alert')).toHaveText('Le service est injoignable')
+  await page.getByRole('dialog', { name: 'Tous les portefeuilles' }).getByRole('button', { name: 'Retour' }).click()
+
+  await connect.getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  const account = page.getByRole('dialog', { name: 'Compte' })
+  // French digits: a narrow no-break space between thousands, a decimal comma.
+  await expect(account.getByLabel('Solde')).toHaveText(/^\d{1,3}(\u202f\d{3})*,\d{3} ETH$/)
+  await expect(account.getByText('Connecté avec Tessera Dev Wallet')).toBeVisible()
+
+  // A toast of the error table, said in French: the history could not be fetched.
+  await account.getByRole('button', { name: 'Activité' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'Échec du chargement des transactions' })).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Activité' }).getByText('Aucune transaction pour le moment')).toBeVisible()
+})

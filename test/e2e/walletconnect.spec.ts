@@ -7,7 +7,8 @@ import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/
 import type { StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
 
-const shorten = (address: string) => `0x${address.slice(2, 6)}…${address.slice(-6)}`
+/** The widget's short address (SPEC §5): 4 characters at the start, the 0x included, and 6 at the end. */
+const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
 
 let wallet: NodeWallet
 test.beforeAll(async () => {

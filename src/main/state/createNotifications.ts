@@ -1,8 +1,21 @@
 import { createStore } from 'zustand/vanilla'
+import type { ErrorCode } from '../../shared/protocol/errorTable'
+import type { ErrorNotice } from './errorNotice'
 
 export type NotificationVariant = 'success' | 'loading' | 'error'
 
-export type NotificationState = { message: string; variant: NotificationVariant; open: boolean; autoClose: boolean }
+/**
+ * The toast. A toast of the error table (SPEC §8) keeps its `code` and `params`, by which the UI says it in the widget's
+ * locale; `message` is its English sentence.
+ */
+export type NotificationState = {
+  message: string
+  code: ErrorCode | undefined
+  params: Record<string, string | number> | undefined
+  variant: NotificationVariant
+  open: boolean
+  autoClose: boolean
+}
 
 export const TOAST_RESHOW_DELAY_MS = 150
 export const TOAST_AUTO_CLOSE_MS = 2_500
@@ -15,7 +28,7 @@ const realTimers: Timers = { setTimeout: (run, ms) => setTimeout(run, ms), clear
  * close by themselves.
  */
 export function createNotifications({ timers = realTimers, autoCloseMs = TOAST_AUTO_CLOSE_MS }: { timers?: Timers; autoCloseMs?: number } = {}) {
-  const store = createStore<NotificationState>()(() => ({ message: '', variant: 'success', open: false, autoClose: true }))
+  const store = createStore<NotificationState>()(() => ({ message: '', code: undefined, params: undefined, variant: 'success', open: false, autoClose: true }))
   let reshow: unknown
   let autoClose: unknown
 
@@ -26,10 +39,19 @@ export function createNotifications({ timers = realTimers, autoCloseMs = TOAST_A
 
   return {
     store,
-    show(message: string, { variant = 'success', autoClose: shouldAutoClose = true }: { variant?: NotificationVariant; autoClose?: boolean } = {}) {
+    /**
+     * Shows a toast: an error-table notice (the UI says it in the widget's locale by its code), or a plain text (shown as
+     * it is in every locale).
+     * @example notifications.show(errorNotice('TRANSACTION_STARTED')) // 'Transaction started', 'Transaction lancée' in French
+     */
+    show(
+      toast: string | ErrorNotice,
+      { variant = 'success', autoClose: shouldAutoClose = true }: { variant?: NotificationVariant; autoClose?: boolean } = {},
+    ) {
       timers.clearTimeout(reshow)
       timers.clearTimeout(autoClose)
-      const next = { message, variant, autoClose: shouldAutoClose }
+      const { message, code, params } = typeof toast === 'string' ? { message: toast, code: undefined, params: undefined } : { params: undefined, ...toast }
+      const next = { message, code, params, variant, autoClose: shouldAutoClose }
       if (!store.getState().open) return open(next)
       store.setState({ open: false })
       reshow = timers.setTimeout(() => open(next), TOAST_RESHOW_DELAY_MS)

@@ -1,16 +1,22 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react'
 import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProvider'
+import type { NotificationState } from '../state/createNotifications'
 import { ShadowRoot } from './ShadowRoot'
 
+type ToastTextComponent = ComponentType<{ toast: Pick<NotificationState, 'message' | 'code' | 'params'> }>
+
 // Once the modal's code is here it renders at once: going through Suspense again would wait for React's fallback
-// throttle (about 300 ms) even for a module already loaded.
+// throttle (about 300 ms) even for a module already loaded. The toast's words (in the widget's locale) come with it.
 let LoadedModal: ComponentType | undefined
+let LoadedToastText: ToastTextComponent | undefined
 const loadModal = () =>
   import('./Modal/Modal').then((module) => {
     LoadedModal = module.default
+    LoadedToastText = module.ToastText
     return module
   })
 const LazyModal = lazy(loadModal)
+const LazyToastText = lazy(() => loadModal().then((module) => ({ default: module.ToastText })))
 
 /** Starts loading what the first click needs before it comes (on hover, focus or idle): the modal, and the widget's connection actions. */
 export function prefetchModal(widget: { prefetch: () => void }) {
@@ -45,7 +51,13 @@ export function WidgetModal() {
       ) : null}
       {toast.open ? (
         <div className="toast" role={toast.variant === 'error' ? 'alert' : 'status'} data-variant={toast.variant}>
-          {toast.message}
+          {LoadedToastText ? (
+            <LoadedToastText toast={toast} />
+          ) : (
+            <Suspense fallback={toast.message}>
+              <LazyToastText toast={toast} />
+            </Suspense>
+          )}
         </div>
       ) : null}
     </ShadowRoot>

@@ -39,7 +39,8 @@ describe('history controller', () => {
     const history = createHistoryController({ core: coreWith({ getTransactionHistory: vi.fn().mockRejectedValue(new Error('down')) }), notifications, analytics: { track } as unknown as Analytics, projectId: 'p' })
     await history.fetch({ accountAddress: '0xa', caipNetworkId: 'eip155:1' })
     expect(history.store.getState()).toMatchObject({ empty: true, next: undefined, loading: false })
-    expect(show).toHaveBeenCalledWith('Failed to fetch transactions', { variant: 'error' })
+    expect(show).toHaveBeenCalledTimes(1)
+    expect(notifications.store.getState()).toMatchObject({ open: true, variant: 'error', code: 'FETCH_TRANSACTIONS_FAILED', message: 'Failed to fetch transactions' })
     expect(track).toHaveBeenCalledWith('ERROR_FETCH_TRANSACTIONS', { address: '0xa', projectId: 'p', cursor: undefined, isSmartAccount: false })
   })
 
@@ -67,7 +68,11 @@ describe('names controller', () => {
     const router = createRouter('RegisterAccountName')
     const names = createNamesController({ core: coreWith({ registerName }), router, getAddress: () => '0x00000000000000000000000000000000000000aa', walletRequest: vi.fn().mockResolvedValue('0x') })
     expect(await names.register('alice')).toBe(false)
-    expect(names.store.getState().error).toBe('Error registering name alice: alice.tessera.id is already registered')
+    expect(names.store.getState().error).toEqual({
+      reason: 'failed',
+      error: { code: 'NAME_REGISTER_FAILED', params: { name: 'alice' }, message: 'Error registering name alice' },
+      details: 'alice.tessera.id is already registered',
+    })
     expect(router.store.getState().view).toBe('RegisterAccountName')
   })
 })

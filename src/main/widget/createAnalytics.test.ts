@@ -15,7 +15,7 @@ const setup = (send: (args: unknown) => Promise<boolean>, isEnabled = true) => {
     location: { href: 'http://dapp.test/x', hostname: 'dapp.test' },
     now: () => 42,
   })
-  return { analytics, shown }
+  return { analytics, shown, notifications }
 }
 
 describe('analytics', () => {
@@ -39,11 +39,12 @@ describe('analytics', () => {
       if (isForbidden) throw createWidgetError('INVALID_APP_CONFIGURATION', { status: 403 })
       return true
     })
-    const { analytics, shown } = setup(send)
+    const { analytics, shown, notifications } = setup(send)
     await analytics.track('MODAL_OPEN')
     await analytics.track('MODAL_CLOSE')
     expect(shown).toHaveBeenCalledTimes(1)
-    expect(shown).toHaveBeenCalledWith('Invalid App Configuration', { variant: 'error' })
+    // By its code, which the UI says in the widget's locale; the English sentence is the spec's.
+    expect(notifications.store.getState()).toMatchObject({ open: true, variant: 'error', code: 'INVALID_APP_CONFIGURATION', message: 'Invalid App Configuration' })
     isForbidden = false
     await analytics.track('MODAL_OPEN')
     isForbidden = true

@@ -41,7 +41,7 @@ export function createAnalytics({
       } catch (error) {
         if ((error as { code?: string }).code === 'INVALID_APP_CONFIGURATION' && !hasShownForbidden) {
           hasShownForbidden = true
-          notifications.show(errorTable.INVALID_APP_CONFIGURATION.message, { variant: 'error' })
+          notifications.show({ code: 'INVALID_APP_CONFIGURATION', message: errorTable.INVALID_APP_CONFIGURATION.message }, { variant: 'error' })
         }
         return false
       }

@@ -1,6 +1,7 @@
 import { formatCaipAddress, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
+import { errorNotice } from '../state/errorNotice'
 import { namespacesToDisconnect } from '../state/namespacesToDisconnect'
 import type { ConnectionController } from './createConnectionController'
 
@@ -52,7 +53,7 @@ export function createConnectionActions(connection: ConnectionController) {
       }
       clearConnection(ended.length > 0 ? ended : asked)
       if (failures.length > 0) {
-        notifications.show(errorTable.DISCONNECT_FAILED.message, { variant: 'error' })
+        notifications.show(errorNotice('DISCONNECT_FAILED'), { variant: 'error' })
         throw failures[0]
       }
       if (ended.includes(store.getState().activeNamespace) || asked.includes(store.getState().activeNamespace)) router.reset('Connect')

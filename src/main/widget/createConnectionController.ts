@@ -121,7 +121,7 @@ export function createConnectionController({ config, store, storage, core, route
     try {
       await adapter.readNativeBalance(core, activeNetwork(ns), address)
     } catch {
-      if (seq === balanceRequest) notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
+      if (seq === balanceRequest) notifications.show({ code: 'TOKEN_BALANCE_UNAVAILABLE', message: errorTable.TOKEN_BALANCE_UNAVAILABLE.message }, { variant: 'error' })
     }
   }
 

@@ -1,9 +1,9 @@
 import { createStore } from 'zustand/vanilla'
-import { errorTable } from '../../shared/protocol/errorTable'
 import type { Transaction } from '../../shared/protocol/schemas/entities'
 import { filterTransactions, groupTransactionsByYearMonth, requireAccountAddress } from '../../shared/protocol/transactions'
 import type { Core } from '../core/createCore'
 import type { Notifications } from '../state/createNotifications'
+import { errorNotice } from '../state/errorNotice'
 import type { Analytics } from './createAnalytics'
 
 /** The transactions state (SPEC §3). */
@@ -50,7 +50,7 @@ export function createHistoryController({ core, notifications, analytics, projec
         })
       } catch {
         store.setState({ loading: false, empty: true, next: undefined, lastNetworkInView: caipNetworkId })
-        notifications.show(errorTable.FETCH_TRANSACTIONS_FAILED.message, { variant: 'error' })
+        notifications.show(errorNotice('FETCH_TRANSACTIONS_FAILED'), { variant: 'error' })
         void analytics.track('ERROR_FETCH_TRANSACTIONS', { address: account, projectId, cursor, isSmartAccount: false })
       }
     },

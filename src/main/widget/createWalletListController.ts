@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla'
 import { RECOMMENDED_WALLETS_COUNT, WALLETS_PER_PAGE, WALLET_IMAGES_PREFETCHED, WALLET_SEARCH_MAX_RESULTS, WALLET_SEARCH_MIN_WAIT_MS } from '../../shared/protocol/constants'
 import type { WalletListingEntry } from '../../shared/protocol/schemas/entities'
 import type { Core } from '../core/createCore'
+import { toErrorNotice, type ErrorNotice } from '../state/errorNotice'
 
 export type WalletListState = {
   wallets: WalletListingEntry[]
@@ -9,7 +10,8 @@ export type WalletListState = {
   page: number
   search: string
   loading: boolean
-  error: string | undefined
+  /** Why the registry could not be read (the view says it in the widget's locale). */
+  error: ErrorNotice | undefined
   /** The registry wallets of the Connect view (SPEC §9 order: recent, then featured, then recommended), none installed. */
   connectList: { recent: WalletListingEntry[]; featured: WalletListingEntry[]; recommended: WalletListingEntry[] }
 }
@@ -70,7 +72,7 @@ export function createWalletListController({ core, imageUrl, prefetchImage = (ur
         if (page === 0) prefetch(result.data)
         store.setState({ wallets: [...wallets, ...result.data], count: result.count, page: page + 1, loading: false, error: undefined })
       } catch (error) {
-        if (seq === request) store.setState({ loading: false, error: (error as { shortMessage?: string }).shortMessage ?? 'Something went wrong' })
+        if (seq === request) store.setState({ loading: false, error: toErrorNotice(error) })
       }
     },
     /** Searches by name; an empty search goes back to the paged list. */
@@ -86,7 +88,7 @@ export function createWalletListController({ core, imageUrl, prefetchImage = (ur
         const [result] = await Promise.all([core.dataService.getWallets({ page: 1, entries: WALLET_SEARCH_MAX_RESULTS, search: text }), sleep(WALLET_SEARCH_MIN_WAIT_MS)])
         if (seq === request) store.setState({ wallets: result.data, count: result.count, page: 1, loading: false, error: undefined })
       } catch (error) {
-        if (seq === request) store.setState({ loading: false, error: (error as { shortMessage?: string }).shortMessage ?? 'Something went wrong' })
+        if (seq === request) store.setState({ loading: false, error: toErrorNotice(error) })
       }
     },
   }

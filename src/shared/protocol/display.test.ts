@@ -30,13 +30,23 @@ describe('display (SPEC §5)', () => {
     expect(() => parseUnits('1e5', 6)).toThrow('Invalid amount: "1e5"')
   })
 
-  it('shortens addresses to 4 leading and 6 trailing characters', () => {
-    expect(shortenAddress('0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb')).toBe('0xab16…5Bfcdb')
-    expect(shortenAddress('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe('EPjF…yTDt1v')
-    expect(shortenAddress('0x1234')).toBe('0x1234')
+  it.each([
+    // The 0x prefix counts among the 4 leading characters, as the reference kit shows 0xf3…b92266.
+    ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', '0xf3…b92266'],
+    ['0xab16a96D359eC26a11e2C2b3d8f8B8942d5Bfcdb', '0xab…5Bfcdb'],
+    // Solana (base58, no prefix): its first 4 characters.
+    ['EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'EPjF…yTDt1v'],
+    // Nothing to gain under 4 + 1 + 6 characters.
+    ['0x1234', '0x1234'],
+    ['0x123456789', '0x123456789'],
+    ['0x1234567890', '0x12…567890'],
+  ])('shortens %s to 4 leading and 6 trailing characters: %s', (address, shown) => {
+    expect(shortenAddress(address)).toBe(shown)
   })
 
   it.each([
+    [1, 'a few seconds ago'],
+    [2, '2 seconds ago'],
     [44, '44 seconds ago'],
     [45, 'a minute ago'],
     [89, 'a minute ago'],

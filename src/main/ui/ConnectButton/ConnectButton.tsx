@@ -4,11 +4,13 @@ import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { prefetchModal } from '../WidgetModal'
 import { ShadowRoot } from '../ShadowRoot'
 import { buttonCatalogues, widgetLocale } from '../i18n/buttons'
+import { localizeDecimal } from '../i18n/formatNumber'
 
 /** The button a page shows: "Connect Wallet", or the account with its balance once connected. Opens the modal. */
 export function ConnectButton() {
   const widget = useWidget()
-  const messages = buttonCatalogues[widgetLocale(widget.config.locale)]
+  const locale = widgetLocale(widget.config.locale)
+  const messages = buttonCatalogues[locale]
   const { status, address } = useAccount()
   const balance = useBalance()
   const themeMode = useWidgetState((s) => s.themeMode)
@@ -25,7 +27,7 @@ export function ConnectButton() {
       >
         {isConnected ? (
           <>
-            {balance ? <span>{`${formatBalance(balance.value, { decimals: balance.decimals })} ${balance.symbol}`}</span> : null}
+            {balance ? <span>{`${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`}</span> : null}
             <span>{shortenAddress(address)}</span>
           </>
         ) : status === 'connecting' || status === 'reconnecting' ? (

@@ -16,6 +16,9 @@ import { ApproveTransactionView } from '../views/ApproveTransactionView'
 import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
 import type { MessageKey } from '../i18n/en'
 
+// The toast's words come with the modal's code (WidgetModal loads both at once).
+export { ToastText } from '../ToastText'
+
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Connect: ConnectView,
   ConnectingExternal: ConnectingExternalView,

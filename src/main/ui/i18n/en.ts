@@ -43,7 +43,7 @@ export const en = {
   'send.amount': 'Amount',
   'send.receiver': 'To (address or name)',
   'send.submit': 'Send',
-  'send.gas': 'Network fee: ${usd}',
+  'send.gas': 'Network fee: {usd}',
   'send.fee': 'Network fee: {amount} {symbol}',
   'send.insufficientGas': 'Not enough {symbol} to pay the network fee',
   'send.available': '{amount} {symbol} available',
@@ -96,6 +96,9 @@ export const en = {
   'account.connectedWith': 'Connected with {wallet}',
   'error.userRejected': 'Connection declined',
   'error.generic': 'Something went wrong',
+  'view.Swap': 'Swap',
+  'names.invalid': 'A name has at least 4 characters: letters, digits and hyphens',
+  'names.isTaken': '{name} is already registered',
 } as const
 
 export type MessageKey = keyof typeof en

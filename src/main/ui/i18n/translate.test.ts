@@ -1,16 +1,50 @@
 import { describe, expect, it } from 'vitest'
-import { en } from './en'
-import { fr } from './fr'
-import { pickLocale, translate } from './translate'
+import { errorTable, type ErrorCode } from '../../../shared/protocol/errorTable'
+import { views } from '../../state/views'
+import { buttonCatalogues } from './buttons'
+import { en, type MessageKey } from './en'
+import { localizeDecimal, formatUsdValue } from './formatNumber'
+import { localizeRelativeTime } from './formatRelativeTime'
+import { catalogues, errorCatalogues, pickLocale, translate, translateError } from './translate'
+
+const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+/** Keys one catalogue has and the other lacks, both ways. */
+const keyDiff = (reference: object, other: object) => ({
+  missing: Object.keys(reference).filter((key) => !Object.hasOwn(other, key)),
+  extra: Object.keys(other).filter((key) => !Object.hasOwn(reference, key)),
+})
+const locales = Object.keys(catalogues).filter((locale) => locale !== 'en')
 
 describe('translation', () => {
-  it('has every English key in French, and nothing more', () => {
-    expect(Object.keys(fr).sort()).toEqual(Object.keys(en).sort())
+  it('catches a catalogue that lacks a key English has, or has one English lacks', () => {
+    const { close: _close, ...lacking } = en
+    expect(keyDiff(en, lacking)).toEqual({ missing: ['close'], extra: [] })
+    expect(keyDiff(en, { ...en, 'view.Unknown': 'x' })).toEqual({ missing: [], extra: ['view.Unknown'] })
   })
 
-  it('keeps the same placeholders in every locale', () => {
-    const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
-    for (const key of Object.keys(en) as (keyof typeof en)[]) expect(placeholders(fr[key])).toEqual(placeholders(en[key]))
+  it.each(locales)('%s has every key of English, and no other', (locale) => {
+    expect(keyDiff(en, catalogues[locale]!)).toEqual({ missing: [], extra: [] })
+  })
+
+  it.each(locales)('%s keeps the placeholders of every English message', (locale) => {
+    for (const key of Object.keys(en) as MessageKey[]) expect({ key, placeholders: placeholders(catalogues[locale]![key]) }).toEqual({ key, placeholders: placeholders(en[key]) })
+  })
+
+  it('has the first-load button in every locale of the catalogues, with the same keys', () => {
+    expect(Object.keys(buttonCatalogues).sort()).toEqual(Object.keys(catalogues).sort())
+    for (const locale of Object.keys(buttonCatalogues) as (keyof typeof buttonCatalogues)[]) expect(keyDiff(buttonCatalogues.en, buttonCatalogues[locale])).toEqual({ missing: [], extra: [] })
+  })
+
+  it('titles every view of the modal', () => {
+    for (const view of views) expect(Object.keys(en)).toContain(`view.${view}`)
+  })
+
+  it.each(locales)('%s says every error of the error table, with its placeholders', (locale) => {
+    const table = errorCatalogues[locale] ?? {}
+    expect(keyDiff(errorTable, table)).toEqual({ missing: [], extra: [] })
+    for (const code of Object.keys(errorTable) as ErrorCode[]) {
+      expect({ code, placeholders: placeholders(table[code] ?? '') }).toEqual({ code, placeholders: placeholders(errorTable[code].message) })
+    }
   })
 
   it.each([
@@ -24,4 +58,48 @@ describe('translation', () => {
     expect(translate('en', 'view.ConnectingExternal', { wallet: '<b>Dev</b>' })).toBe('Continue in <b>Dev</b>')
     expect(translate('fr', 'connecting.prompt', { wallet: 'Dev' })).toBe('Acceptez la demande de connexion dans Dev.')
   })
+})
+
+describe('errors and toasts in the widget’s locale', () => {
+  it.each([
+    // English is the error table's sentence, word for word (the spec's).
+    ['en', { code: 'TRANSACTION_STARTED', message: 'Transaction started' }, 'Transaction started'],
+    ['fr', { code: 'TRANSACTION_STARTED', message: 'Transaction started' }, 'Transaction lancée'],
+    ['fr', { code: 'NAME_REGISTER_FAILED', params: { name: 'alice' }, message: 'Error registering name alice' }, 'Erreur lors de l’enregistrement du nom alice'],
+    ['fr', { code: 'EMAIL_LOGIN_THROTTLED', params: { n: 12 }, message: 'Please try again after 12 seconds' }, 'Veuillez réessayer dans 12 secondes'],
+    // A value the sentence needs is missing: the English sentence, already filled, rather than a gap.
+    ['fr', { code: 'NAME_REGISTER_FAILED', message: 'Error registering name alice' }, 'Error registering name alice'],
+    // No code, or one that is not ours: the text as it is.
+    ['fr', { message: 'Nope' }, 'Nope'],
+    ['fr', { code: 'constructor', message: 'Nope' }, 'Nope'],
+    ['de', { code: 'TRANSACTION_STARTED', message: 'Transaction started' }, 'Transaction started'],
+  ])('%s: %j → %s', (locale, notice, text) => expect(translateError(locale, notice)).toBe(text))
+})
+
+describe('numbers in the widget’s locale', () => {
+  it.each([
+    ['en', '10000.000', '10,000.000'],
+    ['fr', '10000.000', '10\u202f000,000'],
+    ['en', '0.00', '0.00'],
+    ['fr', '1.500', '1,500'],
+    ['fr', '-0.000005', '-0,000005'],
+    // Every digit of a large or long amount, never through a binary float.
+    ['en', '123456789012345678901.123456789012345678', '123,456,789,012,345,678,901.123456789012345678'],
+    ['en', 'not a number', 'not a number'],
+  ])('%s: %s → %s', (locale, value, text) => expect(localizeDecimal(locale, value)).toBe(text))
+
+  it.each([
+    ['en', 0.1234, '$0.12'],
+    ['en', 1234.5, '$1,234.50'],
+    ['fr', 0.1234, '0,12\u00a0$US'],
+  ])('dollars in %s: %d → %s', (locale, value, text) => expect(formatUsdValue(locale, value)).toBe(text))
+
+  it.each([
+    ['en', 90, '2 minutes ago'],
+    ['en', 45, 'a minute ago'],
+    ['fr', 90, 'il y a 2 minutes'],
+    ['fr', 45, 'il y a 1 minute'],
+    ['fr', 1, 'maintenant'],
+    ['fr', 36 * 3_600, 'il y a 2 jours'],
+  ])('time in %s, %i s ago → %s', (locale, seconds, text) => expect(localizeRelativeTime(locale, 0, seconds * 1_000)).toBe(text))
 })

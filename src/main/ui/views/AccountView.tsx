@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
-import { useTranslate } from '../useTranslate'
+import { localizeDecimal } from '../i18n/formatNumber'
+import { useLocale, useTranslate } from '../useTranslate'
 import { Avatar } from './Avatar'
 
 /** The connected account: avatar, name, address, balance, network, copy, explorer and disconnect. */
@@ -10,6 +11,7 @@ export function AccountView() {
   const widget = useWidget()
   const config = widget.config
   const t = useTranslate()
+  const locale = useLocale()
   const { address } = useAccount()
   const balance = useBalance()
   const { network } = useNetwork()
@@ -34,7 +36,9 @@ export function AccountView() {
       </span>
       {wallet ? <span className="muted">{t('account.connectedWith', { wallet: wallet.name })}</span> : null}
       <span className="balance" aria-label={t('account.balance')}>
-        {balance ? `${formatBalance(balance.value, { decimals: balance.decimals })} ${balance.symbol}` : `0.000 ${network.nativeCurrency.symbol}`}
+        {balance
+          ? `${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`
+          : `${localizeDecimal(locale, formatBalance(undefined))} ${network.nativeCurrency.symbol}`}
       </span>
       <div className="actions">
         <button type="button" className="item" onClick={() => widget.router.push('Networks')}>

@@ -1,17 +1,20 @@
 import { useEffect } from 'react'
-import { formatRelativeTime, formatTokenQuantity } from '../../../shared/protocol/display'
+import { formatTokenQuantity } from '../../../shared/protocol/display'
 import { useAccount } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { getFeatures } from '../../widget/features'
-import { useTranslate } from '../useTranslate'
+import { localizeDecimal } from '../i18n/formatNumber'
+import { localizeRelativeTime } from '../i18n/formatRelativeTime'
+import { useLocale, useTranslate } from '../useTranslate'
 
-const monthName = (year: number, month: number, locale: string | undefined) =>
+const monthName = (year: number, month: number, locale: string) =>
   new Date(Date.UTC(year, month - 1, 1)).toLocaleString(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' })
 
 /** Transaction history, grouped by month, newest first. */
 export function ActivityView() {
   const widget = useWidget()
   const t = useTranslate()
+  const locale = useLocale()
   const { address } = useAccount()
   const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
   const { history: historyController } = getFeatures(widget)
@@ -30,17 +33,17 @@ export function ActivityView() {
           .map(Number)
           .sort((a, b) => b - a)
           .map((month) => (
-            <section key={`${year}-${month}`} aria-label={monthName(year, month, widget.config.locale)}>
-              <h3 className="muted">{monthName(year, month, widget.config.locale)}</h3>
+            <section key={`${year}-${month}`} aria-label={monthName(year, month, locale)}>
+              <h3 className="muted">{monthName(year, month, locale)}</h3>
               <ul className="list">
                 {history.transactionsByYear[year]![month]!.map((tx) => {
                   const transfer = tx.transfers[0]
                   const symbol = transfer?.fungible_info?.symbol ?? ''
-                  const amount = transfer ? formatTokenQuantity(transfer.quantity.numeric) : ''
+                  const amount = transfer ? localizeDecimal(locale, formatTokenQuantity(transfer.quantity.numeric)) : ''
                   return (
                     <li key={tx.id} className="item">
                       <span>{t(tx.metadata.operationType === 'send' ? 'activity.sent' : 'activity.received', { amount, symbol })}</span>
-                      <span className="tag">{formatRelativeTime(Date.parse(tx.metadata.minedAt), Date.now())}</span>
+                      <span className="tag">{localizeRelativeTime(locale, Date.parse(tx.metadata.minedAt), Date.now())}</span>
                     </li>
                   )
                 })}

@@ -1,6 +1,7 @@
 import { shortenAddress } from '../../../shared/protocol/display'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
-import { useTranslate } from '../useTranslate'
+import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
+import { useLocale, useTranslate } from '../useTranslate'
 
 /** An EVM send names its chain id, a Solana one its CAIP-2 cluster id. */
 type PendingTransaction = { to: string; amount: string; symbol: string; chainId?: number; caipNetworkId?: string; gasPriceInUSD?: number }
@@ -9,6 +10,7 @@ type PendingTransaction = { to: string; amount: string; symbol: string; chainId?
 export function ApproveTransactionView() {
   const widget = useWidget()
   const t = useTranslate()
+  const locale = useLocale()
   const pending = useStoreSelector(widget.router.store, (s) => s.data) as PendingTransaction | undefined
   if (!pending) return null
   const caipNetworkId = pending.caipNetworkId ?? `eip155:${pending.chainId}`
@@ -18,7 +20,7 @@ export function ApproveTransactionView() {
       <p className="muted">{t('approve.prompt')}</p>
       <dl className="summary">
         <dt>{t('approve.amount')}</dt>
-        <dd>{`${pending.amount} ${pending.symbol}`}</dd>
+        <dd>{`${localizeDecimal(locale, pending.amount)} ${pending.symbol}`}</dd>
         <dt>{t('approve.to')}</dt>
         <dd title={pending.to}>{shortenAddress(pending.to)}</dd>
         <dt>{t('approve.network')}</dt>
@@ -26,7 +28,7 @@ export function ApproveTransactionView() {
         {pending.gasPriceInUSD !== undefined ? (
           <>
             <dt>{t('approve.fee')}</dt>
-            <dd>{`$${pending.gasPriceInUSD.toFixed(2)}`}</dd>
+            <dd>{formatUsdValue(locale, pending.gasPriceInUSD)}</dd>
           </>
         ) : null}
       </dl>

@@ -1,44 +1,92 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import { nameLabel, type NameError } from '../../widget/createNamesController'
 import { getFeatures } from '../../widget/features'
-import { Alert } from '../Alert'
-import { useTranslate } from '../useTranslate'
+import { useTranslate, useTranslateError } from '../useTranslate'
 
-/** Choose a name: suggestions as you type, then sign and register. */
+/**
+ * Choose a name: suggestions as you type (a free one fills the field; a taken one says so), a name the service says is
+ * taken is not submitted, then sign and register. An error goes when the name changes.
+ */
 export function RegisterAccountNameView() {
   const widget = useWidget()
   const t = useTranslate()
+  const translateError = useTranslateError()
   const id = useId()
-  const [name, setName] = useState('')
+  const errorId = useId()
+  const input = useRef<HTMLInputElement>(null)
   const { names } = getFeatures(widget)
   const state = useStoreSelector(names.store, (s) => s)
   useEffect(() => {
-    const timer = setTimeout(() => void names.suggest(name), 300)
+    names.reset()
+  }, [names])
+  useEffect(() => {
+    const timer = setTimeout(() => void names.suggest(state.name), 300)
     return () => clearTimeout(timer)
-  }, [names, name])
+  }, [names, state.name])
+
+  const say = (error: NameError) => {
+    if (error.reason === 'invalid') return t('names.invalid')
+    if (error.reason === 'taken') return t('names.isTaken', { name: error.name })
+    // The service's reason is its own text, after the error's sentence (SPEC §8).
+    return error.details ? `${translateError(error.error)}: ${error.details}` : translateError(error.error)
+  }
+  const message = state.error ? say(state.error) : undefined
+  // The name in the field is not suggested back to itself.
+  const suggestions = state.suggestions.filter((s) => nameLabel(s.name) !== state.name)
   return (
     <form
       className="actions"
       onSubmit={(event) => {
         event.preventDefault()
-        void names.register(name)
+        void names.register()
       }}
     >
       <label htmlFor={id} className="muted">
         {t('names.label')}
       </label>
-      <input id={id} className="item" autoComplete="off" spellCheck={false} value={name} onChange={(e) => setName(e.target.value.trim().toLowerCase())} />
-      {state.suggestions.length > 0 ? (
+      <input
+        ref={input}
+        id={id}
+        className="item"
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={message ? errorId : undefined}
+        value={state.name}
+        onChange={(e) => names.setName(e.target.value.trim().toLowerCase())}
+      />
+      {suggestions.length > 0 ? (
         <ul className="list" aria-label={t('names.suggestions')}>
-          {state.suggestions.map((s) => (
-            <li key={s.name} className="muted">
-              {s.name} {s.registered ? `(${t('names.taken')})` : ''}
+          {suggestions.map((s) => (
+            <li key={s.name}>
+              {s.registered ? (
+                <span className="item" aria-disabled="true">
+                  <span>{s.name}</span>
+                  <span className="tag">{t('names.taken')}</span>
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className="item"
+                  onClick={() => {
+                    names.setName(nameLabel(s.name))
+                    input.current?.focus()
+                  }}
+                >
+                  {s.name}
+                </button>
+              )}
             </li>
           ))}
         </ul>
       ) : null}
-      <Alert message={state.error} />
-      <button type="submit" className="button" disabled={state.loading}>
+      {message ? (
+        <p id={errorId} className="error" role="alert">
+          {message}
+        </p>
+      ) : null}
+      <button type="submit" className="button" disabled={state.loading || state.error?.reason === 'taken'}>
         {t('names.register')}
       </button>
     </form>

@@ -2,24 +2,25 @@ import { useEffect, useId, useState } from 'react'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { SendController } from '../../namespaces/types'
 import { getFeatures } from '../../widget/features'
-import { errorTable } from '../../../shared/protocol/errorTable'
 import { exceedsBalance } from '../../../shared/protocol/send'
+import { toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { Alert } from '../Alert'
-import { useTranslate } from '../useTranslate'
+import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
+import { useLocale, useTranslate } from '../useTranslate'
 
 /** The send form of the active family: its code comes with the family's adapter, on the first visit. */
 export function SendView() {
   const widget = useWidget()
   const t = useTranslate()
   const namespace = useWidgetState((s) => s.activeNamespace)
-  const [loaded, setLoaded] = useState<{ namespace: string; send: SendController } | { namespace: string; error: string }>()
+  const [loaded, setLoaded] = useState<{ namespace: string; send: SendController } | { namespace: string; error: ErrorNotice }>()
   useEffect(() => {
     let isCurrent = true
     getFeatures(widget)
       .send(namespace)
       .then(
         (send) => isCurrent && setLoaded({ namespace, send }),
-        (error: { shortMessage?: string }) => isCurrent && setLoaded({ namespace, error: error.shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message }),
+        (error: unknown) => isCurrent && setLoaded({ namespace, error: toErrorNotice(error) }),
       )
     return () => {
       isCurrent = false
@@ -33,6 +34,7 @@ export function SendView() {
 /** The send form: token, amount, receiver (address or name), network fee, and the spec's checks. */
 function SendForm({ send }: { send: SendController }) {
   const t = useTranslate()
+  const locale = useLocale()
   const state = useStoreSelector(send.store, (s) => s)
   const ids = { token: useId(), amount: useId(), receiver: useId() }
   useEffect(() => {
@@ -68,7 +70,7 @@ function SendForm({ send }: { send: SendController }) {
         </option>
         {state.tokenBalances.map((b) => (
           <option key={b.address ?? b.symbol} value={b.address ?? b.symbol}>
-            {`${b.symbol} — ${t('send.available', { amount: b.quantity.numeric, symbol: b.symbol })}`}
+            {`${b.symbol} — ${t('send.available', { amount: localizeDecimal(locale, b.quantity.numeric), symbol: b.symbol })}`}
           </option>
         ))}
       </select>
@@ -98,8 +100,8 @@ function SendForm({ send }: { send: SendController }) {
           {t('send.insufficientFunds', { symbol: state.token!.symbol })}
         </p>
       ) : null}
-      {state.gasPriceInUSD !== undefined ? <p className="muted">{t('send.gas', { usd: state.gasPriceInUSD.toFixed(2) })}</p> : null}
-      {state.networkFee ? <p className="muted">{t('send.fee', state.networkFee)}</p> : null}
+      {state.gasPriceInUSD !== undefined ? <p className="muted">{t('send.gas', { usd: formatUsdValue(locale, state.gasPriceInUSD) })}</p> : null}
+      {state.networkFee ? <p className="muted">{t('send.fee', { amount: localizeDecimal(locale, state.networkFee.amount), symbol: state.networkFee.symbol })}</p> : null}
       {state.isInsufficientGas ? (
         <p className="error" role="alert">
           {t('send.insufficientGas', { symbol: native?.symbol ?? 'ETH' })}

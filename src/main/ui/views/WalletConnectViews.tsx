@@ -4,7 +4,7 @@ import { walletDeepLink } from '../../../shared/protocol/walletLinks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { Widget } from '../../widget/createWidget'
 import { QrCode } from '../QrCode'
-import { useTranslate } from '../useTranslate'
+import { useTranslate, useTranslateError } from '../useTranslate'
 import { WalletIcon } from './WalletIcon'
 
 /** Keeps a live pairing while the view shows; pauses it when the view goes (closing the modal resets it). */
@@ -26,6 +26,7 @@ function usePairing(widget: Widget, wallet?: { id: string; name: string }) {
 function Pairing({ hint }: { hint: string }) {
   const widget = useWidget()
   const t = useTranslate()
+  const translateError = useTranslateError()
   const uri = useWidgetState((s) => s.wcUri)
   const error = useWidgetState((s) => s.wcError)
   const [isCopied, setCopied] = useState(false)
@@ -33,7 +34,7 @@ function Pairing({ hint }: { hint: string }) {
     return (
       <>
         <p className="error" role="alert">
-          {error.code === 'USER_REJECTED' ? t('error.userRejected') : error.message}
+          {error.code === 'USER_REJECTED' ? t('error.userRejected') : translateError(error)}
         </p>
         <button type="button" className="button" onClick={() => void widget.walletConnect?.start()}>
           {t('connecting.retry')}
