@@ -6,12 +6,18 @@ import config, { workerDependencies } from './vite.config'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** The workers the page starts: `new Worker(new URL('…', import.meta.url))` in src/main. */
+/**
+ * The workers the page starts (`new Worker(new URL('…', import.meta.url))` in src/main), and the chain families'
+ * modules the core worker imports by URL (`?worker&url` imports in src/main/core/familyModules.ts).
+ */
 function workerEntries(): string[] {
   const starters = ['src/main/core/createCore.ts', 'src/main/providers/createWalletConnectConnector.ts']
-  return starters.flatMap((file) =>
+  const workers = starters.flatMap((file) =>
     [...readFileSync(join(root, file), 'utf8').matchAll(/new Worker\(\s*new URL\('([^']+)'/g)].map((m) => resolve(root, dirname(file), m[1]!)),
   )
+  const families = 'src/main/core/familyModules.ts'
+  const modules = [...readFileSync(join(root, families), 'utf8').matchAll(/from '([^']+)\?worker&url'/g)].map((m) => resolve(root, dirname(families), m[1]!))
+  return [...workers, ...modules]
 }
 
 /** A relative import as a file: './x' → x.ts, x.tsx or x/index.ts. */
@@ -45,7 +51,12 @@ function packagesImportedFrom(entries: string[]): Set<string> {
 
 describe('the demo in Vite dev (npm start)', () => {
   it('finds the workers the page starts', () => {
-    expect(workerEntries().map((path) => path.slice(root.length + 1)).sort()).toEqual(['src/worker/walletConnect/walletConnectWorker.ts', 'src/worker/worker.ts'])
+    expect(workerEntries().map((path) => path.slice(root.length + 1)).sort()).toEqual([
+      'src/worker/chain-clients/bitcoinFamily.ts',
+      'src/worker/chain-clients/solanaFamily.ts',
+      'src/worker/walletConnect/walletConnectWorker.ts',
+      'src/worker/worker.ts',
+    ])
   })
 
   it('pre-bundles every package the workers import, so no first use makes Vite reload the page', () => {

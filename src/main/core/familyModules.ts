@@ -1,7 +1,10 @@
 // Each chain family's worker client is a module of its own, built by the bundler as a self-contained file (`?worker&url`)
 // and imported by the core worker from the URL the page gives it: a host's bundler copies such a file as an asset,
 // where it would not emit a worker's own lazy chunks, and a site without that family never downloads it.
+// These are URLs, not worker code on the page: the bundler emits each module as a file and gives its address.
+// eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
 import bitcoinModule from '../../worker/chain-clients/bitcoinFamily.ts?worker&url'
+// eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
 import solanaModule from '../../worker/chain-clients/solanaFamily.ts?worker&url'
 import type { FamilyModules } from '../../shared/protocol/core/coreApi'
 import { pageWorkerUrl } from './pageWorker'

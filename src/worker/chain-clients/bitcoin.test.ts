@@ -230,7 +230,8 @@ describe('the worker Bitcoin client against a local regtest chain', () => {
   it('serves configured networks by CAIP-2 id through the worker, mirrors confirmed + pending into the store, and refuses others', async () => {
     const { payment } = accounts[4]!
     const api = createWorkerApi()
-    api.configure({ chains: [], bitcoinChains: [{ caipNetworkId: chain.caipNetworkId, apiUrl: chain.apiUrl }] })
+    // The page gives the URL of the Bitcoin module (src/main/core/familyModules.ts); here, its source.
+    api.configure({ chains: [], familyModules: { bitcoin: new URL('./bitcoinFamily.ts', import.meta.url).href }, bitcoinChains: [{ caipNetworkId: chain.caipNetworkId, apiUrl: chain.apiUrl }] })
     const balance = await api.bitcoinGetBalance({ caipNetworkId: chain.caipNetworkId, address: payment.address })
     expect(structuredClone(balance)).toEqual(balance)
     expect(api.getState().balances[balanceKey(chain.caipNetworkId, payment.address)]).toMatchObject({
