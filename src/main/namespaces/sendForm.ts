@@ -1,5 +1,5 @@
 import { createStore } from 'zustand/vanilla'
-import { errorTable } from '../../shared/protocol/errorTable'
+import { errorNotice, type ErrorNotice } from '../state/errorNotice'
 import { TOKEN_BALANCE_RETRY_GAP_MS } from '../../shared/protocol/constants'
 import type { TokenBalance } from '../../shared/protocol/schemas/entities'
 import type { Notifications } from '../state/createNotifications'
@@ -19,7 +19,8 @@ export type SendState = {
   isInsufficientGas: boolean
   /** The network fee in the native currency, where the family's fee is not priced in USD (Solana). */
   networkFee: { amount: string; symbol: string } | undefined
-  error: string | undefined
+  /** What is wrong, by error code: the view says it in the widget's locale. */
+  error: ErrorNotice | undefined
 }
 
 export const initialSendState = (): SendState => ({
@@ -60,7 +61,7 @@ export function createSendForm({ notifications, now }: { notifications: Notifica
         store.setState({ tokenBalances: await read(), loading: false, lastRetry: undefined })
       } catch {
         store.setState({ loading: false, lastRetry: now() })
-        notifications.show(errorTable.TOKEN_BALANCE_UNAVAILABLE.message, { variant: 'error' })
+        notifications.show(errorNotice('TOKEN_BALANCE_UNAVAILABLE'), { variant: 'error' })
       }
     },
   }

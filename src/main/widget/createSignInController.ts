@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand/vanilla'
 import type { Address } from 'viem'
 import { parseCaipAddress, parseCaipNetworkId } from '../../shared/protocol/caip'
 import { errorTable } from '../../shared/protocol/errorTable'
+import { errorNotice } from '../state/errorNotice'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { NamespaceConnector } from '../namespaces/types'
 import type { Modal } from '../state/createModal'
@@ -112,7 +113,7 @@ export function createSignInController({ siwx: siwxReady, store, router, modal, 
       if (!siwx) throw createWidgetError('SIWX_NOT_ENABLED')
       if (!address || !caipAddress) throw createWidgetError('NO_ACTIVE_CAIP_ADDRESS')
       store.setState({ siwxError: undefined })
-      notifications.show(errorTable.AUTHENTICATING.message, { variant: 'loading', autoClose: false })
+      notifications.show(errorNotice('AUTHENTICATING'), { variant: 'loading', autoClose: false })
       try {
         const message = await siwx.createMessage({ accountAddress: address, chainId, caipNetworkId })
         const signature = await connectedConnector().signMessage(message, address)

@@ -30,14 +30,14 @@ describe('send controller', () => {
   it('refuses to send without a token, an amount and a receiver', async () => {
     const { send } = setup()
     await expect(send.send()).rejects.toMatchObject({ code: 'SEND_INPUT_MISSING', details: 'missing: token, amount, receiverAddress' })
-    expect(send.store.getState().error).toBe('A token, an amount and a receiver are needed to send')
+    expect(send.store.getState().error).toMatchObject({ code: 'SEND_INPUT_MISSING', message: 'A token, an amount and a receiver are needed to send' })
   })
 
   it("shows 'Token Balance Unavailable' and blocks retries for 30 s", async () => {
     let t = 0
     const { send, show, getBalance } = setup(vi.fn().mockRejectedValue(createWidgetError('TOKEN_BALANCE_UNAVAILABLE')), () => t)
     await send.loadTokenBalances()
-    expect(show).toHaveBeenCalledWith('Token Balance Unavailable', { variant: 'error' })
+    expect(show).toHaveBeenCalledWith({ code: 'TOKEN_BALANCE_UNAVAILABLE', message: 'Token Balance Unavailable' }, { variant: 'error' })
     t = 29_999
     await send.loadTokenBalances()
     expect(getBalance).toHaveBeenCalledTimes(1)
@@ -77,7 +77,7 @@ describe('send controller', () => {
     answers[1]!.reject(createWidgetError('USER_REJECTED'))
     await expect(second).rejects.toMatchObject({ code: 'USER_REJECTED' })
     expect(router.store.getState().view).toBe('Send')
-    expect(send.store.getState().error).toBe('User rejected the request.')
+    expect(send.store.getState().error).toMatchObject({ code: 'USER_REJECTED', message: 'User rejected the request.' })
   })
 
   it('refuses an amount above the balance before asking the wallet', async () => {

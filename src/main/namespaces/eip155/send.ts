@@ -2,7 +2,7 @@ import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
 import { isEvmAddress } from '../../../shared/protocol/addresses/evm'
 import { parseCaipAddress, parseCaipNetworkId } from '../../../shared/protocol/caip'
 import { formatUnits, parseUnits } from '../../../shared/protocol/display'
-import { errorTable } from '../../../shared/protocol/errorTable'
+import { errorNotice, toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { checkSendInput, exceedsBalance, isInsufficientGas, isReceiverLike } from '../../../shared/protocol/send'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
@@ -84,7 +84,7 @@ export function createSendController({ core, notifications, router, getAccount: 
         }),
       })
     } catch (error) {
-      store.setState({ error: (error as { shortMessage?: string }).shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message })
+      store.setState({ error: toErrorNotice(error) })
     }
   }
 
@@ -93,15 +93,15 @@ export function createSendController({ core, notifications, router, getAccount: 
    * without a receipt, that its outcome is unknown. Then refreshes the balances it changed (gas is spent either way).
    */
   const followReceipt = async (core: Core, { chainId, address, hash, startedAt }: { chainId: number; address: Address; hash: Hex; startedAt: number }) => {
-    const show = (message: string, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
+    const show = (message: ErrorNotice, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
     const receipt = await core.waitForTransactionReceipt({ chainId, hash }).catch((error: unknown) => {
       // A destroyed widget has no one to tell.
-      if ((error as { code?: unknown } | null)?.code !== 'CORE_DESTROYED') show(errorTable.TRANSACTION_UNCONFIRMED.message, 'error')
+      if ((error as { code?: unknown } | null)?.code !== 'CORE_DESTROYED') show(errorNotice('TRANSACTION_UNCONFIRMED'), 'error')
       return undefined
     })
     if (!receipt) return
     const isSuccess = receipt.status === 'success'
-    show(isSuccess ? errorTable.TRANSACTION_CONFIRMED.message : errorTable.TRANSACTION_FAILED.message, isSuccess ? 'success' : 'error')
+    show(errorNotice(isSuccess ? 'TRANSACTION_CONFIRMED' : 'TRANSACTION_FAILED'), isSuccess ? 'success' : 'error')
     await core.invalidateBalances({ chainId, address })
     if (isSuccess) onConfirmed?.(hash)
     await loadTokenBalances({ force: true })
@@ -126,12 +126,12 @@ export function createSendController({ core, notifications, router, getAccount: 
       })
       if (missing.length > 0 || !address || !chainId || !token || !sendTokenAmount || !receiverAddress) {
         const error = createWidgetError('SEND_INPUT_MISSING', { field: missing[0], details: `missing: ${missing.join(', ')}` })
-        store.setState({ error: error.shortMessage })
+        store.setState({ error: toErrorNotice(error) })
         throw error
       }
       if (exceedsBalance(sendTokenAmount, token.quantity)) {
         const error = createWidgetError('INSUFFICIENT_FUNDS', { field: 'amount', details: `${sendTokenAmount} ${token.symbol} is more than the ${token.quantity.numeric} available` })
-        store.setState({ error: error.shortMessage })
+        store.setState({ error: toErrorNotice(error) })
         throw error
       }
       store.setState({ loading: true, error: undefined })
@@ -140,16 +140,16 @@ export function createSendController({ core, notifications, router, getAccount: 
         // The approve-transaction view shows what the wallet is asked to sign while the visitor decides there.
         router.push('ApproveTransaction', { to, amount: sendTokenAmount, symbol: token.symbol, chainId, gasPriceInUSD: store.getState().gasPriceInUSD })
         const hash = (await walletRequest({ method: 'eth_sendTransaction', params: [buildTransaction(address, token, to, sendTokenAmount)] })) as Hex
-        notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
+        notifications.show(errorNotice('TRANSACTION_STARTED'), { variant: 'success' })
         const startedAt = now()
         router.reset('Account')
         reset({ keepBalances: tokenAddressOf(token) !== undefined })
         if (core) void followReceipt(core, { chainId, address, hash, startedAt }).catch(() => {})
         return hash
       } catch (error) {
-        store.setState({ loading: false, error: (error as { shortMessage?: string }).shortMessage ?? errorTable.SOMETHING_WENT_WRONG.message })
+        store.setState({ loading: false, error: toErrorNotice(error) })
         if (router.store.getState().view === 'ApproveTransaction') router.goBack()
-        notifications.show(errorTable.SOMETHING_WENT_WRONG.message, { variant: 'error' })
+        notifications.show(errorNotice('SOMETHING_WENT_WRONG'), { variant: 'error' })
         throw error
       }
     },

@@ -1,7 +1,7 @@
 import { isSolanaAddress } from '../../../shared/protocol/addresses/solana'
 import { parseCaipAddress, type CaipNetworkId } from '../../../shared/protocol/caip'
 import { formatUnits } from '../../../shared/protocol/display'
-import { errorTable } from '../../../shared/protocol/errorTable'
+import { errorNotice, toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { createWidgetError, type WidgetError } from '../../../shared/protocol/errors'
 import { exceedsBalance } from '../../../shared/protocol/send'
 import { parseSolanaAmount } from '../../../shared/protocol/solanaAmount'
@@ -63,7 +63,7 @@ export function createSendController({ core, notifications, router, getAccount, 
   }
 
   const fail = (error: WidgetError) => {
-    store.setState({ loading: false, error: error.shortMessage })
+    store.setState({ loading: false, error: toErrorNotice(error) })
     return error
   }
 
@@ -110,16 +110,16 @@ export function createSendController({ core, notifications, router, getAccount, 
         router.push('ApproveTransaction', { to: receiverAddress, amount: sendTokenAmount, symbol: token.symbol, caipNetworkId })
         const signed = await signTransaction({ transaction, caipNetworkId })
         const signature = await core.solana.sendTransaction({ caipNetworkId, transaction: signed })
-        notifications.show(errorTable.TRANSACTION_STARTED.message, { variant: 'success' })
+        notifications.show(errorNotice('TRANSACTION_STARTED'), { variant: 'success' })
         const startedAt = now()
         router.reset('Account')
         reset({ keepBalances: mint !== undefined })
-        const show = (message: string, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
+        const show = (message: ErrorNotice, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
         void core.solana
           .waitForConfirmation({ caipNetworkId, signature, lastValidBlockHeight })
           .then(
             async () => {
-              show(errorTable.TRANSACTION_CONFIRMED.message, 'success')
+              show(errorNotice('TRANSACTION_CONFIRMED'), 'success')
               onConfirmed?.(signature)
               await loadTokenBalances({ force: true })
             },
@@ -128,7 +128,7 @@ export function createSendController({ core, notifications, router, getAccount, 
               // A destroyed widget has no one to tell. Failed on chain or expired: the spec's send failure. Anything
               // else (the wait timed out, the node failed) leaves the outcome unknown: sending again could pay twice.
               if (code === 'CORE_DESTROYED') return
-              show(code === 'SOLANA_SEND_FAILED' ? errorTable.SOLANA_SEND_FAILED.message : errorTable.TRANSACTION_UNCONFIRMED.message, 'error')
+              show(errorNotice(code === 'SOLANA_SEND_FAILED' ? 'SOLANA_SEND_FAILED' : 'TRANSACTION_UNCONFIRMED'), 'error')
             },
           )
           .catch(() => {})
@@ -136,10 +136,9 @@ export function createSendController({ core, notifications, router, getAccount, 
       } catch (error) {
         const widgetError = error as WidgetError
         // A refusal in the wallet says so; anything else is the spec's Solana send failure.
-        const shown = widgetError.code === 'USER_REJECTED' ? widgetError.shortMessage : errorTable.SOLANA_SEND_FAILED.message
-        store.setState({ loading: false, error: shown })
+        store.setState({ loading: false, error: widgetError.code === 'USER_REJECTED' ? toErrorNotice(widgetError) : errorNotice('SOLANA_SEND_FAILED') })
         if (router.store.getState().view === 'ApproveTransaction') router.goBack()
-        notifications.show(errorTable.SOLANA_SEND_FAILED.message, { variant: 'error' })
+        notifications.show(errorNotice('SOLANA_SEND_FAILED'), { variant: 'error' })
         throw error
       }
     },
