@@ -193,6 +193,22 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
       expect(widget.router.store.getState().view).toBe('Account')
     })
 
+    it('closing the sign-in view declines it: a required sign-in disconnects, an optional one only closes', async () => {
+      const required = siwxWidget(true).widget
+      await required.connect('dev.tessera.wallet')
+      expect(required.router.store.getState().view).toBe('SIWXSignMessage')
+      required.close()
+      await expect.poll(() => required.getState().status).toBe('disconnected')
+      expect(required.modal.store.getState().open).toBe(false)
+
+      const optional = siwxWidget(false).widget
+      await optional.connect('dev.tessera.wallet')
+      optional.close()
+      await new Promise((done) => setTimeout(done, 50))
+      expect(optional.getState().status).toBe('connected')
+      expect(optional.modal.store.getState().open).toBe(false)
+    })
+
     it("keeps the view with 'Signature declined' when the wallet refuses", async () => {
       const { widget, wallet } = siwxWidget(false)
       await widget.connect('dev.tessera.wallet')

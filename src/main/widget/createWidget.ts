@@ -272,6 +272,8 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       void analytics.track('MODAL_OPEN', { connected: state.status === 'connected' })
     },
     close() {
+      // Closing the sign-in view (✕, Escape, the overlay) is declining it: a required sign-in then disconnects.
+      if (signInLoad && router.store.getState().view === 'SIWXSignMessage') void signInLoad.then((signIn) => signIn.cancelSignIn()).catch(() => {})
       if (config.enableEmbedded) return router.reset(embeddedCloseView(store.getState().status === 'connected'))
       modal.close()
       resetPairing()
