@@ -3,12 +3,12 @@ import { parseCaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createEip1193Provider } from '../../widget/createEip1193Provider'
 import type { Widget } from '../../widget/createWidget'
+import { perWidgetAndChain } from '../perWidgetAndChain'
 
 export type GetBrowserProviderReturnType = BrowserProvider
 
-// One provider per widget and chain, so repeated calls share it (and its one subscription to the widget). Keyed by the
-// widget: two widgets on a page share nothing.
-const providersByWidget = new WeakMap<Widget, Map<number, BrowserProvider>>()
+// The EIP-1193 provider follows the widget's chain, so ethers' check before each call sees a switch.
+const providerOf = perWidgetAndChain((widget, chainId) => new BrowserProvider(createEip1193Provider(widget), chainId))
 
 /** The chain id of the widget's active EVM network; NETWORK_NOT_FOUND when it has none. */
 function activeEvmChainId(widget: Widget): number {
@@ -29,10 +29,5 @@ function activeEvmChainId(widget: Widget): number {
  */
 export function getBrowserProvider(widget: Widget): GetBrowserProviderReturnType {
   const chainId = activeEvmChainId(widget)
-  let byChain = providersByWidget.get(widget)
-  if (!byChain) providersByWidget.set(widget, (byChain = new Map()))
-  let provider = byChain.get(chainId)
-  // The EIP-1193 provider follows the widget's chain, so ethers' check before each call sees a switch.
-  if (!provider) byChain.set(chainId, (provider = new BrowserProvider(createEip1193Provider(widget), chainId)))
-  return provider
+  return providerOf(widget, chainId)
 }

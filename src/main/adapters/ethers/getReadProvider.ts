@@ -1,5 +1,5 @@
 import { BrowserProvider } from 'ethers'
-import { createWidgetError } from '../../../shared/protocol/errors'
+import { assertEvmNetwork, perWidgetAndChain } from '../perWidgetAndChain'
 import { createEip1193Provider } from '../../widget/createEip1193Provider'
 import type { Widget } from '../../widget/createWidget'
 
@@ -9,13 +9,8 @@ export type GetReadProviderParameters = {
 }
 export type GetReadProviderReturnType = BrowserProvider
 
-const readProvidersByWidget = new WeakMap<Widget, Map<number, BrowserProvider>>()
-
-/** Throws NETWORK_NOT_FOUND unless `chainId` is one of the widget's EVM networks (the core knows no other). */
-function assertEvmNetwork(widget: Widget, chainId: number) {
-  if (widget.getNetworks().some((n) => n.chainNamespace === 'eip155' && Number(n.id) === chainId)) return
-  throw createWidgetError('NETWORK_NOT_FOUND', { details: `eip155:${chainId} is not one of the widget's networks.` })
-}
+// The chain is fixed, so ethers need not ask for it before each call.
+const readProviderOf = perWidgetAndChain((widget, chainId) => new BrowserProvider(createEip1193Provider(widget, { chainId }), chainId, { staticNetwork: true }))
 
 /**
  * An ethers 6 provider for reads on one of the widget's chains, whatever chain the wallet is on: its JSON-RPC goes
@@ -26,10 +21,5 @@ function assertEvmNetwork(widget: Widget, chainId: number) {
  */
 export function getReadProvider(widget: Widget, { chainId }: GetReadProviderParameters): GetReadProviderReturnType {
   assertEvmNetwork(widget, chainId)
-  let byChain = readProvidersByWidget.get(widget)
-  if (!byChain) readProvidersByWidget.set(widget, (byChain = new Map()))
-  let provider = byChain.get(chainId)
-  // The chain is fixed, so ethers need not ask for it before each call.
-  if (!provider) byChain.set(chainId, (provider = new BrowserProvider(createEip1193Provider(widget, { chainId }), chainId, { staticNetwork: true })))
-  return provider
+  return readProviderOf(widget, chainId)
 }
