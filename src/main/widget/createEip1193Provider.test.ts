@@ -1,47 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createPublicClient, createWalletClient, custom, http, verifyMessage, type Address } from 'viem'
-import { announceProvider, createDevWallet } from '../../../demo/devWallet/createDevWallet'
-import { startAnvil, type Anvil } from '../../../services/chain/anvil'
-import { freePorts } from '../../../services/stack/ports'
-import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
+import { devAccount, useLocalEvmWidgets } from '../../../test/support/localEvmWidgets'
 import { createEip1193Provider } from './createEip1193Provider'
-import { createWidget, type Widget } from './createWidget'
 
-const account: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const account: Address = devAccount
 
 describe('the EIP-1193 provider over a widget, driven by viem against anvil', () => {
-  let anvil: Anvil
-  let anvil2: Anvil
-  const widgets: Widget[] = []
-  beforeAll(async () => {
-    const ports = await freePorts()
-    ;[anvil, anvil2] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
-  })
-  afterAll(() => Promise.all([anvil.stop(), anvil2.stop()]))
-  afterEach(() => widgets.splice(0).forEach((w) => w.destroy()))
-
-  const network = (id: number, rpcUrl: string) => ({
-    chainNamespace: 'eip155' as const,
-    caipNetworkId: `eip155:${id}`,
-    id,
-    name: `Local ${id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
+  const { setup: setupWidget, rpcUrl } = useLocalEvmWidgets()
   const setup = () => {
-    const target = new EventTarget() as Window
-    const wallet = createDevWallet({
-      chains: [
-        { chainId: 31337, name: 'A', rpcUrl: anvil.rpcUrl },
-        { chainId: 31338, name: 'B', rpcUrl: anvil2.rpcUrl },
-      ],
-      accounts: [account],
-    })
-    announceProvider(target, wallet)
-    const widget = createWidget({ projectId: 'test', networks: [network(31337, anvil.rpcUrl), network(31338, anvil2.rpcUrl)], window: target, storage: createWidgetStorage({ storage: createMemoryStorage() }) })
-    widgets.push(widget)
-    const provider = createEip1193Provider(widget)
-    return { widget, wallet, provider }
+    const { widget, wallet } = setupWidget()
+    return { widget, wallet, provider: createEip1193Provider(widget) }
   }
 
   it('answers the chain and no accounts before a connection; signing then is 4100', async () => {
@@ -95,7 +63,7 @@ describe('the EIP-1193 provider over a widget, driven by viem against anvil', ()
     expect(await reader.getChainId()).toBe(31338)
     const target = '0x00000000000000000000000000000000000000e1'
     const hash = await createWalletClient({ account, transport: custom(createEip1193Provider(widget)) }).sendTransaction({ to: target, value: 5n, chain: null })
-    await createPublicClient({ transport: http(anvil.rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    await createPublicClient({ transport: http(rpcUrl(31337)) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })
     expect(await reader.getBalance({ address: target })).toBe(0n)
     expect(await createPublicClient({ transport: custom(createEip1193Provider(widget, { chainId: 31337 })) }).getBalance({ address: target })).toBe(5n)
   })

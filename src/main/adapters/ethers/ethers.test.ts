@@ -1,63 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isError, JsonRpcProvider, JsonRpcSigner, parseEther, verifyMessage, Wallet } from 'ethers'
-import { announceProvider, createDevWallet } from '../../../../demo/devWallet/createDevWallet'
-import { startAnvil, type Anvil } from '../../../../services/chain/anvil'
-import { freePorts } from '../../../../services/stack/ports'
+import { devAccount, useLocalEvmWidgets } from '../../../../test/support/localEvmWidgets'
 import type { Core } from '../../core/createCore'
-import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
-import { createWidget, SDK_VERSION, type Widget } from '../../widget/createWidget'
+import { SDK_VERSION } from '../../widget/createWidget'
 import { ethersAdapter, getBrowserProvider, getReadProvider, getSigner } from './index'
 
-const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const account = devAccount
 
 describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
-  let anvil: Anvil
-  let anvil2: Anvil
-  const widgets: Widget[] = []
+  const { setup, connected, rpcUrl } = useLocalEvmWidgets({ adapters: [ethersAdapter()] })
   const nodes: JsonRpcProvider[] = []
-  beforeAll(async () => {
-    const ports = await freePorts()
-    ;[anvil, anvil2] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
-  })
-  afterAll(() => Promise.all([anvil.stop(), anvil2.stop()]))
-  afterEach(() => {
-    widgets.splice(0).forEach((w) => w.destroy())
-    nodes.splice(0).forEach((n) => n.destroy())
-  })
-
-  const network = (id: number, rpcUrl: string) => ({
-    chainNamespace: 'eip155' as const,
-    caipNetworkId: `eip155:${id}`,
-    id,
-    name: `Local ${id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  /** A widget with the dev wallet on the page; the wallet starts on its first chain. */
-  const setup = ({ walletChainIds = [31337, 31338] } = {}) => {
-    const target = new EventTarget() as Window
-    const rpcUrls: Record<number, string> = { 31337: anvil.rpcUrl, 31338: anvil2.rpcUrl }
-    const wallet = createDevWallet({ chains: walletChainIds.map((chainId) => ({ chainId, name: `Local ${chainId}`, rpcUrl: rpcUrls[chainId]! })), accounts: [account] })
-    announceProvider(target, wallet)
-    const widget = createWidget({
-      projectId: 'test',
-      networks: [network(31337, anvil.rpcUrl), network(31338, anvil2.rpcUrl)],
-      adapters: [ethersAdapter()],
-      window: target,
-      storage: createWidgetStorage({ storage: createMemoryStorage() }),
-    })
-    widgets.push(widget)
-    return { widget, wallet }
-  }
-  const connected = async () => {
-    const { widget, wallet } = setup()
-    await widget.ready()
-    await widget.connect('dev.tessera.wallet')
-    return { widget, wallet }
-  }
+  afterEach(() => void nodes.splice(0).forEach((n) => n.destroy()))
   /** Straight to an anvil node, to check what landed where. */
-  const node = (rpcUrl: string, chainId: number) => {
-    const provider = new JsonRpcProvider(rpcUrl, chainId, { staticNetwork: true })
+  const node = (url: string, chainId: number) => {
+    const provider = new JsonRpcProvider(url, chainId, { staticNetwork: true })
     nodes.push(provider)
     return provider
   }
@@ -97,7 +53,7 @@ describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
     const signer = await asked
     expect(widget.getState().activeCaipNetworkId).toBe('eip155:31338')
     expect((await signer.provider.getNetwork()).chainId).toBe(31338n)
-    expect(await signer.provider.getBalance(account)).toBe(await node(anvil2.rpcUrl, 31338).getBalance(account))
+    expect(await signer.provider.getBalance(account)).toBe(await node(rpcUrl(31338), 31338).getBalance(account))
   })
 
   it('signs a message ethers verifies, and sends ETH that lands', async () => {
@@ -111,7 +67,7 @@ describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
     const receipt = await tx.wait()
     expect(receipt).toMatchObject({ status: 1, hash: tx.hash, from: account, to: recipient })
     expect(await getBrowserProvider(widget).getBalance(recipient)).toBe(parseEther('1.5'))
-    expect(await node(anvil.rpcUrl, 31337).getBalance(recipient)).toBe(parseEther('1.5'))
+    expect(await node(rpcUrl(31337), 31337).getBalance(recipient)).toBe(parseEther('1.5'))
   })
 
   it('reads (getBlockNumber, getBalance, call) through the read provider, and without a core via the wallet on its chain', async () => {
@@ -119,14 +75,14 @@ describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
     const reader = getReadProvider(widget, { chainId: 31337 })
     expect(getReadProvider(widget, { chainId: 31337 })).toBe(reader)
     expect((await reader.getNetwork()).chainId).toBe(31337n)
-    expect(await reader.getBlockNumber()).toBe(await node(anvil.rpcUrl, 31337).getBlockNumber())
-    expect(await reader.getBalance(account)).toBe(await node(anvil.rpcUrl, 31337).getBalance(account))
+    expect(await reader.getBlockNumber()).toBe(await node(rpcUrl(31337), 31337).getBlockNumber())
+    expect(await reader.getBalance(account)).toBe(await node(rpcUrl(31337), 31337).getBalance(account))
     expect(await reader.call({ to: account, data: '0x' })).toBe('0x')
   })
 
   it("the read provider's JSON-RPC goes to the worker core, for its chain, whatever the wallet is on", async () => {
     const { widget } = setup()
-    const rpcUrls: Record<number, string> = { 31337: anvil.rpcUrl, 31338: anvil2.rpcUrl }
+    const rpcUrls: Record<number, string> = { 31337: rpcUrl(31337), 31338: rpcUrl(31338) }
     // The core's contract: a JSON-RPC request to a chain's nodes. Here it forwards to that chain's anvil.
     const request = vi.fn(async ({ chainId, method, params }: { chainId: number; method: string; params?: readonly unknown[] }) => {
       const response = await fetch(rpcUrls[chainId]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) })
@@ -134,10 +90,10 @@ describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
     })
     widget.core = { request } as unknown as Core
     // A block on 31338 only, so the two chains' heights differ.
-    await node(anvil2.rpcUrl, 31338).send('evm_mine', [])
+    await node(rpcUrl(31338), 31338).send('evm_mine', [])
     const reader = getReadProvider(widget, { chainId: 31338 })
-    expect(await reader.getBlockNumber()).toBe(await node(anvil2.rpcUrl, 31338).getBlockNumber())
-    expect(await reader.getBalance(account)).toBe(await node(anvil2.rpcUrl, 31338).getBalance(account))
+    expect(await reader.getBlockNumber()).toBe(await node(rpcUrl(31338), 31338).getBlockNumber())
+    expect(await reader.getBalance(account)).toBe(await node(rpcUrl(31338), 31338).getBalance(account))
     expect(await reader.call({ to: account, data: '0x' })).toBe('0x')
     expect(request.mock.calls.map(([call]) => [call.chainId, call.method])).toEqual([
       [31338, 'eth_blockNumber'],
@@ -166,8 +122,8 @@ describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
     const receipt = await (await signer.sendTransaction({ to: recipient, value: parseEther('2') })).wait()
     expect(receipt?.status).toBe(1)
     expect(await after.getBalance(recipient)).toBe(parseEther('2'))
-    expect(await node(anvil2.rpcUrl, 31338).getBalance(recipient)).toBe(parseEther('2'))
-    expect(await node(anvil.rpcUrl, 31337).getBalance(recipient)).toBe(0n)
+    expect(await node(rpcUrl(31338), 31338).getBalance(recipient)).toBe(parseEther('2'))
+    expect(await node(rpcUrl(31337), 31337).getBalance(recipient)).toBe(0n)
 
     const stale = await before.getBalance(recipient).catch((e: unknown) => e)
     expect(isError(stale, 'NETWORK_ERROR')).toBe(true)

@@ -1,63 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { providers, utils, Wallet } from 'ethers5'
-import { announceProvider, createDevWallet } from '../../../../demo/devWallet/createDevWallet'
-import { startAnvil, type Anvil } from '../../../../services/chain/anvil'
-import { freePorts } from '../../../../services/stack/ports'
+import { devAccount, useLocalEvmWidgets } from '../../../../test/support/localEvmWidgets'
 import type { Core } from '../../core/createCore'
-import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
-import { createWidget, SDK_VERSION, type Widget } from '../../widget/createWidget'
+import { SDK_VERSION } from '../../widget/createWidget'
 import { ethers5Adapter, getReadProvider, getSigner, getWeb3Provider } from './index'
 
-const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const account = devAccount
 const ether = (value: string) => utils.parseEther(value).toBigInt()
 
 describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
-  let anvil: Anvil
-  let anvil2: Anvil
-  const widgets: Widget[] = []
-  beforeAll(async () => {
-    const ports = await freePorts()
-    ;[anvil, anvil2] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
-  })
-  afterAll(() => Promise.all([anvil.stop(), anvil2.stop()]))
-  afterEach(() => widgets.splice(0).forEach((w) => w.destroy()))
-
-  const network = (id: number, rpcUrl: string) => ({
-    chainNamespace: 'eip155' as const,
-    caipNetworkId: `eip155:${id}`,
-    id,
-    name: `Local ${id}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  const setup = () => {
-    const target = new EventTarget() as Window
-    const wallet = createDevWallet({
-      chains: [
-        { chainId: 31337, name: 'A', rpcUrl: anvil.rpcUrl },
-        { chainId: 31338, name: 'B', rpcUrl: anvil2.rpcUrl },
-      ],
-      accounts: [account],
-    })
-    announceProvider(target, wallet)
-    const widget = createWidget({
-      projectId: 'test',
-      networks: [network(31337, anvil.rpcUrl), network(31338, anvil2.rpcUrl)],
-      adapters: [ethers5Adapter()],
-      window: target,
-      storage: createWidgetStorage({ storage: createMemoryStorage() }),
-    })
-    widgets.push(widget)
-    return { widget, wallet }
-  }
-  const connected = async () => {
-    const { widget, wallet } = setup()
-    await widget.ready()
-    await widget.connect('dev.tessera.wallet')
-    return { widget, wallet }
-  }
+  const { setup, connected, rpcUrl } = useLocalEvmWidgets({ adapters: [ethers5Adapter()] })
   /** Straight to an anvil node, to check what landed where. */
-  const node = (rpcUrl: string, chainId: number) => new providers.StaticJsonRpcProvider(rpcUrl, chainId)
+  const node = (url: string, chainId: number) => new providers.StaticJsonRpcProvider(url, chainId)
   const balanceOn = async (rpcUrl: string, chainId: number, address: string) => (await node(rpcUrl, chainId).getBalance(address)).toBigInt()
 
   it('ethers5Adapter names ethers5 in the SDK version string', () => {
@@ -96,7 +50,7 @@ describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
     const receipt = await tx.wait()
     expect(receipt).toMatchObject({ status: 1, transactionHash: tx.hash, from: account, to: recipient })
     expect((await getWeb3Provider(widget).getBalance(recipient)).toBigInt()).toBe(ether('1.5'))
-    expect(await balanceOn(anvil.rpcUrl, 31337, recipient)).toBe(ether('1.5'))
+    expect(await balanceOn(rpcUrl(31337), 31337, recipient)).toBe(ether('1.5'))
   })
 
   it('reads (getBlockNumber, getBalance, call) through the read provider, and without a core via the wallet on its chain', async () => {
@@ -104,14 +58,14 @@ describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
     const reader = getReadProvider(widget, { chainId: 31337 })
     expect(getReadProvider(widget, { chainId: 31337 })).toBe(reader)
     expect((await reader.getNetwork()).chainId).toBe(31337)
-    expect(await reader.getBlockNumber()).toBe(await node(anvil.rpcUrl, 31337).getBlockNumber())
-    expect((await reader.getBalance(account)).toBigInt()).toBe(await balanceOn(anvil.rpcUrl, 31337, account))
+    expect(await reader.getBlockNumber()).toBe(await node(rpcUrl(31337), 31337).getBlockNumber())
+    expect((await reader.getBalance(account)).toBigInt()).toBe(await balanceOn(rpcUrl(31337), 31337, account))
     expect(await reader.call({ to: account, data: '0x' })).toBe('0x')
   })
 
   it("the read provider's JSON-RPC goes to the worker core, for its chain, whatever the wallet is on", async () => {
     const { widget } = setup()
-    const rpcUrls: Record<number, string> = { 31337: anvil.rpcUrl, 31338: anvil2.rpcUrl }
+    const rpcUrls: Record<number, string> = { 31337: rpcUrl(31337), 31338: rpcUrl(31338) }
     // The core's contract: a JSON-RPC request to a chain's nodes. Here it forwards to that chain's anvil.
     const request = vi.fn(async ({ chainId, method, params }: { chainId: number; method: string; params?: readonly unknown[] }) => {
       const response = await fetch(rpcUrls[chainId]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) })
@@ -119,10 +73,10 @@ describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
     })
     widget.core = { request } as unknown as Core
     // A block on 31338 only, so the two chains' heights differ.
-    await node(anvil2.rpcUrl, 31338).send('evm_mine', [])
+    await node(rpcUrl(31338), 31338).send('evm_mine', [])
     const reader = getReadProvider(widget, { chainId: 31338 })
-    expect(await reader.getBlockNumber()).toBe(await node(anvil2.rpcUrl, 31338).getBlockNumber())
-    expect((await reader.getBalance(account)).toBigInt()).toBe(await balanceOn(anvil2.rpcUrl, 31338, account))
+    expect(await reader.getBlockNumber()).toBe(await node(rpcUrl(31338), 31338).getBlockNumber())
+    expect((await reader.getBalance(account)).toBigInt()).toBe(await balanceOn(rpcUrl(31338), 31338, account))
     expect(await reader.call({ to: account, data: '0x' })).toBe('0x')
     const calls = request.mock.calls.map(([call]) => [call.chainId, call.method])
     expect(new Set(calls.map(([chainId]) => chainId))).toEqual(new Set([31338]))
@@ -151,8 +105,8 @@ describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
       const receipt = await (await signer.sendTransaction({ to: recipient, value: utils.parseEther('2') })).wait()
       expect(receipt.status).toBe(1)
       expect((await provider.getBalance(recipient)).toBigInt()).toBe(ether('2'))
-      expect(await balanceOn(anvil2.rpcUrl, 31338, recipient)).toBe(ether('2'))
-      expect(await balanceOn(anvil.rpcUrl, 31337, recipient)).toBe(0n)
+      expect(await balanceOn(rpcUrl(31338), 31338, recipient)).toBe(ether('2'))
+      expect(await balanceOn(rpcUrl(31337), 31337, recipient)).toBe(0n)
     } finally {
       provider.removeAllListeners()
     }
