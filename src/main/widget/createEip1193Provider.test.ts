@@ -18,6 +18,7 @@ describe('the EIP-1193 provider over a widget, driven by viem against anvil', ()
     expect(await client.getChainId()).toBe(31337)
     expect(await client.getAddresses()).toEqual([])
     await expect(provider.request({ method: 'personal_sign', params: ['0x68656c6c6f', account] })).rejects.toMatchObject({ code: 4100, message: 'The requested method and/or account has not been authorized by the user.' })
+    await expect(provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: 'mainnet' }] })).rejects.toMatchObject({ code: -32602, message: 'wallet_switchEthereumChain takes [{ chainId }] with a hex chain id.' })
   })
 
   it('eth_requestAccounts opens Connect and answers once the visitor connects; closing the modal is 4001', async () => {

@@ -26,6 +26,9 @@ export type Eip1193Provider = {
   destroy(): void
 }
 
+/** How long a read of a chain's own RPC (no worker: server rendering, Node) waits. */
+const READ_TIMEOUT_MS = 10_000
+
 const toHexChainId = (chainId: number) => `0x${chainId.toString(16)}`
 
 /** The numeric EIP-1193 code of a widget error, or the generic internal error. */
@@ -80,7 +83,7 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
   const readFromNetwork = async (id: number, method: string, params: unknown) => {
     const url = widget.getNetworks().find((n) => n.caipNetworkId === `eip155:${id}`)?.rpcUrls.default.http[0]
     if (!url) throw new ProviderRpcError(4901, `No RPC URL is configured for chain ${id}.`)
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) })
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }), signal: AbortSignal.timeout(READ_TIMEOUT_MS) })
     const body = (await response.json().catch(() => undefined)) as { result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined
     if (!body || (body.error === undefined && !('result' in body))) throw new ProviderRpcError(-32603, `Chain ${id} answered ${response.status} without a JSON-RPC result.`)
     if (body.error) throw new ProviderRpcError(body.error.code, body.error.message, body.error.data)
@@ -106,7 +109,8 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
       case 'net_version':
         return String(chainId() ?? '')
       case 'wallet_switchEthereumChain': {
-        const [{ chainId: hex }] = params as [{ chainId: string }]
+        const hex = (Array.isArray(params) ? (params[0] as { chainId?: unknown } | undefined)?.chainId : undefined) as unknown
+        if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/.test(hex)) throw new ProviderRpcError(-32602, 'wallet_switchEthereumChain takes [{ chainId }] with a hex chain id.')
         await widget.switchNetwork(`eip155:${Number(hex)}`)
         return null
       }

@@ -13,7 +13,8 @@ import type { ErrorCode } from '../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../shared/protocol/errors'
 import { safeParse } from '../../shared/protocol/schemas/parse'
 import { readBoundedText } from '../rpc-transport/readBoundedText'
-import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES } from '../rpc-transport/shouldRetry'
+import { defaultSleep, rememberRetryAfter, retryRead } from '../rpc-transport/retryRead'
+import { RETRY_HTTP_STATUSES } from '../rpc-transport/shouldRetry'
 import { dustLimit, selectBitcoinCoins, type SpendableCoin, type SpendableType } from './selectBitcoinCoins'
 
 export type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../shared/protocol/core/bitcoinApi'
@@ -53,7 +54,6 @@ const MAX_TX_HEX_LENGTH = 800_000
 const MIN_FEE_RATE = 1
 const MAX_FEE_RATE = 10_000
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const excerpt = (text: string) => text.slice(0, 200)
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
 const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16))
@@ -126,18 +126,6 @@ function splitUrl(url: string): { base: string; host: string; headers: Record<st
   parsed.search = ''
   parsed.hash = ''
   return { base: parsed.toString().replace(/\/+$/, ''), host: parsed.host, headers }
-}
-
-/** The Retry-After of a failed read, in ms (at most MAX_RETRY_AFTER_MS), by the error it became. */
-const retryAfterByError = new WeakMap<WidgetError, number>()
-
-function readRetryAfterMs(headers: Headers, now: number): number | undefined {
-  const retryAfter = headers.get('retry-after')
-  if (!retryAfter) return undefined
-  const seconds = Number(retryAfter)
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, MAX_RETRY_AFTER_MS)
-  const at = Date.parse(retryAfter)
-  return Number.isNaN(at) || at <= now ? undefined : Math.min(at - now, MAX_RETRY_AFTER_MS)
 }
 
 /** Whether a failed read is worth another try: an HTTP status of SPEC §8's list, a timeout, or no answer at all. */
@@ -282,8 +270,7 @@ export function createBitcoinClient({
     if (isNotFoundOk && response.status === 404) return undefined
     if (!response.ok) {
       const error = createWidgetError('HTTP_REQUEST_FAILED', { status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
-      const retryAfterMs = readRetryAfterMs(response.headers, now())
-      if (retryAfterMs !== undefined) retryAfterByError.set(error, retryAfterMs)
+      rememberRetryAfter(error, response.headers, now())
       throw error
     }
     let json: unknown
@@ -301,16 +288,8 @@ export function createBitcoinClient({
   }
 
   /** A read, retried by SPEC §8's rules: exponential from `retryDelayMs`, or the API's Retry-After. */
-  async function get<S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return (await getOnce(path, schema)) as z.infer<S>
-      } catch (error) {
-        if (attempt >= retryCount || !isRetryable(error)) throw error
-        await sleep(retryAfterByError.get(error as WidgetError) ?? Math.min(retryDelayMs * 2 ** attempt, MAX_RETRY_AFTER_MS))
-      }
-    }
-  }
+  const get = <S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> =>
+    retryRead(async () => (await getOnce(path, schema)) as z.infer<S>, { retryCount, retryDelayMs, isRetryable, sleep })
 
   const getFeeRates = async (): Promise<BitcoinFeeRates> => {
     const byTarget = await get('/fee-estimates', feeEstimatesSchema)

@@ -23,7 +23,8 @@ import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../shared/protocol/errors'
 import { assertSolanaAmount } from '../../shared/protocol/solanaAmount'
-import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../rpc-transport/shouldRetry'
+import { defaultSleep, rememberRetryAfter, retryRead } from '../rpc-transport/retryRead'
+import { RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../rpc-transport/shouldRetry'
 import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 
 export type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
@@ -68,7 +69,6 @@ const SOL_DECIMALS = 9
 const MINT_BASE_BYTES = 82
 const COMMITMENT_RANK: Record<SolanaCommitment, number> = { processed: 0, confirmed: 1, finalized: 2 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const excerpt = (value: unknown) => (JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value)).slice(0, 200)
 const invalid = (field: string, details: string) => createWidgetError('SOLANA_SEND_INVALID', { field, details })
 const sendFailed = (details: string, cause?: unknown) => createWidgetError('SOLANA_SEND_FAILED', { details, cause })
@@ -108,18 +108,6 @@ const standardRpcCodes: Record<number, ErrorCode> = { [-32700]: 'PARSE_ERROR', [
 
 /** A node's JSON-RPC error; `data` keeps Solana's details (a failed preflight's `err` and logs). */
 export type SolanaRpcErrorCause = { code: number; message: string; data?: unknown }
-
-/** The Retry-After of a failed answer, in ms (at most MAX_RETRY_AFTER_MS), by the error it became. */
-const retryAfterByError = new WeakMap<WidgetError, number>()
-
-function readRetryAfterMs(headers: Headers, now: number): number | undefined {
-  const retryAfter = headers.get('retry-after')
-  if (!retryAfter) return undefined
-  const seconds = Number(retryAfter)
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, MAX_RETRY_AFTER_MS)
-  const at = Date.parse(retryAfter)
-  return Number.isNaN(at) || at <= now ? undefined : Math.min(at - now, MAX_RETRY_AFTER_MS)
-}
 
 /** Whether a failed read is worth another try (SPEC §8), the same rules as the EVM transport's shouldRetry. */
 function isRetryable(error: unknown): boolean {
@@ -171,8 +159,7 @@ function createSolanaJsonRpc({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes,
     }
     const status = response.ok ? undefined : response.status
     const fail = (error: WidgetError) => {
-      const retryAfterMs = status === undefined ? undefined : readRetryAfterMs(response.headers, now())
-      if (retryAfterMs !== undefined) retryAfterByError.set(error, retryAfterMs)
+      if (status !== undefined) rememberRetryAfter(error, response.headers, now())
       return error
     }
     const rpcError = body?.error
@@ -315,16 +302,7 @@ export function createSolanaClient({
   const request = createSolanaJsonRpc({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now })
 
   /** A read, retried by SPEC §8's rules: exponential from `retryDelayMs`, or the node's Retry-After. */
-  async function read(method: string, params: readonly unknown[]): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request(method, params)
-      } catch (error) {
-        if (attempt >= retryCount || !isRetryable(error)) throw error
-        await sleep(retryAfterByError.get(error as WidgetError) ?? Math.min(retryDelayMs * 2 ** attempt, MAX_RETRY_AFTER_MS))
-      }
-    }
-  }
+  const read = (method: string, params: readonly unknown[]): Promise<unknown> => retryRead(() => request(method, params), { retryCount, retryDelayMs, isRetryable, sleep })
 
   const assertAddress = (value: string, field: string) => {
     if (typeof value !== 'string' || !isSolanaAddress(value)) throw createWidgetError('INVALID_ADDRESS', { field, details: `${field} "${String(value).slice(0, 60)}" is not a Solana address` })

@@ -60,7 +60,11 @@ export function shouldRetry(error: unknown): boolean {
  */
 export function getRetryAfterMs(error: unknown, { maxMs = MAX_RETRY_AFTER_MS, now = Date.now() }: { maxMs?: number; now?: number } = {}): number | undefined {
   const headers = find(error, (e) => (e instanceof HttpRequestError || e instanceof RpcRequestError ? e.headers : undefined))
-  const retryAfter = headers?.get('Retry-After')
+  return parseRetryAfterMs(headers?.get('Retry-After'), { maxMs, now })
+}
+
+/** A Retry-After header's value (seconds or an HTTP date) in milliseconds, at most `maxMs`; undefined when absent or past. */
+export function parseRetryAfterMs(retryAfter: string | null | undefined, { maxMs = MAX_RETRY_AFTER_MS, now = Date.now() }: { maxMs?: number; now?: number } = {}): number | undefined {
   if (!retryAfter) return undefined
   const seconds = Number(retryAfter)
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, maxMs)

@@ -1,0 +1,31 @@
+import { MAX_RETRY_AFTER_MS, parseRetryAfterMs } from './shouldRetry'
+
+// The Retry-After a failed answer came with, by the error it became: for the clients that speak HTTP themselves
+// (Solana's JSON-RPC, Bitcoin's Esplora), where viem's errors do not carry the headers.
+const retryAfterByError = new WeakMap<object, number>()
+
+/** Keeps the answer's Retry-After with the error it became, for `retryRead`. */
+export function rememberRetryAfter(error: object, headers: Headers, now: number) {
+  const retryAfterMs = parseRetryAfterMs(headers.get('retry-after'), { now })
+  if (retryAfterMs !== undefined) retryAfterByError.set(error, retryAfterMs)
+}
+
+export const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * A read retried by SPEC §8's rules: up to `retryCount` more tries of what `isRetryable` accepts, waiting the answer's
+ * Retry-After when it sent one, else `retryDelayMs` doubled per attempt (at most MAX_RETRY_AFTER_MS).
+ */
+export async function retryRead<T>(
+  read: () => Promise<T>,
+  { retryCount, retryDelayMs, isRetryable, sleep = defaultSleep }: { retryCount: number; retryDelayMs: number; isRetryable: (error: unknown) => boolean; sleep?: (ms: number) => Promise<void> },
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read()
+    } catch (error) {
+      if (attempt >= retryCount || !isRetryable(error)) throw error
+      await sleep((typeof error === 'object' && error !== null ? retryAfterByError.get(error) : undefined) ?? Math.min(retryDelayMs * 2 ** attempt, MAX_RETRY_AFTER_MS))
+    }
+  }
+}
