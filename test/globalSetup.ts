@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePorts } from '../services/stack/ports'
 import { serveViteApp, startStack } from '../services/stack/startStack'
@@ -12,7 +12,8 @@ export default async function globalSetup() {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium is missing at ${chromiumPath}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`)
   }
-  const manifestPath = resolve('.tessera', 'test-stack.json')
+  // TESSERA_TEST_MANIFEST gives a run a manifest of its own, so two runs in one checkout never read each other's stack.
+  const manifestPath = resolve(process.env.TESSERA_TEST_MANIFEST ?? '.tessera/test-stack.json')
   process.env.TESSERA_MANIFEST = manifestPath
   // The harness page and the packed-package tests' host apps, on ports of their own that the data service accepts.
   const { demo: harnessPort, api: hostAppPort } = await freePorts()
@@ -24,7 +25,7 @@ export default async function globalSetup() {
   try {
     const manifest = { ...stack.manifest, harness: { url: harnessUrl }, hostApp: { url: hostAppUrl, port: hostAppPort } }
     const stopHarness = await serveViteApp({ root: harnessRoot, mode: 'preview', host: '127.0.0.1', port: harnessPort, manifest })
-    mkdirSync(resolve('.tessera'), { recursive: true })
+    mkdirSync(dirname(manifestPath), { recursive: true })
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
     return async () => {
       await stopHarness()

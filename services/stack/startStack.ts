@@ -1,5 +1,6 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startAnvil } from '../chain/anvil'
 import { seedChain } from '../chain/seedChain'
@@ -181,7 +182,17 @@ export async function serveViteApp({ root, mode, host, port, manifest }: { root:
     await server.listen()
     return () => server.close()
   }
-  await vite.build({ ...inline, build: { outDir: `${root}/dist`, emptyOutDir: true } })
-  const server = await vite.preview({ ...inline, build: { outDir: `${root}/dist` } })
-  return () => new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+  // A build folder per server, so two stacks (two test runs, or `npm start` beside a test run) never empty each other's.
+  const outDir = mkdtempSync(join(tmpdir(), 'tessera-app-'))
+  try {
+    await vite.build({ ...inline, build: { outDir, emptyOutDir: true } })
+    const server = await vite.preview({ ...inline, build: { outDir } })
+    return async () => {
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+      rmSync(outDir, { recursive: true, force: true })
+    }
+  } catch (error) {
+    rmSync(outDir, { recursive: true, force: true })
+    throw error
+  }
 }

@@ -47,6 +47,8 @@ button:focus-visible, a:focus-visible { outline: 2px solid var(--tsr-accent); ou
 .account { display: grid; gap: 1.2em; justify-items: center; text-align: center; }
 .avatar { width: 6.4em; height: 6.4em; border-radius: 999px; }
 .avatar[data-generated] { display: inline-block; background: linear-gradient(135deg, var(--tsr-avatar-from), var(--tsr-avatar-to)); }
+.token-icon { flex: none; border-radius: 999px; object-fit: cover; }
+.token-icon[data-generated] { display: inline-grid; place-items: center; width: var(--tsr-token-size); height: var(--tsr-token-size); font-size: calc(var(--tsr-token-size) * 0.38); font-weight: 700; color: #fff; background: hsl(var(--tsr-token-hue) 55% 42%); }
 .address { font-size: 2em; font-weight: 600; font-variant-numeric: tabular-nums; }
 .balance { font-size: 1.5em; color: var(--tsr-text-muted); }
 .actions { display: grid; gap: 0.8em; width: 100%; }
