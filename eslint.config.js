@@ -30,7 +30,7 @@ const uiMayNotImport = [
 ]
 
 export default tseslint.config(
-  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report', 'test/pack-apps'] },
+  { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report', 'test/pack-apps', 'docs/peer-kit'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

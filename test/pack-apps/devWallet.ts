@@ -3,4 +3,6 @@
 import { announceProvider, createDevWallet, type DevWalletParameters } from '../../demo/devWallet/createDevWallet'
 
 const config = (window as unknown as { tesseraDevWallet: Pick<DevWalletParameters, 'chains' | 'accounts'> }).tesseraDevWallet
-announceProvider(window, createDevWallet({ ...config, storage: localStorage }))
+const devWallet = createDevWallet({ ...config, storage: localStorage })
+announceProvider(window, devWallet)
+Object.assign(window, { devWallet })
