@@ -45,12 +45,13 @@ export type SignInMessageFields = {
 }
 
 /**
- * One sign-in message family (EIP-4361 for eip155, Sign-In With Solana for solana): the parts that differ between
- * chains. The rules every family shares (origins, times, nonce, lifetime) live in checkSignInMessage and the route.
+ * One sign-in message family (EIP-4361 for eip155, Sign-In With Solana for solana, CAIP-122 for bip122): the parts
+ * that differ between chains. The rules every family shares (origins, times, nonce, lifetime) live in
+ * checkSignInMessage and the route.
  */
 export type SignInFamily = {
   /** CAIP-2 namespace of its addresses; a session's caipAddress starts with it. */
-  namespace: 'eip155' | 'solana'
+  namespace: 'eip155' | 'solana' | 'bip122'
   /** Whether the message's first line is this family's header (it may still be malformed). */
   isFamilyMessage: (message: string) => boolean
   /** Parses the message, refuses any text that is not exactly its fields, checks address and chain id. */
@@ -178,8 +179,8 @@ const originOf = (uri: string) => {
 
 /**
  * Checks a sign-in message against what a session may be made of, before any signature is looked at:
- * 1. its first line names one of `families` (Ethereum, Solana), and that family reads it (see SignInFamily.read:
- *    exactly the text of its fields, address and chain id of that chain);
+ * 1. its first line names one of `families` (Ethereum, Solana, Bitcoin), and that family reads it (see
+ *    SignInFamily.read: exactly the text of its fields, address and chain id of that chain);
  * 2. URI's origin is one of the project's allowed origins, the domain is that origin's host (and scheme, if given,
  *    its scheme), and the page asking, when it says (Origin header), is that origin;
  * 3. Issued At is not in the future beyond the clock skew and not older than maxAgeMs; Not Before has passed;
@@ -197,7 +198,7 @@ export function checkSignInMessage(
   }: { families: readonly SignInFamily[]; allowedOrigins: readonly string[]; requestOrigin: string | undefined; nowMs: number; rules?: SignInRules },
 ): SignInMessageCheck {
   const family = families.find((candidate) => candidate.isFamilyMessage(message))
-  if (!family) return fail('INVALID_INPUT', 'message', 'message: not a Sign-In with Ethereum (EIP-4361) or Sign In With Solana message')
+  if (!family) return fail('INVALID_INPUT', 'message', 'message: not a Sign-In with Ethereum (EIP-4361), Sign In With Solana or Sign in with Bitcoin (CAIP-122) message')
   const read = family.read(message)
   if (!read.ok) return read
   const { address, caipAddress, domain, scheme, uri, nonce, issuedAt, notBefore, expirationTime } = read.fields

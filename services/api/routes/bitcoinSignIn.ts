@@ -1,0 +1,44 @@
+import { BIP322_MAX_SIGNATURE_LENGTH, verifyBip322 } from '../../../src/shared/bitcoin/bip322'
+import { describeBitcoinNetworks, getBitcoinNetwork } from '../../../src/shared/protocol/addresses/bitcoin'
+import { BITCOIN_SIGN_IN_HEADER, parseBitcoinSignInMessage } from '../../../src/shared/protocol/signInMessages/bitcoin'
+import type { SignInFamily } from './signInMessage'
+import { text } from './validate'
+
+/**
+ * A Bitcoin message signature in base64: BIP-322 simple or full (with or without the draft's `smp` / `ful` prefix),
+ * or the legacy 65-byte "Bitcoin Signed Message" one; at most BIP322_MAX_SIGNATURE_LENGTH characters.
+ */
+export const base64BitcoinSignature = text({
+  max: BIP322_MAX_SIGNATURE_LENGTH,
+  min: 1,
+  pattern: /^(?:smp|ful)?(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
+  patternMessage: 'Expected the base64 of a BIP-322 or "Bitcoin Signed Message" signature',
+})
+
+/**
+ * Sign in with Bitcoin (CAIP-122 on bip122, see src/shared/protocol/signInMessages/bitcoin.ts), signed with BIP-322
+ * (P2WPKH, P2TR; P2SH-P2WPKH and P2PKH in the full format) or the legacy "Bitcoin Signed Message" (P2PKH, P2WPKH,
+ * P2SH-P2WPKH). Chain ID is the CAIP-2 reference of mainnet, testnet, signet or regtest, and the address must be of
+ * that network (a BIP-322 signature alone does not say which: the same key signs for bc1… and tb1… alike); the
+ * session is for `bip122:{reference}:{address}`.
+ */
+export const bitcoinSignIn: SignInFamily = {
+  namespace: 'bip122',
+  isFamilyMessage: (message) => (message.split('\n', 1)[0] ?? '').endsWith(BITCOIN_SIGN_IN_HEADER),
+  read(message) {
+    const parsed = parseBitcoinSignInMessage(message)
+    if (!parsed.ok) {
+      const field = parsed.field === 'message' ? 'message' : `message.${parsed.field}`
+      const reason = parsed.field === 'message' ? `not a Sign in with Bitcoin (CAIP-122) message: ${parsed.reason}` : parsed.reason
+      return { ok: false, code: 'INVALID_INPUT', field, message: `${field}: ${reason}` }
+    }
+    const { address, chainId, domain, uri, nonce, issuedAt, notBefore, expirationTime } = parsed.fields
+    if (!getBitcoinNetwork(`bip122:${chainId}`)) {
+      const known = describeBitcoinNetworks(['mainnet', 'testnet', 'signet', 'regtest'])
+      return { ok: false, code: 'INVALID_INPUT', field: 'message.chainId', message: `message.chainId: ${chainId} is not a network this service knows (${known})` }
+    }
+    return { ok: true, fields: { address, caipAddress: `bip122:${chainId}:${address}`, domain, uri, nonce, issuedAt, notBefore, expirationTime } }
+  },
+  signature: base64BitcoinSignature,
+  verify: async ({ address, message, signature }) => verifyBip322({ address, message, signature }),
+}
