@@ -43,6 +43,15 @@ export default [
     limit: '75 KiB',
   },
   {
+    // @polkadot/api with its types and metadata decoding; @polkadot/wasm-crypto's WebAssembly (never run here) is left
+    // out by the build's alias (vite.aliases.ts).
+    name: "the Polkadot family's worker module (only with a Polkadot network)",
+    path: 'dist/assets/polkadotFamily-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '195 KiB',
+  },
+  {
     name: 'the modal and its views (prefetched on idle or hover)',
     path: 'dist/Modal-*.js',
     disablePlugins: ['@size-limit/esbuild'],

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { widgetAliases } from './vite.aliases'
 
 /** What the host brings: React, and for the library adapters wagmi and ethers (peer dependencies). */
 const hostPackages = ['react', 'react-dom', 'wagmi', 'ethers']
@@ -21,6 +22,7 @@ export default defineConfig({
   // Relative URLs: the worker file is found next to the package's code wherever a host's bundler puts it.
   base: './',
   plugins: [asTheHostNamesThem, react()],
+  resolve: { alias: widgetAliases },
   // @solana/kit (in the Solana family's module) reads process.env.NODE_ENV, which no browser has: fixed at build time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   // A host's bundler copies or re-bundles our worker files but does not emit their own lazy chunks (viem's ccip,

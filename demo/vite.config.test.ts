@@ -53,6 +53,7 @@ describe('the demo in Vite dev (npm start)', () => {
   it('finds the workers the page starts', () => {
     expect(workerEntries().map((path) => path.slice(root.length + 1)).sort()).toEqual([
       'src/worker/chain-clients/bitcoinFamily.ts',
+      'src/worker/chain-clients/polkadotFamily.ts',
       'src/worker/chain-clients/solanaFamily.ts',
       'src/worker/walletConnect/walletConnectWorker.ts',
       'src/worker/worker.ts',

@@ -1,17 +1,20 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { widgetAliases } from '../vite.aliases'
 
 /**
- * What the widget's workers import (the core's, with its Solana and Bitcoin clients, and WalletConnect's with its sign
+ * What the widget's workers import (the core's, with its Solana, Bitcoin and Polkadot clients, and WalletConnect's with its sign
  * client). Vite's dev server finds a page's dependencies by crawling its imports, but not into
  * `new Worker(new URL(...))`: each of these would be found when first loaded (the first WalletConnect click, say), and
  * Vite would bundle it and reload the page. vite.config.test.ts keeps this list complete.
  */
 export const workerDependencies = [
   '@noble/curves/secp256k1',
+  '@noble/hashes/blake2.js',
   '@noble/hashes/sha2.js',
   '@noble/hashes/sha3.js',
   '@noble/hashes/utils.js',
+  '@polkadot/api',
   '@scure/base',
   '@solana/kit',
   '@walletconnect/sign-client',
@@ -26,6 +29,7 @@ export const workerDependencies = [
 /** The demo dApp. The local stack injects its manifest as __TESSERA_STACK__ (services/stack/startStack.ts). */
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: widgetAliases },
   worker: { format: 'es' },
   build: { target: 'es2022' },
   optimizeDeps: { include: workerDependencies },

@@ -12,6 +12,7 @@ import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister
 import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
 import type { SolanaWorkerApi } from './chain-clients/solanaWorkerApi'
 import type { BitcoinWorkerApi } from './chain-clients/bitcoinWorkerApi'
+import type { PolkadotWorkerApi } from './chain-clients/polkadotWorkerApi'
 import { loadFamily } from './chain-clients/familyRegistry'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
 import { createCoreStore } from './state/coreStore'
@@ -58,6 +59,12 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const bitcoinApi = () => {
     if (!bitcoin) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Bitcoin network is configured in the core' })
     return bitcoin
+  }
+  // Polkadot's client (and @polkadot/api, its largest library) likewise; its WebSockets close when the config changes.
+  let polkadot: Promise<PolkadotWorkerApi> | undefined
+  const polkadotApi = () => {
+    if (!polkadot) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Polkadot network is configured in the core' })
+    return polkadot
   }
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
@@ -115,11 +122,14 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const api = {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, solanaChains = [], bitcoinChains = [], familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+    configure({ chains: configured, solanaChains = [], bitcoinChains = [], polkadotChains = [], familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
       solana = solanaChains.length > 0 ? loadFamily('solana', familyModules.solana, 'Solana').then((createSolanaWorkerApi) => createSolanaWorkerApi({ chains: solanaChains })) : undefined
       solana?.catch(() => {})
       bitcoin = bitcoinChains.length > 0 ? loadFamily('bitcoin', familyModules.bitcoin, 'Bitcoin').then((createBitcoinWorkerApi) => createBitcoinWorkerApi({ chains: bitcoinChains })) : undefined
       bitcoin?.catch(() => {})
+      void polkadot?.then((previous) => previous.destroy()).catch(() => {})
+      polkadot = polkadotChains.length > 0 ? loadFamily('polkadot', familyModules.polkadot, 'Polkadot').then((createPolkadotWorkerApi) => createPolkadotWorkerApi({ chains: polkadotChains })) : undefined
+      polkadot?.catch(() => {})
       dataService = service
         ? createDataServiceClient({
             ...service,
@@ -289,6 +299,29 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       const confirmation = await (await bitcoinApi()).bitcoinWaitForConfirmation(parameters)
       cache.invalidate(['balance', parameters.caipNetworkId])
       return confirmation
+    },
+
+    polkadotGetChainInfo: async (parameters: { caipNetworkId: string }) => (await polkadotApi()).polkadotGetChainInfo(parameters),
+    /** Planck, cached for 30 s (SPEC §9) unless `force`; the store keeps `free`, the balance wallets show. */
+    polkadotGetBalance: async ({ caipNetworkId, address, force = false }: { caipNetworkId: string; address: string; force?: boolean }) => {
+      await hydrated
+      const api = await polkadotApi()
+      const balance = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => api.polkadotGetBalance({ caipNetworkId, address }), { force })
+      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value: balance.free, updatedAt: now() } } }))
+      return balance
+    },
+    polkadotEstimateTransferFee: async (parameters: Parameters<PolkadotWorkerApi['polkadotEstimateTransferFee']>[0]) => (await polkadotApi()).polkadotEstimateTransferFee(parameters),
+    polkadotBuildTransfer: async (parameters: Parameters<PolkadotWorkerApi['polkadotBuildTransfer']>[0]) => (await polkadotApi()).polkadotBuildTransfer(parameters),
+    // A submitted transfer changes balances as soon as a block holds it: cached ones are stale.
+    async polkadotSubmitTransfer(parameters: Parameters<PolkadotWorkerApi['polkadotSubmitTransfer']>[0]) {
+      const submission = await (await polkadotApi()).polkadotSubmitTransfer(parameters)
+      cache.invalidate(['balance', parameters.caipNetworkId])
+      return submission
+    },
+    async polkadotWaitForTransaction(parameters: Parameters<PolkadotWorkerApi['polkadotWaitForTransaction']>[0]) {
+      const inclusion = await (await polkadotApi()).polkadotWaitForTransaction(parameters)
+      cache.invalidate(['balance', parameters.caipNetworkId])
+      return inclusion
     },
   }
   // The page calls this API through its protocol type: any drift is a type error here.

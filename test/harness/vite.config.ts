@@ -2,12 +2,14 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { widgetAliases } from '../../vite.aliases'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
 /** A bare page that exposes Tessera's entry points to browser tests (test/browser). */
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: widgetAliases },
   worker: { format: 'es' },
   build: {
     target: 'es2022',

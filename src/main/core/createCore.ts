@@ -6,6 +6,7 @@ import type { ContractCall, CoreConfig, CoreWorkerApi } from '../../shared/proto
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
 import type { SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 import type { BitcoinTransferParameters } from '../../shared/protocol/core/bitcoinApi'
+import type { PolkadotSignerPayload, PolkadotSubmission, PolkadotTransferParameters } from '../../shared/protocol/core/polkadotApi'
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient } from './createWorkerClient'
 import { PageWorker as Worker } from './pageWorker'
@@ -39,9 +40,14 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
   installErrorTransferHandler(transferHandlers)
   const mirror = createStoreMirror()
   // The families' client modules load (and their URLs are computed) only for a config that has such networks.
-  const hasFamilies = (config.solanaChains?.length ?? 0) > 0 || (config.bitcoinChains?.length ?? 0) > 0
+  const families = {
+    solana: (config.solanaChains?.length ?? 0) > 0,
+    bitcoin: (config.bitcoinChains?.length ?? 0) > 0,
+    polkadot: (config.polkadotChains?.length ?? 0) > 0,
+  }
+  const hasFamilies = families.solana || families.bitcoin || families.polkadot
   const configureWithFamilies = async (remote: Remote<CoreWorkerApi>) => {
-    const familyModules = hasFamilies && !config.familyModules ? (await import('./familyModules')).familyModulesFor({ solana: (config.solanaChains?.length ?? 0) > 0, bitcoin: (config.bitcoinChains?.length ?? 0) > 0 }) : config.familyModules
+    const familyModules = hasFamilies && !config.familyModules ? (await import('./familyModules')).familyModulesFor(families) : config.familyModules
     return remote.configure({ ...config, ...(familyModules ? { familyModules } : {}) })
   }
   const blockWatches = new Map<string, { chainId: number }>()
@@ -141,6 +147,24 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       finalizeAndBroadcast: (parameters: { caipNetworkId: string; psbtBase64: string }) => call((r) => r.bitcoinFinalizeAndBroadcast(parameters)),
       waitForConfirmation: ({ maxWaitMs = 3_600_000, ...parameters }: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }) =>
         call((r) => r.bitcoinWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
+    },
+    /**
+     * Polkadot networks of the config (`polkadotChains`), read and sent through the worker (@polkadot/api never loads on
+     * the page); amounts in planck (bigint). A transfer: buildTransfer → the extension's signer.signPayload(payload) →
+     * submitTransfer({ payload, signature }) → waitForTransaction({ submission }).
+     */
+    polkadot: {
+      /** Genesis, SS58 prefix, token, existential deposit, as the node says. */
+      getChainInfo: (parameters: { caipNetworkId: string }) => call((r) => r.polkadotGetChainInfo(parameters)),
+      /** `{ free, reserved, frozen, transferable }`; free goes into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
+      getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.polkadotGetBalance(parameters)),
+      estimateTransferFee: (parameters: PolkadotTransferParameters & { caipNetworkId: string }) => call((r) => r.polkadotEstimateTransferFee(parameters)),
+      /** The payload for the extension's signPayload (and `raw` for signRaw), the fee; existential-deposit and funds rules checked. */
+      buildTransfer: (parameters: PolkadotTransferParameters & { caipNetworkId: string }) => call((r) => r.polkadotBuildTransfer(parameters)),
+      submitTransfer: (parameters: { caipNetworkId: string; payload: PolkadotSignerPayload; signature: string }) => call((r) => r.polkadotSubmitTransfer(parameters)),
+      /** Resolves once a block holds it ('inBlock') or that block is final ('finalized', the default). */
+      waitForTransaction: ({ maxWaitMs = 600_000, ...parameters }: { caipNetworkId: string; submission: PolkadotSubmission; until?: 'inBlock' | 'finalized'; pollIntervalMs?: number; maxWaitMs?: number }) =>
+        call((r) => r.polkadotWaitForTransaction({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
     },
     /** How many times a dead worker was replaced. */
     getRestartCount: client.getRestartCount,

@@ -6,12 +6,18 @@
 import bitcoinModule from '../../worker/chain-clients/bitcoinFamily.ts?worker&url'
 // eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
 import solanaModule from '../../worker/chain-clients/solanaFamily.ts?worker&url'
+// eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
+import polkadotModule from '../../worker/chain-clients/polkadotFamily.ts?worker&url'
 import type { FamilyModules } from '../../shared/protocol/core/coreApi'
 import { pageWorkerUrl } from './pageWorker'
 
 const absolute = (url: string) => pageWorkerUrl(new URL(url, globalThis.location?.href)).href
 
 /** The URLs of the family modules a config needs (the worker imports them when configured). */
-export function familyModulesFor({ solana, bitcoin }: { solana: boolean; bitcoin: boolean }): FamilyModules {
-  return { ...(solana ? { solana: absolute(solanaModule) } : {}), ...(bitcoin ? { bitcoin: absolute(bitcoinModule) } : {}) }
+export function familyModulesFor({ solana, bitcoin, polkadot = false }: { solana: boolean; bitcoin: boolean; polkadot?: boolean }): FamilyModules {
+  return {
+    ...(solana ? { solana: absolute(solanaModule) } : {}),
+    ...(bitcoin ? { bitcoin: absolute(bitcoinModule) } : {}),
+    ...(polkadot ? { polkadot: absolute(polkadotModule) } : {}),
+  }
 }

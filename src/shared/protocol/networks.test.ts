@@ -42,6 +42,16 @@ describe('known networks', () => {
     expect(bitcoinNetworks[getBitcoinNetwork(`bip122:${genesisHash.slice(0, 32)}`)!].name).toBe(name)
   })
 
+  // CAIP-2 for Polkadot: the first 32 hex characters of the genesis hash; RPC over WebSocket.
+  it.each([
+    ['Polkadot', '0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3', 'DOT', 10, false, 'wss://rpc.polkadot.io'],
+    ['Kusama', '0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe', 'KSM', 12, false, 'wss://kusama-rpc.polkadot.io'],
+    ['Westend', '0xe143f23803ac50e8f6f8e62695d1ce9e4e1d68aa36c1cd2cfd15340213f3423e', 'WND', 12, true, 'wss://westend-rpc.polkadot.io'],
+    ['Polkadot Local', `0x${'45'.repeat(32)}`, 'ROC', 12, true, 'ws://127.0.0.1:9944'],
+  ])('%s is polkadot: and the first 32 hex characters of genesis hash %s', (name, genesisHash, symbol, decimals, testnet, webSocket) => {
+    expect(getKnownNetwork(`polkadot:${genesisHash.slice(2, 34)}`)).toMatchObject({ name, testnet, nativeCurrency: { symbol, decimals }, rpcUrls: { default: { webSocket: [webSocket] } } })
+  })
+
   it('points the local Solana chain at the stack’s default RPC and PubSub ports', () => {
     expect(getKnownNetwork('solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3')).toMatchObject({
       testnet: true,
@@ -51,7 +61,7 @@ describe('known networks', () => {
 
   it('has no duplicate ids and only https RPC URLs outside the local chains', () => {
     expect(new Set(knownNetworks.map((n) => n.caipNetworkId)).size).toBe(knownNetworks.length)
-    const local = new Set(['eip155:31337', 'eip155:31338', 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'])
+    const local = new Set(['eip155:31337', 'eip155:31338', 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', 'polkadot:45454545454545454545454545454545'])
     for (const n of knownNetworks.filter((n) => !local.has(n.caipNetworkId))) {
       for (const url of n.rpcUrls.default.http) expect(url).toMatch(/^https:\/\//)
     }

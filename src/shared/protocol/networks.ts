@@ -1,3 +1,4 @@
+import { polkadotNetworks, type PolkadotNetworkParameters } from './addresses/polkadot'
 import type { CaipNetworkId, ChainNamespace } from './caip'
 
 /** A network as SPEC §3 describes it. */
@@ -110,6 +111,25 @@ const solanaLocal: CaipNetwork = {
  */
 const bitcoinLocal: CaipNetwork = other('bip122', '0f9188f13cb7b2c71f2a335e3a4fc328', 'Bitcoin Regtest', btc, ['http://127.0.0.1:3002'], true)
 
+/**
+ * A Polkadot-SDK network: RPC over WebSocket (what @polkadot/api and extensions speak); the same host answers HTTP POST.
+ * Name, token and CAIP-2 id come from the one table the worker's client checks addresses against (addresses/polkadot.ts).
+ */
+const polkadotNetwork = ({ caipNetworkId, name, symbol, decimals }: PolkadotNetworkParameters, host: string, testnet: boolean, explorer?: string): CaipNetwork => {
+  const [http, ws] = host.startsWith('127.0.0.1') ? [`http://${host}`, `ws://${host}`] : [`https://${host}`, `wss://${host}`]
+  const rpc = { http: [http], webSocket: [ws] }
+  return {
+    ...other('polkadot', caipNetworkId.slice('polkadot:'.length), name, { name, symbol, decimals }, [http], testnet, explorer),
+    rpcUrls: { default: rpc, chainDefault: rpc },
+  }
+}
+
+/**
+ * The local stack's Polkadot chain: chopsticks building the Rococo Asset Hub runtime (ROC, 12 decimals, SS58 prefix 2)
+ * on the stack's default port (services/chain/polkadot); the stack manifest has the port it chose.
+ */
+const polkadotLocal: CaipNetwork = polkadotNetwork(polkadotNetworks.local, '127.0.0.1:9944', true)
+
 /** Every known network: the 39 ranked EVM networks, Solana, Bitcoin, Polkadot and the local dev chains. */
 export const knownNetworks: readonly CaipNetwork[] = [
   ...evmRows.map(evm),
@@ -119,11 +139,14 @@ export const knownNetworks: readonly CaipNetwork[] = [
   other('bip122', '000000000019d6689c085ae165831e93', 'Bitcoin', btc, [], false, 'https://mempool.space'),
   other('bip122', '000000000933ea01ad0ee984209779ba', 'Bitcoin Testnet', btc, [], true, 'https://mempool.space/testnet'),
   other('bip122', '00000008819873e925422c1ff0f99f7c', 'Bitcoin Signet', btc, [], true, 'https://mempool.space/signet'),
-  other('polkadot', '91b171bb158e2d3848fa23a9f1c25182', 'Polkadot', { name: 'Polkadot', symbol: 'DOT', decimals: 10 }, ['https://rpc.polkadot.io'], false, 'https://polkadot.subscan.io'),
+  polkadotNetwork(polkadotNetworks.polkadot, 'rpc.polkadot.io', false, 'https://polkadot.subscan.io'),
+  polkadotNetwork(polkadotNetworks.kusama, 'kusama-rpc.polkadot.io', false, 'https://kusama.subscan.io'),
+  polkadotNetwork(polkadotNetworks.westend, 'westend-rpc.polkadot.io', true, 'https://westend.subscan.io'),
   { ...evm([31337, 'Tessera Local', 'ETH', 'http://127.0.0.1:8545', 'http://127.0.0.1:8545', true]), blockExplorers: undefined },
   { ...evm([31338, 'Tessera Local 2', 'ETH', 'http://127.0.0.1:8546', 'http://127.0.0.1:8546', true]), blockExplorers: undefined },
   solanaLocal,
   bitcoinLocal,
+  polkadotLocal,
 ]
 
 /** The 39 EVM networks of the hosted RPC's ranked list. */

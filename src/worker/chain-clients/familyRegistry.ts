@@ -1,15 +1,16 @@
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { createBitcoinWorkerApi } from './bitcoinWorkerApi'
+import type { createPolkadotWorkerApi } from './polkadotWorkerApi'
 import type { createSolanaWorkerApi } from './solanaWorkerApi'
 
-export type FamilyFactories = { solana: typeof createSolanaWorkerApi; bitcoin: typeof createBitcoinWorkerApi }
+export type FamilyFactories = { solana: typeof createSolanaWorkerApi; bitcoin: typeof createBitcoinWorkerApi; polkadot: typeof createPolkadotWorkerApi }
 type Family = keyof FamilyFactories
 
 // A family's module is a bundle of its own (its own copy of this file), so the registry lives on the worker's global.
 const key = Symbol.for('tessera.workerFamilies')
 const registry = (): Partial<FamilyFactories> => ((globalThis as { [key]?: Partial<FamilyFactories> })[key] ??= {})
 
-/** Called by a family's module when the worker imports it (solanaFamily.ts, bitcoinFamily.ts). */
+/** Called by a family's module when the worker imports it (solanaFamily.ts, bitcoinFamily.ts, polkadotFamily.ts). */
 export function registerFamily<F extends Family>(family: F, factory: FamilyFactories[F]) {
   registry()[family] = factory
 }

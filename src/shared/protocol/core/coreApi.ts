@@ -2,6 +2,16 @@ import type { Abi, Address, Hex, Log, TransactionReceipt } from 'viem'
 import type { CoreState, MessageTarget } from './coreState'
 import type { BitcoinBalance, BitcoinChainConfig, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from './bitcoinApi'
 import type { DataServiceMethod } from './dataService'
+import type {
+  PolkadotBalance,
+  PolkadotChainConfig,
+  PolkadotChainInfo,
+  PolkadotInclusion,
+  PolkadotSignerPayload,
+  PolkadotSubmission,
+  PolkadotTransfer,
+  PolkadotTransferParameters,
+} from './polkadotApi'
 import type { SolanaChainConfig, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from './solanaApi'
 
 /** One EVM chain the core reads: its RPC URLs, in order of preference until ranking has run. */
@@ -22,6 +32,8 @@ export type CoreConfig = {
   solanaChains?: readonly SolanaChainConfig[]
   /** Bitcoin networks and their Esplora APIs; their client (and bitcoinjs-lib) loads in the worker only when there is one. */
   bitcoinChains?: readonly BitcoinChainConfig[]
+  /** Polkadot-SDK networks and their WebSocket RPC; their client (and @polkadot/api) loads in the worker only when there is one. */
+  polkadotChains?: readonly PolkadotChainConfig[]
   /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
@@ -99,7 +111,22 @@ export type CoreWorkerApi = {
   /** Finalizes the PSBT the wallet signed, extracts and sends it; answers its txid. */
   bitcoinFinalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }): Promise<string>
   bitcoinWaitForConfirmation(parameters: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }): Promise<BitcoinConfirmation>
+  polkadotGetChainInfo(parameters: { caipNetworkId: string }): Promise<PolkadotChainInfo>
+  /** Planck; `free` kept in the store's balances under balanceKey(caipNetworkId, address). */
+  polkadotGetBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<PolkadotBalance>
+  polkadotEstimateTransferFee(parameters: PolkadotTransferParameters & { caipNetworkId: string }): Promise<bigint>
+  /** The signing payload of a transferKeepAlive for the extension's signer, its fee and the era's end. */
+  polkadotBuildTransfer(parameters: PolkadotTransferParameters & { caipNetworkId: string }): Promise<PolkadotTransfer>
+  /** Adds the extension's signature to the payload and submits it. */
+  polkadotSubmitTransfer(parameters: { caipNetworkId: string; payload: PolkadotSignerPayload; signature: string }): Promise<PolkadotSubmission>
+  polkadotWaitForTransaction(parameters: {
+    caipNetworkId: string
+    submission: PolkadotSubmission
+    until?: 'inBlock' | 'finalized'
+    pollIntervalMs?: number
+    maxWaitMs?: number
+  }): Promise<PolkadotInclusion>
 }
 
 /** The URLs of the chain families' worker modules, by family. */
-export type FamilyModules = { solana?: string; bitcoin?: string }
+export type FamilyModules = { solana?: string; bitcoin?: string; polkadot?: string }

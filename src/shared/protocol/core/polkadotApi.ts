@@ -1,0 +1,103 @@
+/** Polkadot values between the page and the core worker (structured-cloneable: amounts in planck as bigint). */
+
+type Hex = `0x${string}`
+
+/**
+ * One Polkadot-SDK network the core serves: its CAIP-2 id (`polkadot:` and the first 32 hex characters of the genesis
+ * hash, checked against the node's on connecting) and a JSON-RPC WebSocket URL (`wss://rpc.polkadot.io`, the local
+ * stack's `ws://127.0.0.1:9944`).
+ */
+export type PolkadotChainConfig = { caipNetworkId: string; rpcUrl: string }
+
+/** What the node says about its chain. */
+export type PolkadotChainInfo = {
+  caipNetworkId: string
+  genesisHash: Hex
+  /** system_chain. */
+  chainName: string
+  /** The runtime's SS58 prefix: addresses the worker answers are in it. */
+  ss58Prefix: number
+  token: { symbol: string; decimals: number }
+  /** Planck: an account holding less is removed by the chain. */
+  existentialDeposit: bigint
+  specVersion: number
+}
+
+/** Planck. `transferable` is what a transfer that keeps the account alive can move, its fee included. */
+export type PolkadotBalance = {
+  free: bigint
+  /** Held by the chain (deposits, bonds): counted in the account's total, not spendable. */
+  reserved: bigint
+  /** Locked by staking, vesting, governance: stays in `free` but cannot leave it. */
+  frozen: bigint
+  transferable: bigint
+}
+
+export type PolkadotTransferParameters = {
+  /** The paying account as the wallet gave it: SS58 of this network or generic Substrate (prefix 42). */
+  from: string
+  to: string
+  /** Planck, more than 0. */
+  amount: bigint
+  /** Planck added for the block author; 0 when left out. */
+  tip?: bigint
+}
+
+/**
+ * The SignerPayloadJSON of polkadot.js extensions (`signer.signPayload`), every number hex-encoded as they expect. The
+ * page hands it to the wallet unchanged, and hands it back with the signature.
+ */
+export type PolkadotSignerPayload = {
+  address: string
+  assetId?: Hex | number | null
+  blockHash: Hex
+  blockNumber: Hex
+  era: Hex
+  genesisHash: Hex
+  metadataHash?: Hex | null
+  method: Hex
+  mode?: number
+  nonce: Hex
+  specVersion: Hex
+  tip: Hex
+  transactionVersion: Hex
+  signedExtensions: string[]
+  version: number
+  withSignedTransaction?: boolean
+}
+
+export type PolkadotTransfer = {
+  /** For `signer.signPayload` (the wallet shows what it signs). */
+  payload: PolkadotSignerPayload
+  /** The same payload's bytes, for a wallet that only has `signer.signRaw` (`type: 'payload'`). */
+  raw: { address: string; data: Hex; type: 'payload' }
+  /** Planck, the node's estimate (paymentInfo), the tip not included. */
+  fee: bigint
+  existentialDeposit: bigint
+  /** The recipient in this network's SS58 format. */
+  to: string
+  /** The last block the transaction can be included in (its mortal era): after it, it is void. */
+  validUntilBlock: number
+}
+
+/** A submitted transaction, what waitForTransaction tracks it by. */
+export type PolkadotSubmission = {
+  /** The extrinsic's hash (blake2-256 of its bytes). */
+  hash: Hex
+  /** The first block that can include it: the one after the block its payload was made at. */
+  fromBlock: number
+  validUntilBlock: number
+}
+
+export type PolkadotInclusion = {
+  hash: Hex
+  blockHash: Hex
+  blockNumber: number
+  /** Its index in the block. */
+  index: number
+  isFinalized: boolean
+  /** false when it was included but its call failed (the fee is paid, nothing else happened). */
+  isSuccess: boolean
+  /** Why the call failed: `pallet.Error` (`balances.InsufficientBalance`) or the dispatch error's kind (`Token.FundsUnavailable`). */
+  failure?: string
+}
