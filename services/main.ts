@@ -6,12 +6,18 @@
 //   HOST                interface to listen on (127.0.0.1)
 //   API_PORT            data service port (8787); health: GET /health
 //   RELAY_PORT          relay port (8790); health: GET /health, WebSocket on the same port
+//   AUTH_PORT           auth service port (8791), started when TESSERA_API_CONFIG has an `auth` section
+//                       ({ publicUrl, frameOrigins, mailFrom, social?, farcaster?, trustProxy? }, services/auth/README.md)
+//   TESSERA_SMTP_URL    the SMTP server the auth service sends codes through (smtp://user:pass@host:587, smtps://…)
+//   TESSERA_AUTH_SECRET optional key for hashing codes at rest (else a random one kept in the database)
 import { readFileSync } from 'node:fs'
 import type { ApiConfig } from './api/config'
 import { openDatabase } from './api/db/createDatabase'
 import { loadWallets } from './api/routes/wallets'
 import { startApiServer } from './api/server'
 import { createRelay } from './relay/createRelay'
+import { readAuthDeployConfig } from './auth/deployConfig'
+import { startAuthServer, type AuthServer } from './auth/server'
 
 function fail(message: string): never {
   console.error(message)
@@ -33,6 +39,14 @@ try {
 const host = process.env.HOST ?? '127.0.0.1'
 const apiPort = portOf('API_PORT', 8787)
 const relayPort = portOf('RELAY_PORT', 8790)
+const authSection = (config as { auth?: unknown }).auth
+const authPort = portOf('AUTH_PORT', 8791)
+let authConfig: ReturnType<typeof readAuthDeployConfig> | undefined
+try {
+  authConfig = authSection === undefined ? undefined : readAuthDeployConfig({ section: authSection, projectIds: config.projects.map((p) => p.id), env: process.env })
+} catch (error) {
+  fail(`TESSERA_API_CONFIG: ${(error as Error).message}`)
+}
 
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.TESSERA_DATA_DIR ?? '.tessera/api-data' })
 const api = await startApiServer({ ...config, wallets: config.wallets ?? loadWallets(), db, host, port: apiPort })
@@ -40,6 +54,14 @@ const relay = createRelay({ host, port: relayPort })
 await relay.ready
 console.log(`Tessera data service on ${api.url} (${db.kind}; health ${api.url}/health)`)
 console.log(`WalletConnect relay on ${relay.url} (health ${relay.url.replace('ws:', 'http:')}/health)`)
+let auth: AuthServer | undefined
+if (authConfig) {
+  auth = await startAuthServer({ ...authConfig, db, host, port: authPort })
+  console.log(`Tessera auth service on ${auth.url} (for ${authConfig.frameOrigins.join(', ')}; health ${auth.url}/health)`)
+} else {
+  console.log('Auth service off: add an `auth` section to TESSERA_API_CONFIG for e-mail and social sign-in.')
+}
 
-const stop = () => void Promise.allSettled([api.stop(), relay.close()]).then(() => process.exit(0))
+// The auth service first: it shares the data service's database, which the data service closes.
+const stop = () => void Promise.allSettled([auth?.stop()]).then(() => Promise.allSettled([api.stop(), relay.close()])).then(() => process.exit(0))
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)

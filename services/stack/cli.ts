@@ -54,7 +54,9 @@ async function main() {
   }
   if (isStopping) return
   const origins = [stack.manifest.demo?.url, ...readAllowedOrigins(process.env)].filter(Boolean).join(', ')
-  console.log(`\nTessera is running. Open ${stack.manifest.demo?.url}\nThe data service takes pages from ${origins} (add your app's origin with TESSERA_ALLOWED_ORIGINS, comma-separated).\n(Ctrl-C stops everything.)`)
+  const { auth } = stack.manifest
+  const signIn = auth ? `\nE-mail sign-in codes land in the local inbox at ${auth.inboxUrl}; the local social providers' dev users are ${auth.devUsers.map((u) => `${u.email} / ${u.password}`).join(', ')}.` : ''
+  console.log(`\nTessera is running. Open ${stack.manifest.demo?.url}\nThe data service takes pages from ${origins} (add your app's origin with TESSERA_ALLOWED_ORIGINS, comma-separated).${signIn}\n(Ctrl-C stops everything.)`)
 }
 
 void main()

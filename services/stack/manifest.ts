@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Address } from 'viem'
+import type { StackAuth } from '../auth/startLocalAuth'
 
 /** Everything the local stack chose: the demo, the services and the tests read this one file. */
 export type StackManifest = {
@@ -11,7 +12,11 @@ export type StackManifest = {
   solana?: StackSolana
   /** The local Bitcoin chain (bcoin regtest); absent when the stack was started with `bitcoin: false`. */
   bitcoin?: StackBitcoin
+  /** The local Polkadot-SDK chain (chopsticks); absent when the stack was started with `polkadot: false`. */
+  polkadot?: StackPolkadot
   services: { api: string; projectId: string; relay: string }
+  /** E-mail and social sign-in: the auth service, its inbox and local providers; absent when started with `auth: false`. */
+  auth?: StackAuth
   demo: { url: string } | null
   /** The browser-test harness page (test/harness), when the test setup serves it. */
   harness?: { url: string }
@@ -67,6 +72,32 @@ export type StackBitcoinKey = {
   /** The same private key in wallet import format (regtest). Test-only. */
   wif: string
   derivationPath: string
+}
+
+export type StackPolkadot = {
+  /** `polkadot:` + the first 32 hex characters of the genesis hash (CAIP-2), fixed across starts. */
+  caipNetworkId: `polkadot:${string}`
+  /** JSON-RPC over WebSocket (what @polkadot/api and extensions speak). */
+  rpcUrl: string
+  /** The same JSON-RPC over HTTP POST, without subscriptions. */
+  httpUrl: string
+  genesisHash: `0x${string}`
+  /** What the chain calls itself (system_chain; chopsticks answers the spec's id, `asset-hub-rococo`). */
+  chainName: string
+  /** The runtime's SS58 prefix: its addresses' format. */
+  ss58Prefix: number
+  token: { symbol: string; decimals: number }
+  /** Planck (decimal string): an account holding less is removed, so a first transfer to an account sends at least this. */
+  existentialDeposit: string
+  /** A block is built for each transaction, and is final at once. */
+  blockBuildMode: 'instant'
+  /**
+   * //Alice, //Bob, //Charlie, //Dave, //Eve, //Ferdie (sr25519), each holding `fundedPlanck`. TEST-ONLY keys, public by
+   * design: the dev extension signs with them by their secret URI.
+   */
+  devAccounts: { name: string; uri: string; address: string; publicKey: `0x${string}` }[]
+  /** Planck (decimal string) each dev account held at start. */
+  fundedPlanck: string
 }
 
 export const defaultManifestPath = resolve('.tessera', 'stack.json')

@@ -24,9 +24,15 @@ describe('resolvePorts', () => {
       TESSERA_SOLANA_PORT: String(free.solana),
       TESSERA_SOLANA_WS_PORT: String(free.solanaWs),
       TESSERA_BITCOIN_PORT: String(free.bitcoin),
+      TESSERA_POLKADOT_PORT: String(free.polkadot),
       TESSERA_API_PORT: String(free.api),
       TESSERA_DEMO_PORT: String(free.demo),
       TESSERA_RELAY_PORT: String(free.relay),
+      TESSERA_FRAME_PORT: String(free.frame),
+      TESSERA_AUTH_PORT: String(free.auth),
+      TESSERA_OIDC_PORT: String(free.oidc),
+      TESSERA_SMTP_PORT: String(free.smtp),
+      TESSERA_MAIL_PORT: String(free.mail),
     })
     expect(ports).toEqual(free)
   })
@@ -36,6 +42,9 @@ describe('resolvePorts', () => {
     ['solana', 'Solana local RPC', 'TESSERA_SOLANA_PORT'],
     ['solanaWs', 'Solana local PubSub', 'TESSERA_SOLANA_WS_PORT'],
     ['bitcoin', 'Bitcoin local Esplora API', 'TESSERA_BITCOIN_PORT'],
+    ['polkadot', 'Polkadot local chain (chopsticks)', 'TESSERA_POLKADOT_PORT'],
+    ['auth', 'auth service', 'TESSERA_AUTH_PORT'],
+    ['smtp', 'SMTP capture', 'TESSERA_SMTP_PORT'],
   ] as const)('names the %s port and the variable to change when it is taken', async (key, name, envVar) => {
     const taken = await occupy()
     const env = { ...stackPortsEnv(await freePorts()), [envVar]: String(taken) }
@@ -62,9 +71,9 @@ describe('resolvePorts', () => {
 })
 
 describe('freePorts', () => {
-  it('gives a distinct port to every part of the stack, the Solana RPC and PubSub and the Bitcoin API included', async () => {
+  it('gives a distinct port to every part of the stack, the Solana RPC and PubSub, the Bitcoin API and the Polkadot chain included', async () => {
     const ports = await freePorts()
-    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'api', 'demo', 'relay'])
-    expect(new Set(Object.values(ports)).size).toBe(8)
+    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'polkadot', 'api', 'demo', 'relay', 'frame', 'auth', 'oidc', 'smtp', 'mail'])
+    expect(new Set(Object.values(ports)).size).toBe(14)
   })
 })

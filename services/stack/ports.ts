@@ -11,9 +11,18 @@ export const stackPorts = {
   solanaWs: { name: 'Solana local PubSub', envVar: 'TESSERA_SOLANA_WS_PORT', defaultPort: 8900 },
   // electrs' regtest HTTP port, where Esplora clients look for a local chain.
   bitcoin: { name: 'Bitcoin local Esplora API', envVar: 'TESSERA_BITCOIN_PORT', defaultPort: 3002 },
+  // Substrate's own default RPC port, where polkadot.js apps and extensions look for a local node.
+  polkadot: { name: 'Polkadot local chain (chopsticks)', envVar: 'TESSERA_POLKADOT_PORT', defaultPort: 9944 },
   api: { name: 'data service', envVar: 'TESSERA_API_PORT', defaultPort: 8787 },
   demo: { name: 'demo page', envVar: 'TESSERA_DEMO_PORT', defaultPort: 5173 },
   relay: { name: 'WalletConnect relay', envVar: 'TESSERA_RELAY_PORT', defaultPort: 8790 },
+  // E-mail and social sign-in: the secure frame's own origin, the auth service, its local stand-ins.
+  frame: { name: 'secure frame', envVar: 'TESSERA_FRAME_PORT', defaultPort: 5174 },
+  auth: { name: 'auth service', envVar: 'TESSERA_AUTH_PORT', defaultPort: 8791 },
+  oidc: { name: 'local identity providers', envVar: 'TESSERA_OIDC_PORT', defaultPort: 8792 },
+  // mailpit's defaults, where developers look for a local mail catcher.
+  smtp: { name: 'SMTP capture', envVar: 'TESSERA_SMTP_PORT', defaultPort: 1025 },
+  mail: { name: 'local inbox', envVar: 'TESSERA_MAIL_PORT', defaultPort: 8025 },
 } as const satisfies Record<string, PortSpec>
 
 export type StackPortName = keyof typeof stackPorts

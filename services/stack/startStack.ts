@@ -8,9 +8,11 @@ import { openDatabase } from '../api/db/createDatabase'
 import { loadWallets } from '../api/routes/wallets'
 import { startApiServer } from '../api/server'
 import { createRelay } from '../relay/createRelay'
+import { startLocalAuth } from '../auth/startLocalAuth'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
 import { startLocalBitcoin } from './startLocalBitcoin'
+import { startLocalPolkadot } from './startLocalPolkadot'
 import { startLocalSolana } from './startLocalSolana'
 
 export type DemoMode = 'dev' | 'preview' | 'none'
@@ -24,6 +26,10 @@ export type StartStackParameters = {
   solana?: boolean
   /** `false` leaves out the local Bitcoin chain (and `bitcoin` from the manifest). */
   bitcoin?: boolean
+  /** `false` leaves out the local Polkadot chain (chopsticks; and `polkadot` from the manifest). */
+  polkadot?: boolean
+  /** `false` leaves out the auth service, its inbox and local identity providers (and `auth` from the manifest). */
+  auth?: boolean
   manifestPath?: string
   blockTimeSeconds?: number
   /** Where the data service keeps its database (PGlite files); in memory without one. DATABASE_URL wins. */
@@ -50,7 +56,8 @@ const localChains = [
 
 /**
  * Starts both anvil chains (seeded with Multicall3 and the demo tokens), the local Solana chain (SOL and TUSD
- * for its dev keys), the local Bitcoin regtest chain (mature coins for its dev keys), the data service and the demo
+ * for its dev keys), the local Bitcoin regtest chain (mature coins for its dev keys), the local Polkadot chain
+ * (chopsticks, //Alice … //Ferdie funded), the data service and the demo
  * page, writes the manifest, and returns a stop() that ends every process it started.
  */
 export async function startStack({
@@ -59,6 +66,8 @@ export async function startStack({
   demo = 'dev',
   solana: shouldStartSolana = true,
   bitcoin: shouldStartBitcoin = true,
+  polkadot: shouldStartPolkadot = true,
+  auth: shouldStartAuth = true,
   manifestPath,
   blockTimeSeconds = 2,
   dataDir,
@@ -70,6 +79,13 @@ export async function startStack({
     for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => {})
   }
   try {
+    // The Polkadot chain is a process of its own that takes seconds to build its genesis: it starts first and in
+    // parallel with the rest (its stop, registered first, waits for its start and runs last).
+    const polkadotStarting = shouldStartPolkadot ? startLocalPolkadot({ host, port: ports.polkadot }) : undefined
+    if (polkadotStarting) {
+      polkadotStarting.catch(() => {}) // awaited below; a failure there fails the stack
+      stops.push(async () => (await polkadotStarting.catch(() => undefined))?.stop())
+    }
     const chains: StackChain[] = []
     let devAccounts: StackManifest['devAccounts'] = []
     for (const { key, chainId, name } of localChains) {
@@ -105,6 +121,12 @@ export async function startStack({
       log(`bitcoin regtest on ${bitcoin.apiUrl} (Esplora API, ${bitcoin.caipNetworkId})`)
     }
 
+    let polkadot: StackManifest['polkadot']
+    if (polkadotStarting) {
+      polkadot = (await polkadotStarting).manifest
+      log(`polkadot local (chopsticks, ${polkadot.chainName} runtime) on ${polkadot.rpcUrl} (${polkadot.caipNetworkId})`)
+    }
+
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir })
     const api = await startApiServer({
@@ -136,13 +158,23 @@ export async function startStack({
     stops.push(relay.close)
     log(`WalletConnect relay on ${relay.url}`)
 
+    let auth: StackManifest['auth']
+    if (shouldStartAuth) {
+      // Same database as the data service (stopped before it: stops run in reverse).
+      const local = await startLocalAuth({ host, ports, db, projectIds: [DEMO_PROJECT_ID], log })
+      stops.push(local.stop)
+      auth = local.manifest
+    }
+
     const manifest: StackManifest = {
       version: 1,
       chains,
       devAccounts,
       ...(solana ? { solana } : {}),
       ...(bitcoin ? { bitcoin } : {}),
+      ...(polkadot ? { polkadot } : {}),
       services: { api: api.url, projectId: DEMO_PROJECT_ID, relay: relay.url },
+      ...(auth ? { auth } : {}),
       demo: demoUrl ? { url: demoUrl } : null,
     }
     if (manifestPath) {
