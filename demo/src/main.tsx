@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from '../../src/main'
 import { announceProvider, createDevWallet } from '../devWallet/createDevWallet'
+import { createDevBitcoinWallet, registerDevBitcoinWallet } from '../devWallet/bitcoin/createDevBitcoinWallet'
 import { createDevSolanaWallet, registerDevSolanaWallet } from '../devWallet/solana/createDevSolanaWallet'
 import { App } from './App'
 import { stack } from './stack'
@@ -15,8 +16,9 @@ const devWallet = createDevWallet({
 announceProvider(window, devWallet)
 Object.assign(window, { devWallet })
 
-// ?families=eip155 (or =solana) offers one family only; by default the demo offers both families the stack runs.
-const families = new URLSearchParams(location.search).get('families')?.split(',') ?? ['eip155', 'solana']
+// ?families=eip155 (or =solana, =bip122, or a list) offers those families only; by default the demo offers every family
+// the stack runs.
+const families = new URLSearchParams(location.search).get('families')?.split(',') ?? ['eip155', 'solana', ...(stack.bitcoin ? ['bip122'] : [])]
 const solana = families.includes('solana') ? stack.solana : undefined
 if (solana) {
   // Its Solana dev wallet (the local chain's funded keys) registers by the Wallet Standard.
@@ -25,12 +27,23 @@ if (solana) {
   Object.assign(window, { devSolanaWallet })
 }
 
+const bitcoin = families.includes('bip122') ? stack.bitcoin : undefined
+if (bitcoin) {
+  // Its Bitcoin dev wallet (the regtest chain's funded dev keys) is reachable by the Bitcoin Wallet Standard and as a
+  // sats-connect provider in window.btc_providers; ?bitcoinWallet=sats-connect (or =wallet-standard) offers one way only.
+  const only = new URLSearchParams(location.search).get('bitcoinWallet')
+  const devBitcoinWallet = createDevBitcoinWallet({ accounts: bitcoin.devAccounts.slice(0, 3), storage: localStorage })
+  registerDevBitcoinWallet(devBitcoinWallet, { standard: only !== 'sats-connect', satsConnect: only !== 'wallet-standard' })
+  Object.assign(window, { devBitcoinWallet })
+}
+
 // ?chains=31337 requests only those chains (a wallet on another one sees Switch Network).
 const requestedChains = new URLSearchParams(location.search).get('chains')?.split(',').map(Number)
 // Network icons (SPEC §3 assets), drawn here: a diamond for the local EVM chains, three bars for Solana.
 const svgIcon = (body: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><rect width="28" height="28" rx="8" fill="#1f2430"/>${body}</svg>`)}`
 const evmIcon = svgIcon('<path d="M14 4l7 10-7 4-7-4zM14 19.5l7-4.2L14 24l-7-8.7z" fill="#8fa8ff"/>')
 const solanaIcon = svgIcon('<path d="M8 8h12l-2 3H6zM8 17h12l-2 3H6zM10 12.5h12l-2 3H8z" fill="#27e3a2"/>')
+const bitcoinIcon = svgIcon('<circle cx="14" cy="14" r="9" fill="#f7931a"/><path d="M11.5 9.5h3.5a2 2 0 0 1 0 4h-3.5zm0 4h4a2 2 0 0 1 0 4h-4zM12.5 8v12M14.5 8v12" fill="none" stroke="#fff" stroke-width="1.4"/>')
 const evmChains = families.includes('eip155') ? stack.chains : []
 const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains || requestedChains.includes(chain.chainId)).map((chain) => ({
   chainNamespace: 'eip155',
@@ -42,6 +55,8 @@ const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains |
   testnet: true,
   contracts: { multicall3: { address: chain.multicall3 } },
   assets: { imageUrl: evmIcon },
+  // The second local chain has a block explorer (its rows in Activity link to it); the first has none, and no links.
+  ...(chain.chainId === stack.chains[1]?.chainId ? { blockExplorers: { default: { name: 'Tessera Explorer', url: 'https://explorer.tessera.invalid' } } } : {}),
 }))
 if (solana) {
   networks.push({
@@ -54,6 +69,20 @@ if (solana) {
     testnet: true,
     tokens: [{ address: solana.mint.address, symbol: solana.mint.symbol, name: 'Tessera USD' }],
     assets: { imageUrl: solanaIcon },
+  })
+}
+
+if (bitcoin) {
+  networks.push({
+    chainNamespace: 'bip122',
+    caipNetworkId: bitcoin.caipNetworkId,
+    id: bitcoin.caipNetworkId.split(':')[1]!,
+    name: 'Bitcoin Local',
+    nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+    // A Bitcoin network's http URL is its Esplora-style API.
+    rpcUrls: { default: { http: [bitcoin.apiUrl] } },
+    testnet: true,
+    assets: { imageUrl: bitcoinIcon },
   })
 }
 

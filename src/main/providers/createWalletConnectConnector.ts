@@ -3,9 +3,11 @@ import { proxy, transferHandlers } from 'comlink'
 import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import type { Pairing, SessionEvent, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
 import { createWorkerClient } from '../core/createWorkerClient'
+import type { Bip122NamespaceConnector } from '../namespaces/bip122/adapter'
 import type { NamespaceConnector, NamespaceConnectorEvents } from '../namespaces/types'
 import { switchChain, WALLET_CONNECT_ID, type AddableNetwork, type Connector, type ConnectorEvents } from './eip1193'
 import { PageWorker as Worker } from '../core/pageWorker'
+import { toBitcoinAccounts, type BitcoinAccount } from './bitcoin/bitcoinConnector'
 
 export type { Pairing } from '../../shared/protocol/walletConnectApi'
 
@@ -14,12 +16,17 @@ export type WalletConnectConnectorParameters = WalletConnectWorkerConfig & {
   getPreferredChainId?: () => number | undefined
   /** The Solana cluster to act on when the wallet approves several: the widget's active one (CAIP-2). */
   getPreferredSolanaCaipNetworkId?: () => string | undefined
+  /** The Bitcoin network to act on when the wallet approves several: the widget's active one (CAIP-2). */
+  getPreferredBip122CaipNetworkId?: () => string | undefined
   /** Starts the WalletConnect worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
 }
 
 /** The session's `solana` namespace as the connection layer drives a Solana wallet (it always signs transactions). */
 export type WalletConnectSolanaConnector = NamespaceConnector & { namespace: 'solana'; signTransaction: NonNullable<NamespaceConnector['signTransaction']> }
+
+/** The session's `bip122` namespace as the connection layer drives a Bitcoin wallet (it signs the send flow's PSBTs). */
+export type WalletConnectBip122Connector = Bip122NamespaceConnector & { namespace: 'bip122' }
 
 /** A WalletConnect request waits for a person on a phone: the sign client's own expiry is 5 minutes. */
 const WALLET_ANSWER_TIMEOUT_MS = 6 * 60_000
@@ -35,11 +42,33 @@ function startWorker() {
  * slowed 4×), none with it in the worker. The worker exists only once a visitor opens a WalletConnect view or a
  * stored session is reconnected.
  */
-export function createWalletConnectConnector({ createWorker = startWorker, getPreferredChainId = () => undefined, getPreferredSolanaCaipNetworkId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
+export function createWalletConnectConnector({
+  createWorker = startWorker,
+  getPreferredChainId = () => undefined,
+  getPreferredSolanaCaipNetworkId = () => undefined,
+  getPreferredBip122CaipNetworkId = () => undefined,
+  ...parameters
+}: WalletConnectConnectorParameters) {
   installErrorTransferHandler(transferHandlers)
   const watchers = new Set<ConnectorEvents>()
   const solanaWatchers = new Set<NamespaceConnectorEvents>()
+  const bip122Watchers = new Set<NamespaceConnectorEvents>()
+  /** The session's Bitcoin addresses as last read (payment first), with their purposes. */
+  let bitcoinAccounts: BitcoinAccount[] = []
+  const rememberBitcoin = (addresses: string[]) => {
+    bitcoinAccounts = toBitcoinAccounts(addresses.map((address) => ({ address })))
+    return addresses
+  }
   const onEvent = (event: SessionEvent) => {
+    if (event.type === 'bip122AccountsChanged') {
+      // No Bitcoin address left is Bitcoin's disconnect; the other families of the session go on.
+      rememberBitcoin(event.accounts)
+      for (const watcher of bip122Watchers) {
+        if (event.accounts.length > 0) watcher.onAccountsChanged?.(event.accounts)
+        else watcher.onDisconnect?.()
+      }
+      return
+    }
     if (event.type === 'solanaAccountsChanged') {
       // No Solana account left is Solana's disconnect; the eip155 side of the session goes on.
       for (const watcher of solanaWatchers) {
@@ -53,7 +82,10 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
       else if (event.type === 'chainChanged') watcher.onChainChanged?.(event.chainId)
       else watcher.onDisconnect?.()
     }
-    if (event.type === 'disconnect') for (const watcher of solanaWatchers) watcher.onDisconnect?.()
+    if (event.type === 'disconnect') {
+      bitcoinAccounts = []
+      for (const watcher of [...solanaWatchers, ...bip122Watchers]) watcher.onDisconnect?.()
+    }
   }
   // Started at the first call; a worker that dies is replaced and configured again (the session is in its storage).
   const client = createWorkerClient<WalletConnectWorkerApi>({ createWorker, setUp: (remote) => ({ ready: Promise.resolve(remote.configure(parameters, proxy(onEvent))) }) })
@@ -91,6 +123,40 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     },
   }
 
+  /**
+   * The same session's `bip122` namespace, as the connection layer drives a Bitcoin wallet. It connects through the QR
+   * view (`pair`, whose approval carries `bip122`); its networks are the ones the wallet approved, its addresses those
+   * the session gives there, payment first. Messages are signed with BIP-322 (base64), PSBTs are signed, never broadcast.
+   * @example const signature = await connector.bip122.signMessage('hello', address) // BIP-322, base64
+   */
+  const bip122: WalletConnectBip122Connector = {
+    id: WALLET_CONNECT_ID,
+    name: 'WalletConnect',
+    type: 'WALLET_CONNECT',
+    namespace: 'bip122',
+    imageUrl: undefined,
+    info: { rdns: '' },
+    connect: async () => {
+      throw createWidgetError('UNSUPPORTED_METHOD', { details: 'WalletConnect connects through its QR code view (pair)' })
+    },
+    isAuthorized: () => call((r) => r.bip122IsAuthorized(getPreferredBip122CaipNetworkId())),
+    getAccounts: async () => rememberBitcoin(await call((r) => r.bip122GetAccounts())),
+    getCaipNetworkId: (fallback) => call((r) => r.bip122GetCaipNetworkId(fallback)),
+    disconnect: () => call((r) => r.disconnect()),
+    async switchNetwork(network) {
+      await call((r) => r.bip122SwitchNetwork(network.caipNetworkId))
+      rememberBitcoin(await call((r) => r.bip122GetAccounts()))
+    },
+    signMessage: (message, address) => call((r) => r.bip122SignMessage({ message, address }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
+    bitcoinAccounts: () => bitcoinAccounts,
+    signPsbt: ({ psbtBase64, address, signingIndexes, caipNetworkId }) => call((r) => r.bip122SignPsbt({ psbtBase64, address, signingIndexes, caipNetworkId }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
+    watch(handlers) {
+      const own = { onAccountsChanged: handlers.onAccountsChanged, onDisconnect: handlers.onDisconnect }
+      bip122Watchers.add(own)
+      return () => void bip122Watchers.delete(own)
+    },
+  }
+
   const connector = {
     id: WALLET_CONNECT_ID,
     name: 'WalletConnect',
@@ -104,8 +170,12 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     isAuthorized: () => call((r) => r.isAuthorized(getPreferredChainId())),
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
     async pair(): Promise<Pairing> {
-      const uri = await call((r) => r.pair(getPreferredChainId(), getPreferredSolanaCaipNetworkId()))
-      return { uri, approval: call((r) => r.approval(uri), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }) }
+      const uri = await call((r) => r.pair(getPreferredChainId(), getPreferredSolanaCaipNetworkId(), getPreferredBip122CaipNetworkId()))
+      const approval = call((r) => r.approval(uri), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }).then((approved) => {
+        if (approved.bip122) rememberBitcoin(approved.bip122.accounts)
+        return approved
+      })
+      return { uri, approval }
     },
     disconnect: () => call((r) => r.disconnect()),
     /** The connected wallet's name, from the session. */
@@ -119,10 +189,13 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     destroy: () => {
       watchers.clear()
       solanaWatchers.clear()
+      bip122Watchers.clear()
       client.destroy()
     },
     /** The same session's `solana` namespace, a connector of its own for the connection layer. */
     solana,
+    /** The same session's `bip122` namespace, a connector of its own for the connection layer. */
+    bip122,
   }
   return connector satisfies Connector
 }

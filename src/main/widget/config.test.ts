@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { defaultFeatures, parseWidgetConfig } from './config'
+import { bitcoinNetworks } from '../../shared/protocol/addresses/bitcoin'
+import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig } from './config'
 
 const local = {
   chainNamespace: 'eip155' as const,
@@ -8,6 +9,15 @@ const local = {
   name: 'Tessera Local',
   nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
   rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
+}
+
+const bitcoinLocal = {
+  chainNamespace: 'bip122' as const,
+  caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328',
+  id: '0f9188f13cb7b2c71f2a335e3a4fc328',
+  name: 'Bitcoin Local',
+  nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:3002'] } },
 }
 
 describe('parseWidgetConfig', () => {
@@ -41,6 +51,10 @@ describe('parseWidgetConfig', () => {
     [{ projectId: 'demo', networks: [local], services: { relay: 'https://relay.example.org' } }, 'services.relay'],
     [{ projectId: 'demo', networks: [local], featuredWalletIds: [''] }, 'featuredWalletIds.0'],
     [{ projectId: 'demo', networks: [local], cspNonce: '' }, 'cspNonce'],
+    // Bitcoin networks: the four whose address rules Tessera knows, named by the genesis hash's first 32 hex characters.
+    [{ projectId: 'demo', networks: [{ ...bitcoinLocal, id: '0'.repeat(32), caipNetworkId: `bip122:${'0'.repeat(32)}` }] }, 'networks.0.id'],
+    [{ projectId: 'demo', networks: [{ ...bitcoinLocal, caipNetworkId: 'bip122:0F9188F13CB7B2C71F2A335E3A4FC328' }] }, 'networks.0.caipNetworkId'],
+    [{ projectId: 'demo', networks: [{ ...bitcoinLocal, caipNetworkId: 'bip122:000000000019d6689c085ae165831e93' }] }, 'networks.0.caipNetworkId'],
   ])('names the failing field: %o', (input, field) => {
     const error = (() => {
       try {
@@ -51,5 +65,14 @@ describe('parseWidgetConfig', () => {
     })()
     expect(error).toMatchObject({ code: 'INVALID_CONFIG', field })
     expect(error?.details.startsWith(`${field}: `)).toBe(true)
+  })
+
+  it('takes a Bitcoin network (bip122) with the others', () => {
+    const config = parseWidgetConfig({ projectId: 'demo', networks: [local, bitcoinLocal] })
+    expect(config.networks.map((n) => n.caipNetworkId)).toEqual(['eip155:31337', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'])
+  })
+
+  it('knows the same four Bitcoin networks as the address rules', () => {
+    expect([...bitcoinNetworkReferences].sort()).toEqual(Object.values(bitcoinNetworks).map((n) => n.caipNetworkId.slice('bip122:'.length)).sort())
   })
 })

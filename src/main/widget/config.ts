@@ -42,13 +42,35 @@ const solanaNetwork = z.object({
   ),
 })
 
-const network = z.union([evmNetwork, solanaNetwork]).check(
+/**
+ * The CAIP-2 references (first 32 hex characters of the genesis hash) of Bitcoin mainnet, testnet, signet and regtest,
+ * the networks whose address rules Tessera knows (src/shared/protocol/addresses/bitcoin.ts; config.test.ts checks they
+ * match). Written out here so the config's code stays free of the address library.
+ */
+export const bitcoinNetworkReferences = ['000000000019d6689c085ae165831e93', '000000000933ea01ad0ee984209779ba', '00000008819873e925422c1ff0f99f7c', '0f9188f13cb7b2c71f2a335e3a4fc328'] as const
+
+/**
+ * A Bitcoin network (bip122): mainnet, testnet, signet or regtest, its first http URL an Esplora-style REST API
+ * (`https://mempool.space/api`, the local stack's). Its currency is BTC with 8 decimals.
+ */
+const bitcoinNetwork = z.object({
+  chainNamespace: z.literal('bip122'),
+  caipNetworkId: z.string().check(z.regex(/^bip122:[0-9a-f]{32}$/)),
+  id: z.string().check(
+    z.regex(/^[0-9a-f]{32}$/),
+    z.refine((id) => (bitcoinNetworkReferences as readonly string[]).includes(id), { message: 'must be the genesis reference of Bitcoin mainnet, testnet, signet or regtest' }),
+  ),
+  ...commonNetworkFields,
+})
+
+const network = z.union([evmNetwork, solanaNetwork, bitcoinNetwork]).check(
   z.refine((n) => n.caipNetworkId === `${n.chainNamespace}:${n.id}`, { message: 'caipNetworkId must be chainNamespace:id', path: ['caipNetworkId'] }),
 )
 
 export type WidgetNetwork = z.infer<typeof network>
 export type EvmNetwork = z.infer<typeof evmNetwork>
 export type SolanaNetwork = z.infer<typeof solanaNetwork>
+export type BitcoinWidgetNetwork = z.infer<typeof bitcoinNetwork>
 
 /** Features and their defaults (SPEC §9). */
 export const defaultFeatures = DEFAULT_FEATURES

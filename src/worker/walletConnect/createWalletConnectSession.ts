@@ -1,11 +1,12 @@
-import { base58, base64 } from '@scure/base'
+import { base58, base64, hex } from '@scure/base'
 import { numberToHex, type Address } from 'viem'
 import type SignClient from '@walletconnect/sign-client'
+import { decodeBitcoinAddress, getBitcoinNetwork } from '../../shared/protocol/addresses/bitcoin'
 import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
 import { formatCaipNetworkId, parseCaipAddress, parseCaipNetworkId, type CaipNetworkId } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { parseAccounts, parseChainId, toWalletError } from '../../shared/protocol/eip1193'
-import type { Pairing, PairingApproval, SolanaSignMessageParameters, SolanaSignTransactionParameters, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
+import type { Bip122SignMessageParameters, Bip122SignPsbtParameters, Pairing, PairingApproval, SolanaSignMessageParameters, SolanaSignTransactionParameters, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
 import { readWireTransaction, withSignature } from './solanaWireTransaction'
 
 /** What a session tells its watcher. */
@@ -14,6 +15,8 @@ export type SessionEvents = {
   onChainChanged?: (chainId: number) => void
   /** The session's Solana accounts changed (by a session update from the wallet); empty when Solana left the session. */
   onSolanaAccountsChanged?: (accounts: string[]) => void
+  /** The session's Bitcoin addresses changed (a session update, or the wallet's bip122_addressesChanged); empty when Bitcoin left the session. */
+  onBip122AccountsChanged?: (accounts: string[]) => void
   onDisconnect?: () => void
 }
 
@@ -31,6 +34,19 @@ const events = ['accountsChanged', 'chainChanged']
  * itself). No events: the solana namespace changes by session updates.
  */
 const solanaMethods = ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction']
+/**
+ * Bitcoin's, as WalletConnect's Bitcoin RPC reference names them (docs.reown.com/advanced/multichain/rpc-reference/bitcoin-rpc):
+ * getAccountAddresses `{ account, intentions? }`; signMessage `{ account, address, message, protocol }` →
+ * `{ address, signature: hex }`; signPsbt `{ account, psbt: base64, signInputs: [{ address, index }], broadcast }` →
+ * `{ psbt: base64, txid? }`; sendTransfer (proposed for what the wallet offers; the widget builds its own PSBTs).
+ * The wallet tells address changes by the bip122_addressesChanged event.
+ */
+const bip122Methods = ['getAccountAddresses', 'signMessage', 'signPsbt', 'sendTransfer']
+const bip122Events = ['bip122_addressesChanged']
+/** More Bitcoin addresses than this in a session or an event are not read. */
+const MAX_BITCOIN_ADDRESSES = 20
+/** A PSBT (BIP-174) starts with these bytes: `psbt` and 0xff. */
+const PSBT_MAGIC = [0x70, 0x73, 0x62, 0x74, 0xff]
 
 export type WalletConnectSessionParameters = WalletConnectWorkerConfig & {
   /** Loads the sign client (134 KiB gzipped), on first use only. */
@@ -45,7 +61,7 @@ export type { Pairing } from '../../shared/protocol/walletConnectApi'
  * A namespace's CAIP-10 accounts in the session, parsed by caip.ts. One that does not parse keeps its text as the
  * address, so the address checks that follow refuse it (WALLET_BAD_RESPONSE) instead of it being dropped unseen.
  */
-const caipAccounts = (session: Session, namespace: 'eip155' | 'solana') =>
+const caipAccounts = (session: Session, namespace: 'eip155' | 'solana' | 'bip122') =>
   (session.namespaces[namespace]?.accounts ?? []).map((account) => parseCaipAddress(account) ?? { namespace: undefined, reference: undefined, address: account })
 
 const sessionAccounts = (session: Session, chainId?: number): Address[] => {
@@ -61,14 +77,16 @@ const sessionChainIds = (session: Session): number[] => [
   ),
 ]
 
-/** The clusters of the session's `solana` namespace: its chains and those of its accounts. */
-const solanaClusters = (session: Session): CaipNetworkId[] => [
+/** The networks of a session's `solana` or `bip122` namespace: its chains and those of its accounts. */
+const namespaceNetworks = (session: Session, namespace: 'solana' | 'bip122'): CaipNetworkId[] => [
   ...new Set(
-    [...(session.namespaces.solana?.chains ?? []).map((c) => parseCaipNetworkId(c)), ...caipAccounts(session, 'solana')]
-      .filter((c) => c?.namespace === 'solana')
-      .map((c) => formatCaipNetworkId('solana', c!.reference!)),
+    [...(session.namespaces[namespace]?.chains ?? []).map((c) => parseCaipNetworkId(c)), ...caipAccounts(session, namespace)]
+      .filter((c) => c?.namespace === namespace)
+      .map((c) => formatCaipNetworkId(namespace, c!.reference!)),
   ),
 ]
+/** The clusters of the session's `solana` namespace. */
+const solanaClusters = (session: Session): CaipNetworkId[] => namespaceNetworks(session, 'solana')
 
 /** The session's Solana accounts (base58) on `cluster`, or on any cluster when it has none there. */
 const solanaAccounts = (session: Session, cluster?: string): string[] => {
@@ -78,6 +96,60 @@ const solanaAccounts = (session: Session, cluster?: string): string[] => {
   const invalid = accounts.find((account) => typeof account !== 'string' || !isSolanaAddress(account))
   if (invalid !== undefined) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid Solana address: ${String(invalid)}` })
   return accounts
+}
+
+/**
+ * A wallet's Bitcoin addresses on `network` as the widget's accounts (SPEC §3, §6): of the first 20, the first that is
+ * not taproot (payment) and then the first taproot one (ordinals); a lone taproot address serves as both. One that is
+ * not an address of that network is WALLET_BAD_RESPONSE.
+ */
+const toBitcoinAddresses = (addresses: readonly unknown[], network: string): string[] => {
+  const expected = getBitcoinNetwork(network)
+  const unique = [...new Set(addresses.slice(0, MAX_BITCOIN_ADDRESSES))]
+  const decoded = unique.map((address) => ({ address, decoded: typeof address === 'string' ? decodeBitcoinAddress(address) : undefined }))
+  const invalid = decoded.find((a) => !a.decoded || (expected !== undefined && !a.decoded.networks.includes(expected)))
+  if (invalid) throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet reported an invalid address for ${network}: ${String(invalid.address).slice(0, 100)}` })
+  const payment = decoded.find((a) => a.decoded!.type !== 'p2tr')
+  const ordinals = decoded.find((a) => a.decoded!.type === 'p2tr')
+  return [payment, ordinals].filter((a) => a !== undefined).map((a) => a.address as string)
+}
+
+/** The session's Bitcoin addresses on `network` (never another network's: Bitcoin addresses belong to one), payment first. */
+const bitcoinAddresses = (session: Session, network: string): string[] =>
+  toBitcoinAddresses(
+    caipAccounts(session, 'bip122')
+      .filter((a) => `${a.namespace}:${a.reference}` === network)
+      .map((a) => a.address),
+    network,
+  )
+
+/** The addresses of a bip122_addressesChanged event: strings or `{ address }` objects, as wallets send them. */
+const announcedAddresses = (data: unknown): unknown[] => (Array.isArray(data) ? data.map((entry) => (typeof entry === 'object' && entry !== null ? (entry as { address?: unknown }).address : entry)) : [])
+
+const isHexText = (value: string) => /^(?:[0-9a-fA-F]{2})+$/.test(value)
+/** The bytes of base64 text (or of hex text, when `orHex` and it is hex); undefined when it is neither. */
+const readBase64 = (value: unknown, { orHex = false } = {}): Uint8Array | undefined => {
+  if (typeof value !== 'string') return undefined
+  try {
+    return orHex && isHexText(value) ? hex.decode(value.toLowerCase()) : base64.decode(value)
+  } catch {
+    return undefined
+  }
+}
+const isPsbt = (bytes: Uint8Array | undefined): bytes is Uint8Array => bytes !== undefined && PSBT_MAGIC.every((byte, i) => bytes[i] === byte)
+
+/** A PSBT in a wallet's answer: base64 as the reference says (hex is taken too), checked to be one. */
+const decodePsbt = (value: unknown): string => {
+  const bytes = readBase64(value, { orHex: true })
+  if (isPsbt(bytes)) return base64.encode(bytes)
+  throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet answered an invalid PSBT: ${String(value).slice(0, 100)}` })
+}
+
+/** A BIP-322 signature in a wallet's answer: hex as the reference says, or base64 as some wallets send it; base64 out. */
+const decodeBitcoinSignature = (value: unknown): string => {
+  const bytes = typeof value === 'string' && value.length <= 4_096 ? readBase64(value, { orHex: true }) : undefined
+  if (bytes && bytes.length > 0) return base64.encode(bytes)
+  throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet answered an invalid Bitcoin signature: ${String(value).slice(0, 100)}` })
 }
 
 /** `preferred` when the wallet approved it, else the first approved. */
@@ -100,9 +172,10 @@ const decodeSignature = (value: unknown): Uint8Array => {
  * A WalletConnect session through our own relay, run in its own worker (see createWalletConnectConnector for why).
  * The sign client loads on first use (showing a QR code, or reconnecting a stored session); everything it would send
  * elsewhere is switched off: telemetry (`telemetryEnabled: false`) and the Verify attestation (`core.verify`, which
- * has no switch). The proposal offers eip155 and, when the host configured Solana clusters, solana.
+ * has no switch). The proposal offers eip155 and, when the host configured Solana clusters or Bitcoin networks, solana
+ * and bip122.
  */
-export function createWalletConnectSession({ projectId, relayUrl, metadata, chainIds, solanaCaipNetworkIds = [], relayTimeoutMs = 10_000, storagePrefix = 'tessera', storage, loadSignClient = () => import('@walletconnect/sign-client').then((m) => m.SignClient) }: WalletConnectSessionParameters) {
+export function createWalletConnectSession({ projectId, relayUrl, metadata, chainIds, solanaCaipNetworkIds = [], bip122CaipNetworkIds = [], relayTimeoutMs = 10_000, storagePrefix = 'tessera', storage, loadSignClient = () => import('@walletconnect/sign-client').then((m) => m.SignClient) }: WalletConnectSessionParameters) {
   let clientPromise: Promise<Client> | undefined
   let session: Session | undefined
   /** The eip155 chain acted on; undefined when the session has no eip155 account. */
@@ -111,6 +184,14 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
   let solanaCluster: CaipNetworkId | undefined
   const hasSolana = solanaCaipNetworkIds.length > 0
   const approvedClusters = (next: Session) => (hasSolana ? solanaClusters(next) : [])
+  /** The Bitcoin network acted on; undefined when the session has no Bitcoin address or the host configured no network. */
+  let bip122Network: CaipNetworkId | undefined
+  /** The addresses of the wallet's latest bip122_addressesChanged (and their network), until the session itself changes. */
+  let announced: { network: CaipNetworkId; addresses: string[] } | undefined
+  const hasBip122 = bip122CaipNetworkIds.length > 0
+  /** The Bitcoin networks the wallet approved that the host configured (an address is for one network only). */
+  const bip122Networks = (next: Session) => (hasBip122 ? namespaceNetworks(next, 'bip122').filter((n) => bip122CaipNetworkIds.includes(n)) : [])
+  const currentBitcoinAddresses = (next: Session, network: CaipNetworkId) => (announced?.network === network ? announced.addresses : bitcoinAddresses(next, network))
   const watchers = new Set<SessionEvents>()
   const emit = <K extends keyof SessionEvents>(name: K, ...args: Parameters<NonNullable<SessionEvents[K]>>) => {
     for (const watcher of watchers) (watcher[name] as ((...a: typeof args) => void) | undefined)?.(...args)
@@ -134,11 +215,13 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
         if (!isOurs(topic)) return
         const previous = session
         session = client.session.get(topic)
-        if (!hasSolana || session.namespaces.eip155) emit('onAccountsChanged', sessionAccounts(session, chainId))
+        if ((!hasSolana && !hasBip122) || session.namespaces.eip155) emit('onAccountsChanged', sessionAccounts(session, chainId))
         if (hasSolana) updateSolana(previous, session)
+        if (hasBip122) updateBip122(previous, session)
       })
       client.on('session_event', ({ topic, params }) => {
         if (!isOurs(topic)) return
+        if (params.chainId?.startsWith('bip122:')) return onBip122Event(params)
         // The solana namespace is proposed without events: nothing of a wallet's there is taken for eip155's.
         if (params.chainId?.startsWith('solana:')) return
         try {
@@ -173,19 +256,60 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     }
   }
 
+  /** After a session update: the Bitcoin network acted on stays if still approved, and a change of addresses is told. */
+  const updateBip122 = (previous: Session | undefined, next: Session) => {
+    let was: string[] = []
+    try {
+      if (previous && bip122Network !== undefined) was = currentBitcoinAddresses(previous, bip122Network)
+    } catch {
+      // the previous session's addresses were malformed: any valid list now is a change
+    }
+    announced = undefined
+    bip122Network = pick(bip122Networks(next), bip122Network)
+    try {
+      const is = bip122Network === undefined ? [] : bitcoinAddresses(next, bip122Network)
+      if (is.length === 0) bip122Network = undefined
+      if (was.join() !== is.join()) emit('onBip122AccountsChanged', is)
+    } catch {
+      // an update with a malformed address is ignored here; requests read the session again and say so
+    }
+  }
+  /** The wallet's bip122_addressesChanged on the network acted on: its addresses replace the session's until the session changes. */
+  const onBip122Event = ({ chainId: network, event }: { chainId: string; event: { name: string; data: unknown } }) => {
+    if (event.name !== 'bip122_addressesChanged' || network !== bip122Network || !session) return
+    const current = session
+    try {
+      const next = toBitcoinAddresses(announcedAddresses(event.data), network)
+      if (next.length === 0 || next.join() === currentBitcoinAddresses(current, network as CaipNetworkId).join()) return
+      announced = { network: network as CaipNetworkId, addresses: next }
+      emit('onBip122AccountsChanged', next)
+    } catch {
+      // a malformed event is ignored; the session's namespaces stay the truth
+    }
+  }
+
   /** Takes the session; the preferred chain and cluster (the widget's active ones) are acted on when the wallet approved them. */
-  const adoptSession = (next: Session, preferred: { chainId?: number; solanaCaipNetworkId?: string } = {}): PairingApproval => {
+  const adoptSession = (next: Session, preferred: { chainId?: number; solanaCaipNetworkId?: string; bip122CaipNetworkId?: string } = {}): PairingApproval => {
+    if (session?.topic !== next.topic) announced = undefined
     session = next
     chainId = pick(sessionChainIds(next), preferred.chainId)
     solanaCluster = pick(approvedClusters(next), preferred.solanaCaipNetworkId as CaipNetworkId | undefined)
     const solanaAccountList = solanaCluster === undefined ? [] : solanaAccounts(next, solanaCluster)
     if (solanaAccountList.length === 0) solanaCluster = undefined
-    if (chainId === undefined && solanaCluster === undefined) {
-      throw createWidgetError('WALLET_BAD_RESPONSE', { details: hasSolana ? 'The wallet approved no eip155 or solana account' : 'The wallet approved no eip155 account' })
+    bip122Network = pick(bip122Networks(next), preferred.bip122CaipNetworkId as CaipNetworkId | undefined)
+    const bitcoinAccountList = bip122Network === undefined ? [] : currentBitcoinAddresses(next, bip122Network)
+    if (bitcoinAccountList.length === 0) bip122Network = undefined
+    if (chainId === undefined && solanaCluster === undefined && bip122Network === undefined) {
+      const asked = ['eip155', ...(hasSolana ? ['solana'] : []), ...(hasBip122 ? ['bip122'] : [])].join(' or ')
+      throw createWidgetError('WALLET_BAD_RESPONSE', { details: `The wallet approved no ${asked} account` })
     }
-    // A wallet that approved Solana only: no eip155 account, and the chain the widget asked for.
+    // A wallet that approved Solana or Bitcoin only: no eip155 account, and the chain the widget asked for.
     const eip155 = chainId === undefined ? { accounts: [], chainId: preferred.chainId ?? chainIds[0] ?? 0 } : { accounts: sessionAccounts(next, chainId), chainId }
-    return solanaCluster === undefined ? eip155 : { ...eip155, solana: { accounts: solanaAccountList, caipNetworkId: solanaCluster } }
+    return {
+      ...eip155,
+      ...(solanaCluster !== undefined && { solana: { accounts: solanaAccountList, caipNetworkId: solanaCluster } }),
+      ...(bip122Network !== undefined && { bip122: { accounts: bitcoinAccountList, caipNetworkId: bip122Network } }),
+    }
   }
   const requireSession = () => {
     if (!session || chainId === undefined) throw createWidgetError('DISCONNECTED')
@@ -198,10 +322,17 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     if (!solanaClusters(session).includes(target)) throw createWidgetError('CHAIN_NOT_SUPPORTED', { details: `The wallet did not approve ${target} for this session` })
     return { session, cluster: target }
   }
-  /** The latest stored session still alive with an eip155 account, or a solana one when the host configured a cluster. */
+  /** The session and the Bitcoin network to act on (`network` when given): one the wallet approved. */
+  const requireBip122 = (network?: string) => {
+    if (!session || bip122Network === undefined) throw createWidgetError('DISCONNECTED')
+    const target = (network ?? bip122Network) as CaipNetworkId
+    if (!bip122Networks(session).includes(target)) throw createWidgetError('CHAIN_NOT_SUPPORTED', { details: `The wallet did not approve ${target} for this session` })
+    return { session, network: target }
+  }
+  /** The latest stored session still alive with an eip155 account, or a solana or bip122 one when the host configured that family. */
   const latestStoredSession = async () => {
     const client = await getClient()
-    return client.session.getAll().filter((s) => (s.namespaces.eip155 || (hasSolana && s.namespaces.solana)) && s.expiry * 1_000 > Date.now()).at(-1)
+    return client.session.getAll().filter((s) => (s.namespaces.eip155 || (hasSolana && s.namespaces.solana) || (hasBip122 && s.namespaces.bip122)) && s.expiry * 1_000 > Date.now()).at(-1)
   }
 
   const forward = async <T,>(method: string, params: unknown): Promise<T> => {
@@ -246,7 +377,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       const latest = await latestStoredSession()
       if (!latest) return false
       // Taking the session again for Solana leaves its eip155 chain as it was.
-      adoptSession(latest, { chainId: session?.topic === latest.topic ? chainId : undefined, solanaCaipNetworkId: preferredCaipNetworkId })
+      adoptSession(latest, { chainId: session?.topic === latest.topic ? chainId : undefined, solanaCaipNetworkId: preferredCaipNetworkId, bip122CaipNetworkId: session?.topic === latest.topic ? bip122Network : undefined })
       return solanaCluster !== undefined
     },
     async getAccounts() {
@@ -298,6 +429,66 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     },
   }
 
+  const bip122Request = async <T,>(method: string, params: unknown, network?: string): Promise<T> => {
+    const current = requireBip122(network)
+    const client = await getClient()
+    try {
+      return await client.request<T>({ topic: current.session.topic, chainId: current.network, request: { method, params } })
+    } catch (error) {
+      throw toWalletError(error)
+    }
+  }
+  /** The session's Bitcoin addresses on the network acted on (or `network`), payment first; the first is the reference's `account`. */
+  const bip122Accounts = (network?: string) => {
+    const current = requireBip122(network)
+    return currentBitcoinAddresses(current.session, current.network)
+  }
+
+  /** The session's `bip122` namespace: there when the host configured a Bitcoin network and the wallet approved an address on it. */
+  const bip122 = {
+    /** Whether a stored session still gives a Bitcoin address (loads the client only when asked, for a reconnect). */
+    async isAuthorized(preferredCaipNetworkId?: string) {
+      const latest = await latestStoredSession()
+      if (!latest) return false
+      // Taking the session again for Bitcoin leaves its eip155 chain and Solana cluster as they were.
+      const isSame = session?.topic === latest.topic
+      adoptSession(latest, { chainId: isSame ? chainId : undefined, solanaCaipNetworkId: isSame ? solanaCluster : undefined, bip122CaipNetworkId: preferredCaipNetworkId })
+      return bip122Network !== undefined
+    },
+    getAccounts: async () => bip122Accounts(),
+    /** `fallback` when the wallet approved that network, else the one acted on. */
+    async getCaipNetworkId(fallback?: string): Promise<CaipNetworkId> {
+      const current = requireBip122()
+      return fallback !== undefined && bip122Networks(current.session).includes(fallback as CaipNetworkId) ? (fallback as CaipNetworkId) : current.network
+    },
+    /** A network the wallet approved needs no round trip (its addresses there are in the session); another is refused. */
+    async switchNetwork(caipNetworkId: string) {
+      const { session: current, network } = requireBip122(caipNetworkId)
+      if (bitcoinAddresses(current, network).length === 0) throw createWidgetError('CHAIN_NOT_SUPPORTED', { details: `The wallet approved no address on ${network}` })
+      bip122Network = network
+    },
+    /** WalletConnect's Bitcoin signMessage with the BIP-322 protocol: the signature comes back hex and leaves as base64. */
+    async signMessage({ message, address, caipNetworkId }: Bip122SignMessageParameters): Promise<string> {
+      const [account] = bip122Accounts(caipNetworkId)
+      const result = await bip122Request<{ signature?: unknown } | null>('signMessage', { account, address, message, protocol: 'bip322' }, caipNetworkId)
+      return decodeBitcoinSignature(result?.signature)
+    },
+    /**
+     * WalletConnect's Bitcoin signPsbt: `address` signs the inputs at `signingIndexes`; the wallet is asked not to
+     * broadcast (the worker's bitcoin client finalizes and broadcasts, then waits for the block).
+     */
+    async signPsbt({ psbtBase64, address, signingIndexes, caipNetworkId }: Bip122SignPsbtParameters): Promise<string> {
+      if (!isPsbt(readBase64(psbtBase64))) throw createWidgetError('INVALID_PARAMS', { field: 'psbtBase64', details: 'Not a base64 PSBT' })
+      if (!Array.isArray(signingIndexes) || signingIndexes.length === 0 || !signingIndexes.every((i) => Number.isInteger(i) && i >= 0)) {
+        throw createWidgetError('INVALID_PARAMS', { field: 'signingIndexes', details: 'The inputs to sign must be a non-empty list of input indexes' })
+      }
+      const [account] = bip122Accounts(caipNetworkId)
+      const signInputs = signingIndexes.map((index) => ({ address, index }))
+      const result = await bip122Request<{ psbt?: unknown } | null>('signPsbt', { account, psbt: psbtBase64, signInputs, broadcast: false }, caipNetworkId)
+      return decodePsbt(result?.psbt)
+    },
+  }
+
   return {
     request,
     getAccounts: async () => sessionAccounts(requireSession().session, chainId),
@@ -307,11 +498,15 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       const latest = await latestStoredSession()
       if (!latest) return false
       // Taking the session again for eip155 leaves its Solana cluster as it was.
-      adoptSession(latest, { chainId: preferredChainId, solanaCaipNetworkId: session?.topic === latest.topic ? solanaCluster : undefined })
+      adoptSession(latest, {
+        chainId: preferredChainId,
+        solanaCaipNetworkId: session?.topic === latest.topic ? solanaCluster : undefined,
+        bip122CaipNetworkId: session?.topic === latest.topic ? bip122Network : undefined,
+      })
       return chainId !== undefined
     },
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
-    async pair(preferredChainId?: number, preferredSolanaCaipNetworkId?: string): Promise<Pairing> {
+    async pair(preferredChainId?: number, preferredSolanaCaipNetworkId?: string, preferredBip122CaipNetworkId?: string): Promise<Pairing> {
       const client = await getClient()
       // With the relay down the client retries quietly; the visitor is told after relayTimeoutMs.
       let timer: ReturnType<typeof setTimeout> | undefined
@@ -322,6 +517,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       const optionalNamespaces = {
         ...(chainIds.length > 0 && { eip155: { chains: chainIds.map((id) => `eip155:${id}`), methods, events } }),
         ...(hasSolana && { solana: { chains: solanaCaipNetworkIds, methods: solanaMethods, events: [] } }),
+        ...(hasBip122 && { bip122: { chains: bip122CaipNetworkIds, methods: bip122Methods, events: bip122Events } }),
       }
       const { uri, approval } = await Promise.race([client.connect({ optionalNamespaces }), timeout])
         .catch((error: unknown) => {
@@ -331,7 +527,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
       if (!uri) throw createWidgetError('WALLETCONNECT_UNAVAILABLE', { details: 'The sign client made no pairing URI' })
       return {
         uri,
-        approval: approval().then((next) => adoptSession(next, { chainId: preferredChainId, solanaCaipNetworkId: preferredSolanaCaipNetworkId }), (error: unknown) => {
+        approval: approval().then((next) => adoptSession(next, { chainId: preferredChainId, solanaCaipNetworkId: preferredSolanaCaipNetworkId, bip122CaipNetworkId: preferredBip122CaipNetworkId }), (error: unknown) => {
           throw toWalletError(error)
         }),
       }
@@ -352,6 +548,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, chai
     /** The session's peer, for the account view. */
     getPeer: () => session?.peer.metadata,
     solana,
+    bip122,
   }
 }
 

@@ -1,5 +1,5 @@
 import { createWidgetError } from '../../shared/protocol/errors'
-import type { Pairing, SessionEvent, SolanaSignMessageParameters, SolanaSignTransactionParameters, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
+import type { Bip122SignMessageParameters, Bip122SignPsbtParameters, Pairing, SessionEvent, SolanaSignMessageParameters, SolanaSignTransactionParameters, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
 import { createWalletConnectSession, type WalletConnectSession, type WalletConnectSessionParameters } from './createWalletConnectSession'
 
 /** Pairings waiting for their approval to be asked for; a fresh one replaces the oldest past this. */
@@ -25,6 +25,7 @@ export function createWalletConnectWorkerApi({ storage }: Pick<WalletConnectSess
         onAccountsChanged: (accounts) => onEvent({ type: 'accountsChanged', accounts }),
         onChainChanged: (chainId) => onEvent({ type: 'chainChanged', chainId }),
         onSolanaAccountsChanged: (accounts) => onEvent({ type: 'solanaAccountsChanged', accounts }),
+        onBip122AccountsChanged: (accounts) => onEvent({ type: 'bip122AccountsChanged', accounts }),
         onDisconnect: () => onEvent({ type: 'disconnect' }),
       })
     },
@@ -36,8 +37,8 @@ export function createWalletConnectWorkerApi({ storage }: Pick<WalletConnectSess
     /** The wallet's name as its session says (its icon URL is not passed on: showing it would call a host nobody configured). */
     getPeerName: () => current().getPeer()?.name,
     /** Starts a pairing and returns its URI; `approval(uri)` then waits for the wallet. */
-    async pair(preferredChainId?: number, preferredSolanaCaipNetworkId?: string) {
-      const { uri, approval } = await current().pair(preferredChainId, preferredSolanaCaipNetworkId)
+    async pair(preferredChainId?: number, preferredSolanaCaipNetworkId?: string, preferredBip122CaipNetworkId?: string) {
+      const { uri, approval } = await current().pair(preferredChainId, preferredSolanaCaipNetworkId, preferredBip122CaipNetworkId)
       approval.catch(() => {})
       approvals.set(uri, approval)
       for (const stale of [...approvals.keys()].slice(0, -MAX_PENDING_APPROVALS)) approvals.delete(stale)
@@ -55,5 +56,11 @@ export function createWalletConnectWorkerApi({ storage }: Pick<WalletConnectSess
     solanaSwitchNetwork: (caipNetworkId: string) => current().solana.switchNetwork(caipNetworkId),
     solanaSignMessage: (args: SolanaSignMessageParameters) => current().solana.signMessage(args),
     solanaSignTransaction: (args: SolanaSignTransactionParameters) => current().solana.signTransaction(args),
+    bip122IsAuthorized: (preferredCaipNetworkId?: string) => current().bip122.isAuthorized(preferredCaipNetworkId),
+    bip122GetAccounts: () => current().bip122.getAccounts(),
+    bip122GetCaipNetworkId: (fallback?: string) => current().bip122.getCaipNetworkId(fallback),
+    bip122SwitchNetwork: (caipNetworkId: string) => current().bip122.switchNetwork(caipNetworkId),
+    bip122SignMessage: (args: Bip122SignMessageParameters) => current().bip122.signMessage(args),
+    bip122SignPsbt: (args: Bip122SignPsbtParameters) => current().bip122.signPsbt(args),
   } satisfies WalletConnectWorkerApi
 }
