@@ -60,10 +60,11 @@ export function App() {
   const balance = useTokenBalance(core, chain.chainId, token, owner)
 
   return (
-    <main>
-      <header style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-        <h1>Tessera demo dApp</h1>
-        <div style={{ display: 'flex', gap: 8 }}>
+    <main style={{ maxWidth: 960, margin: '0 auto', padding: '0 16px', fontFamily: 'system-ui, sans-serif' }}>
+      {/* On a phone the title and the buttons wrap onto lines of their own: nothing scrolls sideways. */}
+      <header style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: '8px 16px', padding: '12px 0' }}>
+        <h1 style={{ margin: 0, fontSize: 'clamp(20px, 5vw, 28px)' }}>Tessera demo dApp</h1>
+        <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8, minWidth: 0 }}>
           <NetworkButton />
           <ConnectButton />
         </div>
@@ -80,7 +81,9 @@ export function App() {
           <dt>Block number</dt>
           <dd aria-label="Block number">{blockNumber === undefined ? 'loading' : blockNumber.toString()}</dd>
           <dt>Account</dt>
-          <dd aria-label="Account">{owner}</dd>
+          <dd aria-label="Account" style={{ overflowWrap: 'anywhere' }}>
+            {owner}
+          </dd>
           <dt>{token.symbol} balance</dt>
           <dd aria-label="Token balance">
             {balance === undefined

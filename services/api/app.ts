@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { errorBody, escapeForLog, originNotAllowed, resolveLimits, type ApiConfig } from './config'
 import { analyticsRoutes } from './routes/analytics'
+import { assetRoutes } from './routes/assets'
 import { balanceRoutes } from './routes/balance'
 import { historyRoutes } from './routes/history'
 import { nameRoutes } from './routes/names'
@@ -14,8 +15,8 @@ import { walletRoutes } from './routes/wallets'
 const openPaths = new Set(['/health'])
 
 /**
- * The data service's HTTP app (SPEC §7): blockchain data, names, history, wallet registry, analytics, on-ramp and
- * sessions, on one database. Requests must name a known project; browsers may call only from that project's origins.
+ * The data service's HTTP app (SPEC §7): blockchain data, names, history, wallet registry, network and token images,
+ * analytics, on-ramp and sessions, on one database. Requests must name a known project; browsers may call only from that project's origins.
  * Bodies are bounded (`limits.bodyBytes`, 413), URLs that cannot be stored are refused before any route (400), and an
  * unexpected failure answers a generic 500 and one escaped log line.
  * @example serve({ fetch: createApiApp(config).fetch, port: 8787 })
@@ -79,6 +80,7 @@ export function createApiApp(config: ApiConfig): Hono {
   app.route('/', nameRoutes(config))
   app.route('/', historyRoutes(config))
   app.route('/', walletRoutes(config))
+  app.route('/', assetRoutes(config))
   app.route('/', analyticsRoutes(config))
   app.route('/', onrampRoutes(config))
   app.route('/', sessionRoutes(config))

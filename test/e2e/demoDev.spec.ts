@@ -33,6 +33,7 @@ test('the demo in Vite dev: the first WalletConnect click shows its QR code with
     await expect(walletConnect.getByRole('img', { name: 'WalletConnect QR code' })).toBeVisible()
     await walletConnect.getByRole('button', { name: 'Back' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+    await page.getByRole('button', { name: /0xf3…b92266$/ }).click()
     await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Send' }).click()
     await expect(page.getByRole('dialog', { name: 'Send' }).getByLabel('Token')).toContainText('ETH')
     // Still the page of the first load: Vite found nothing new to bundle (it would have reloaded it).

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { formatUnits } from '../../src/shared/protocol/display'
+import { formatTokenQuantity, formatUnits } from '../../src/shared/protocol/display'
 import { expect, test } from '../fixtures'
 
 /** The widget's short address (SPEC §5), either family: 4 characters at the start (an EVM address's 0x among them) and 6 at the end. */
@@ -27,6 +27,7 @@ test('a visitor connects the dev Solana wallet and sees its address and the SOL 
   await page.goto(stack.demo!.url)
   await connectSolana(page)
 
+  await page.getByRole('button', { name: new RegExp(shorten(account)) }).click()
   const dialog = page.getByRole('dialog', { name: 'Account' })
   await expect(dialog.getByText(shorten(account))).toBeVisible()
   await expect(dialog.getByText('Connected with Tessera Dev Solana Wallet')).toBeVisible()
@@ -45,6 +46,7 @@ test('EVM and Solana at once: Account switches between the two, disconnecting on
   const evmAccount = stack.devAccounts[0]!
   await page.goto(stack.demo!.url)
   await connectSolana(page)
+  await page.getByRole('button', { name: new RegExp(shorten(solanaAccount)) }).click()
   const account = page.getByRole('dialog', { name: 'Account' })
   await expect(account.getByText(shorten(solanaAccount))).toBeVisible()
 
@@ -55,6 +57,7 @@ test('EVM and Solana at once: Account switches between the two, disconnecting on
   await expect(connect.getByRole('button', { name: /Tessera Dev Wallet/ })).toBeVisible()
   await expect(connect.getByRole('button', { name: /Tessera Dev Solana Wallet/ })).toHaveCount(0)
   await connect.getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await page.getByRole('button', { name: new RegExp(shorten(evmAccount)) }).click()
   await expect(account.getByText(shorten(evmAccount))).toBeVisible()
 
   await account.getByRole('button', { name: /^Switch to Solana/ }).click()
@@ -89,35 +92,39 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
   const [solBefore, tokensBefore] = await Promise.all([chainBalance(solana.rpcUrl, receiver), chainTokenBalance(solana.rpcUrl, receiver, mint)])
   await page.goto(stack.demo!.url)
   await connectSolana(page)
+  await page.getByRole('button', { name: new RegExp(shorten(solana.devAccounts[0]!)) }).click()
   const account = page.getByRole('dialog', { name: 'Account' })
   const send = page.getByRole('dialog', { name: 'Send' })
-  const sendOnce = async (token: RegExp, amount: string, to: string) => {
+  const fillForm = async (token: RegExp, amount: string, to: string) => {
     await account.getByRole('button', { name: 'Send' }).click()
-    const option = send.getByLabel('Token').locator('option', { hasText: token })
-    await expect(option).toHaveCount(1)
-    await send.getByLabel('Token').selectOption((await option.getAttribute('value'))!)
+    await send.getByRole('combobox', { name: /^Token/ }).click()
+    await expect(send.getByRole('option', { name: token })).toHaveCount(1)
+    await send.getByRole('option', { name: token }).click()
     await send.getByLabel('Amount').fill(amount)
-    await send.getByLabel('To (address or name)').fill(to)
-    await send.getByRole('button', { name: 'Send' }).click()
+    await send.getByLabel('To (address)').fill(to)
   }
 
-  // Wrong input first: too many decimals for SOL (9), then zero.
-  await sendOnce(/^SOL/, '0.0000000001', receiver)
-  // The token list holds the SPL balance the chain holds for the wallet's account.
+  // Wrong input first: too many decimals for SOL (9), then zero; each is said under its field and Send stays disabled.
+  await fillForm(/^SOL/, '0.0000000001', receiver)
+  await expect(send.getByRole('alert')).toHaveText('Too many decimals: SOL has 9')
+  await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
+  // The token list holds the SPL balance the chain holds for the wallet's account (3 decimals, SPEC §5).
   const held = await chainTokenBalance(solana.rpcUrl, solana.devAccounts[0]!, mint)
-  await expect(send.getByLabel('Token').locator('option', { hasText: /^TUSD/ })).toHaveText(`TUSD — ${grouped(formatUnits(held, 6))} TUSD available`)
-  await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
+  await send.getByRole('combobox', { name: /^Token/ }).click()
+  await expect(send.getByRole('option', { name: /^TUSD/ })).toHaveText(`TUSDTessera USD${grouped(formatTokenQuantity(formatUnits(held, 6)))}`)
+  await page.keyboard.press('Escape')
+  await expect(send.getByRole('listbox')).toHaveCount(0)
   await send.getByLabel('Amount').fill('0')
-  await send.getByRole('button', { name: 'Send' }).click()
-  await expect(send.getByRole('alert')).toHaveText('Please enter a valid amount and receiver address')
+  await expect(send.getByRole('alert')).toHaveText('Enter an amount greater than 0')
+  await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
   // More than the wallet holds is said before anything is built.
   await send.getByLabel('Amount').fill('1000000000')
   await expect(send.getByRole('alert')).toHaveText('Not enough SOL for this amount')
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
   await send.getByLabel('Amount').fill('0.5')
-  await send.getByLabel('To (address or name)').fill('not-a-solana-address')
-  await expect(send.getByRole('alert')).toBeVisible()
-  await send.getByLabel('To (address or name)').fill(receiver)
+  await send.getByLabel('To (address)').fill('not-a-solana-address')
+  await expect(send.getByRole('alert')).toHaveText('Enter a Solana address')
+  await send.getByLabel('To (address)').fill(receiver)
   // The fee the chain quotes for this transfer (LiteSVM: 5,000 lamports a signature).
   await expect(send.getByText('Network fee: 0.000005 SOL')).toBeVisible()
   await send.getByRole('button', { name: 'Send' }).click()
@@ -126,7 +133,8 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
   await expect.poll(() => chainBalance(solana.rpcUrl, receiver), { timeout: 20_000 }).toBe(solBefore + 500_000_000n)
 
   // The site names its mint (SolanaNetwork tokens): the token shows as TUSD, not as its address.
-  await sendOnce(/^TUSD/, '2', receiver)
+  await fillForm(/^TUSD/, '2', receiver)
+  await send.getByRole('button', { name: 'Send' }).click()
   await expect(account).toBeVisible()
   await expect.poll(() => chainTokenBalance(solana.rpcUrl, receiver, mint), { timeout: 20_000 }).toBe(tokensBefore + 2_000_000n)
 })
@@ -171,6 +179,7 @@ test('a phone wallet approves EVM and Solana through our relay; on Solana it sig
     const qr = page.getByRole('dialog', { name: 'WalletConnect' })
     await phone.pair((await qr.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
 
+    await page.getByRole('button', { name: new RegExp(shorten(phone.address)) }).click()
     const account = page.getByRole('dialog', { name: 'Account' })
     await expect(account.getByText(shorten(phone.address))).toBeVisible()
     await account.getByRole('button', { name: /^Switch to Solana/ }).click()
@@ -178,10 +187,10 @@ test('a phone wallet approves EVM and Solana through our relay; on Solana it sig
 
     await account.getByRole('button', { name: 'Send' }).click()
     const send = page.getByRole('dialog', { name: 'Send' })
-    const option = send.getByLabel('Token').locator('option', { hasText: /^SOL/ })
-    await send.getByLabel('Token').selectOption((await option.getAttribute('value'))!)
+    await send.getByRole('combobox', { name: /^Token/ }).click()
+    await send.getByRole('option', { name: /^SOL/ }).click()
     await send.getByLabel('Amount').fill('0.1')
-    await send.getByLabel('To (address or name)').fill(receiver)
+    await send.getByLabel('To (address)').fill(receiver)
     await send.getByRole('button', { name: 'Send' }).click()
     await expect(account).toBeVisible()
     await expect.poll(() => chainBalance(solana.rpcUrl, receiver), { timeout: 20_000 }).toBe(before + 100_000_000n)

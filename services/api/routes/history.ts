@@ -28,7 +28,11 @@ const decodeCursor = (cursor: string) => {
   return { blockNumber: match[1]!, id: match[2]! }
 }
 
-/** Transaction history (SPEC §7) from the indexer's transfers, newest first, with a stable cursor. */
+/**
+ * Transaction history (SPEC §7) from the indexer's transfers, newest first, with a stable cursor. Each entry carries
+ * the names its two parties registered (`sentFromName`, `sentToName`, null without one), and a transfer from the
+ * account to itself has the direction `self`.
+ */
 export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
   const app = new Hono()
   app.get('/v1/account/:account/history', async (c) => {
@@ -61,12 +65,30 @@ export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
     )
     const page = rows.slice(0, PAGE_SIZE)
     const last = page.at(-1)
+    // The names of the page's parties, one query: the first registered for an address, as /v1/identity answers.
+    const parties = [...new Set(page.flatMap((row) => [row.from_address.toLowerCase(), row.to_address.toLowerCase()]))]
+    const names = new Map(
+      parties.length === 0
+        ? []
+        : (
+            await db.query<{ address: string; name: string }>(
+              `select distinct on (lower(address)) lower(address) as address, name
+                 from names
+                where lower(address) = any($1::text[])
+                order by lower(address), registered_at, name`,
+              [parties],
+            )
+          ).map((row) => [row.address, row.name]),
+    )
     const data = page.map((row) => {
       const chain = chains.find((ch) => ch.chainId === row.chain_id)
       const token = row.token ? chain?.tokens.find((t) => t.address.toLowerCase() === row.token!.toLowerCase()) : undefined
-      const symbol = token?.symbol ?? chain?.nativeCurrency.symbol ?? 'ETH'
-      const numeric = formatUnits(BigInt(row.value), token?.decimals ?? chain?.nativeCurrency.decimals ?? 18)
+      // A token no longer configured: its symbol and decimals are unknown, so its amount is in base units, unnamed.
+      const isUnknownToken = row.token !== null && !token
+      const symbol = isUnknownToken ? '' : (token?.symbol ?? chain?.nativeCurrency.symbol ?? 'ETH')
+      const numeric = formatUnits(BigInt(row.value), isUnknownToken ? 0 : (token?.decimals ?? chain?.nativeCurrency.decimals ?? 18))
       const isSend = row.from_address.toLowerCase() === account.toLowerCase()
+      const isSelf = isSend && row.to_address.toLowerCase() === account.toLowerCase()
       return {
         id: `${row.tx_hash}:${row.log_index}`,
         metadata: {
@@ -75,15 +97,17 @@ export function historyRoutes({ db, chains, prices = {} }: ApiConfig) {
           minedAt: new Date(Number(row.timestamp) * 1_000).toISOString(),
           sentFrom: row.from_address,
           sentTo: row.to_address,
+          sentFromName: names.get(row.from_address.toLowerCase()) ?? null,
+          sentToName: names.get(row.to_address.toLowerCase()) ?? null,
           status: row.status,
           chain: `eip155:${row.chain_id}`,
         },
         transfers: [
           {
-            fungible_info: { name: token?.name ?? chain?.nativeCurrency.name ?? 'Ether', symbol, icon: { url: token?.iconUrl ?? '' } },
-            direction: isSend ? 'out' : 'in',
+            fungible_info: { name: isUnknownToken ? '' : (token?.name ?? chain?.nativeCurrency.name ?? 'Ether'), symbol, icon: { url: token?.iconUrl ?? '' } },
+            direction: isSelf ? 'self' : isSend ? 'out' : 'in',
             quantity: { numeric },
-            price: prices[symbol] ?? 0,
+            price: isUnknownToken ? 0 : (prices[symbol] ?? 0),
           },
         ],
       }

@@ -9,9 +9,17 @@ import type { ConnectionController } from './createConnectionController'
  * What a visitor does with connections: connect, disconnect, switch network or family (SPEC §4). Loaded on first use
  * (or with the modal's prefetch), so none of it is in the page's start-up JS.
  */
-export function createConnectionActions(connection: ConnectionController) {
+export function createConnectionActions(
+  connection: ConnectionController,
+  {
+    onConnectDone,
+  }: {
+    /** A connection the visitor asked for is made: sign-in follows, or the modal closes on the account (as peers do). */
+    onConnectDone: () => Promise<void>
+  },
+) {
   const { load, connectorFor, activeNetwork, rememberWallet, setConnected, checkUnsupportedChain, refreshBalance } = connection
-  const { store, storage, router, notifications, families, networkById, namespaceOf, stateOf, patch, activate, clearConnection, onConnected, onConnectSuccess } = connection.internals
+  const { store, storage, router, notifications, families, networkById, namespaceOf, stateOf, patch, activate, clearConnection, onConnectSuccess } = connection.internals
   return {
     /** Connects the wallet behind `connectorId` on its family (or `namespace`, for a wallet of several families). */
     async connect(connectorId: string, namespace?: ChainNamespace) {
@@ -28,8 +36,7 @@ export function createConnectionActions(connection: ConnectionController) {
         rememberWallet(connector)
         setConnected(connector, accounts, caipNetworkId)
         onConnectSuccess({ method: 'browser', name: connector.name })
-        if (router.store.getState().view === 'UnsupportedChain') return
-        if (!(await onConnected())) router.reset('Account')
+        await onConnectDone()
       } catch (error) {
         const e = error as Partial<WidgetError>
         patch(ns, { status: 'disconnected' })

@@ -100,6 +100,8 @@ export function createWidget({ adapters = [], window: target = globalThis.window
             .filter((n) => n.rpcUrls.default.http.length > 0)
             .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
           solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrl: n.rpcUrls.default.http[0]! })),
+          // A Bitcoin network's http URL is its Esplora-style API.
+          bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrl: n.rpcUrls.default.http[0]! })),
           dataService: config.services?.api
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
             : undefined,
@@ -170,7 +172,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       : Promise.resolve(undefined)
   // What a visitor does (connect, disconnect, switch) loads on first use or with the modal's prefetch, not at start-up.
   let actionsLoad: Promise<ConnectionActions> | undefined
-  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection)))
+  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection, { onConnectDone })))
   // Sign-in's code loads only for a site that turned it on.
   const signInLoad = config.siwx
     ? import('./createSignInController').then(({ createSignInController }) =>
@@ -186,6 +188,16 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       )
     : undefined
   const requireSignIn = async () => (signInLoad ? (await signInLoad).requireSignIn() : false)
+  /**
+   * A connection the visitor asked for is made (SPEC §4): Switch Network stays when the wallet is on a network the site
+   * did not ask for; sign-in opens when it follows; otherwise the modal closes, as peers do (embedded, it shows Account).
+   */
+  const onConnectDone = async () => {
+    if (router.store.getState().view === 'UnsupportedChain') return
+    if (await requireSignIn()) return
+    if (modal.store.getState().open) widget.close()
+    router.reset('Account')
+  }
 
   /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
   const onWalletConnectApproved = async ({ accounts, chainId, solana }: PairingApproval) => {
@@ -210,8 +222,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       .catch(() => {})
     void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
     loaded?.pairing.reset()
-    if (router.store.getState().view === 'UnsupportedChain') return
-    if (!(await requireSignIn())) router.reset('Account')
+    await onConnectDone()
   }
   /** Closing the modal resets the pairing URI (SPEC §2). */
   const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())

@@ -25,4 +25,11 @@ describe('toWidgetError', () => {
     const error = new WidgetError('REQUEST_ABORTED')
     expect(toWidgetError(error)).toBe(error)
   })
+
+  it('keeps the code of an error built by another copy of the errors module (a chain family bundle)', () => {
+    // What a family module's own copy of the class builds: an Error carrying the brand and a code, not our class.
+    const fromAnotherCopy = Object.assign(new Error('Amount is below the dust limit'), { [Symbol.for('tessera.WidgetError')]: true, code: 'BITCOIN_AMOUNT_BELOW_DUST' })
+    expect(fromAnotherCopy).not.toBeInstanceOf(WidgetError)
+    expect(toWidgetError(fromAnotherCopy).code).toBe('BITCOIN_AMOUNT_BELOW_DUST')
+  })
 })

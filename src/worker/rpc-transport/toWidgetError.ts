@@ -7,14 +7,15 @@ import {
   TimeoutError,
   UrlRequiredError,
 } from 'viem'
-import { createWidgetError, fromRpcError, WidgetError } from '../../shared/protocol/errors'
+import { createWidgetError, fromRpcError, isWidgetError, type WidgetError } from '../../shared/protocol/errors'
 
 /**
  * The worker's one chokepoint for errors: whatever viem, a node or the network threw becomes a WidgetError with a
  * stable code (SPEC §8), the original kept as its cause.
  */
 export function toWidgetError(error: unknown): WidgetError {
-  if (error instanceof WidgetError) return error
+  // By brand, not by class: each chain family's module is a bundle of its own with its own copy of the class.
+  if (isWidgetError(error)) return error
   if ((error as { name?: unknown })?.name === 'AbortError') return createWidgetError('REQUEST_ABORTED', { cause: error })
   if (!(error instanceof BaseError)) {
     const message = (error as { message?: unknown })?.message

@@ -4,7 +4,8 @@ import type { Core } from '../../core/createCore'
 import { createNotifications } from '../../state/createNotifications'
 import { createRouter } from '../../state/createRouter'
 import type { NamespaceConnector } from '../types'
-import { createSendController } from './send'
+import { maxSendable } from '../sendForm'
+import { checkSolanaReceiver, createSendController } from './send'
 
 const MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 const SENDER = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T'
@@ -75,5 +76,73 @@ describe('solana send controller, once the transfer is sent', () => {
     const { toast } = await sendWithConfirmation(() => Promise.reject(createWidgetError('CORE_DESTROYED')))
     await vi.advanceTimersByTimeAsync(5_000)
     expect(toast()).toMatchObject({ message: 'Transaction started', open: false })
+  })
+})
+
+describe('solana send form, before anything is sent', () => {
+  const setup = () => {
+    const solana = {
+      getBalance: vi.fn().mockResolvedValue(1_000_000_000n),
+      getTokenBalances: vi.fn().mockResolvedValue([]),
+      buildTransfer: vi.fn().mockResolvedValue({ transaction: new Uint8Array([1]), lastValidBlockHeight: 100n }),
+      estimateFee: vi.fn().mockResolvedValue(5_000n),
+      sendTransaction: vi.fn(),
+    }
+    const signTransaction = vi.fn()
+    const send = createSendController({
+      core: { solana } as unknown as Core,
+      notifications: createNotifications(),
+      router: createRouter('Send'),
+      getAccount: () => ({ address: SENDER, caipNetworkId: MAINNET }),
+      getNetwork: () => undefined,
+      getConnector: () => ({ signTransaction }) as unknown as NamespaceConnector,
+      now: () => 0,
+    })
+    return { send, solana, signTransaction }
+  }
+
+  it('prices the fee reserve of SOL once from a transfer of the same shape, and Max leaves it', async () => {
+    const { send, solana } = setup()
+    await send.loadTokenBalances()
+    send.setToken(send.store.getState().tokenBalances[0])
+    await send.estimate()
+    await send.estimate()
+    expect(solana.buildTransfer).toHaveBeenCalledTimes(1)
+    expect(solana.buildTransfer).toHaveBeenCalledWith({ caipNetworkId: MAINNET, from: SENDER, to: SENDER, amount: 1n, decimals: 9 })
+    expect(send.store.getState().feeReserve).toBe('0.000005')
+    expect(maxSendable(send.store.getState())).toBe('0.999995')
+  })
+
+  it.each([
+    ['more than the balance', '1.5', RECEIVER, 'INSUFFICIENT_FUNDS'],
+    ['no room for the fee', '1', RECEIVER, 'INSUFFICIENT_FUNDS'],
+    ['more decimals than SOL has', '0.0000000001', RECEIVER, 'SOLANA_SEND_INVALID'],
+    ['zero', '0', RECEIVER, 'SOLANA_SEND_INVALID'],
+    ['not an address', '0.5', '0x00000000000000000000000000000000000000bb', 'SOLANA_SEND_INVALID'],
+  ])('refuses %s without building, signing or sending anything', async (_name, amount, receiver, code) => {
+    const { send, solana, signTransaction } = setup()
+    await send.loadTokenBalances()
+    send.setToken(send.store.getState().tokenBalances[0])
+    await send.estimate()
+    solana.buildTransfer.mockClear()
+    send.setAmount(amount)
+    send.setReceiver(receiver)
+    await send.estimate()
+    await expect(send.send()).rejects.toMatchObject({ code })
+    expect(solana.buildTransfer).not.toHaveBeenCalled()
+    expect(solana.sendTransaction).not.toHaveBeenCalled()
+    expect(signTransaction).not.toHaveBeenCalled()
+    // The form says what is wrong; the store holds no second sentence.
+    expect(send.store.getState().error).toBeUndefined()
+  })
+
+  it.each([
+    [RECEIVER, undefined],
+    [SENDER, undefined],
+    ['0x00000000000000000000000000000000000000bb', { reason: 'badAddress' }],
+    ['alice.tessera.id', { reason: 'badAddress' }],
+    ['O0Il', { reason: 'badAddress' }],
+  ])('reads the receiver %s as %o', (value, expected) => {
+    expect(checkSolanaReceiver(value)).toEqual(expected)
   })
 })

@@ -3,16 +3,17 @@ import { parseCaipAddress, type CaipNetworkId } from '../../../shared/protocol/c
 import { formatUnits } from '../../../shared/protocol/display'
 import { errorNotice, toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { createWidgetError, type WidgetError } from '../../../shared/protocol/errors'
-import { exceedsBalance } from '../../../shared/protocol/send'
 import { parseSolanaAmount } from '../../../shared/protocol/solanaAmount'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
-import { createSendForm } from '../sendForm'
+import { checkAmount, createSendForm, isNativeToken, type ReceiverCheck } from '../sendForm'
 import { showSendOutcome } from '../showSendOutcome'
 import type { SendContext, SendController } from '../types'
 
 const SOL_DECIMALS = 9
 const mintOf = (token: TokenBalance) => (token.address ? parseCaipAddress(token.address)?.address : undefined)
 const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
+/** The receiver field on Solana: a base58 address (no names resolve here). */
+export const checkSolanaReceiver = (value: string): ReceiverCheck => (isSolanaAddress(value) ? undefined : { reason: 'badAddress' })
 
 /**
  * The send flow on Solana (SPEC §4, §5, §8), in the shape of the EVM one so the Send view serves both: SOL and SPL
@@ -21,7 +22,7 @@ const shortMint = (mint: string) => `${mint.slice(0, 4)}…${mint.slice(-4)}`
  * 'Please enter a valid amount and receiver address'; a failed send 'Failed to send transaction. Please try again.'.
  */
 export function createSendController({ core, notifications, router, getAccount, getNetwork, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
-  const { loadBalances, ...form } = createSendForm({ notifications, now })
+  const { loadBalances, ...form } = createSendForm({ notifications, now, checkReceiver: checkSolanaReceiver })
   const { store, reset } = form
   /** The SPL mints the site named for a cluster (SolanaNetwork `tokens`); others show as their mint. */
   const getKnownTokens = (caipNetworkId: string) => {
@@ -71,35 +72,61 @@ export function createSendController({ core, notifications, router, getAccount, 
     ...form,
     loadTokenBalances,
     isReceiverLike: isSolanaAddress,
-    /** The network fee of the transfer the form holds (built and priced in the worker), once it is valid. */
+    /**
+     * Prices the form's transfer in the worker:
+     * 1. for SOL, once, the fee reserve: the fee of a transfer of the same shape (to the sender itself), so Max and the
+     *    room-for-fee check need no request while the visitor types;
+     * 2. once the amount and receiver are valid, the fee of the transfer itself (built in the worker). An amount above
+     *    the balance never gets here: nothing is built for it.
+     */
     async estimate() {
-      const { token, sendTokenAmount, receiverAddress } = store.getState()
       const { address, caipNetworkId } = getAccount()
-      if (!core || !token || !address || !receiverAddress || !isSolanaAddress(receiverAddress)) return store.setState({ networkFee: undefined })
+      const first = store.getState()
+      if (!core || !address || !first.token) return
+      if (isNativeToken(first.token) && first.feeReserve === undefined) {
+        try {
+          const { transaction } = await core.solana.buildTransfer({ caipNetworkId, from: address, to: address, amount: 1n, decimals: SOL_DECIMALS })
+          store.setState({ feeReserve: formatUnits(await core.solana.estimateFee({ caipNetworkId, transaction }), SOL_DECIMALS) })
+        } catch {
+          // No reserve: Max waits for a fee it can leave room for; the send itself still says what fails.
+        }
+      }
+      const { token, sendTokenAmount, receiverAddress, receiverIssue, feeReserve } = store.getState()
+      if (!token || !sendTokenAmount || !receiverAddress || receiverIssue || checkAmount(sendTokenAmount, { token, feeReserve })) return store.setState({ networkFee: undefined })
       try {
-        const amount = parseSolanaAmount(sendTokenAmount ?? '', Number(token.quantity.decimals))
+        const amount = parseSolanaAmount(sendTokenAmount, Number(token.quantity.decimals))
         const { transaction } = await core.solana.buildTransfer({ caipNetworkId, from: address, to: receiverAddress, amount, mint: mintOf(token), decimals: Number(token.quantity.decimals) })
         const lamports = await core.solana.estimateFee({ caipNetworkId, transaction })
+        const latest = store.getState()
+        // The visitor changed the form meanwhile: this fee is for another transfer.
+        if (latest.token !== token || latest.sendTokenAmount !== sendTokenAmount || latest.receiverAddress !== receiverAddress) return
         store.setState({ networkFee: { amount: formatUnits(lamports, SOL_DECIMALS), symbol: 'SOL' } })
       } catch {
-        // an amount or balance the transfer cannot carry: the send names it; no fee to show
+        // a transfer the chain cannot carry: the send names it; no fee to show
         store.setState({ networkFee: undefined })
       }
     },
-    /** Sends what the form holds. Resolves to the transaction's signature once it is sent. */
+    /**
+     * Sends what the form holds. Resolves to the transaction's signature once it is sent. What the form can tell wrong
+     * (an amount above the balance, too many decimals, not an address…) is refused before any request, and said by
+     * the form itself; a missing amount or receiver is the spec's 'Please enter a valid amount and receiver address'.
+     */
     async send() {
-      const { token, sendTokenAmount, receiverAddress } = store.getState()
+      const { token, sendTokenAmount, receiverAddress, receiverIssue, feeReserve } = store.getState()
       const { address, caipNetworkId } = getAccount()
       if (!token || !address) throw fail(createWidgetError('SEND_INPUT_MISSING', { field: 'token', details: 'missing: token' }))
+      const amountIssue = checkAmount(sendTokenAmount, { token, feeReserve })
+      if (amountIssue) {
+        const code = amountIssue.reason === 'overBalance' || amountIssue.reason === 'noRoomForFee' ? 'INSUFFICIENT_FUNDS' : 'SOLANA_SEND_INVALID'
+        throw createWidgetError(code, { field: 'amount', details: amountIssue.reason === 'overBalance' ? `${sendTokenAmount} ${token.symbol} is more than the ${token.quantity.numeric} available` : `amount: ${amountIssue.reason}` })
+      }
+      if (receiverIssue) throw createWidgetError('SOLANA_SEND_INVALID', { field: 'receiverAddress', details: `not a Solana address: ${receiverAddress ?? ''}` })
       let amount: bigint
       try {
-        if (!receiverAddress || !isSolanaAddress(receiverAddress)) throw createWidgetError('SOLANA_SEND_INVALID', { field: 'receiverAddress', details: `not a Solana address: ${receiverAddress ?? ''}` })
+        if (!receiverAddress) throw createWidgetError('SOLANA_SEND_INVALID', { field: 'receiverAddress', details: 'missing: receiverAddress' })
         amount = parseSolanaAmount(sendTokenAmount ?? '', Number(token.quantity.decimals))
       } catch (error) {
         throw fail(error as WidgetError)
-      }
-      if (exceedsBalance(sendTokenAmount, token.quantity)) {
-        throw fail(createWidgetError('INSUFFICIENT_FUNDS', { field: 'amount', details: `${sendTokenAmount} ${token.symbol} is more than the ${token.quantity.numeric} available` }))
       }
       if (!core) throw fail(createWidgetError('SOLANA_SEND_FAILED', { details: 'no core' }))
       store.setState({ loading: true, error: undefined })

@@ -5,21 +5,28 @@ import { prefetchModal } from '../WidgetModal'
 import { ShadowRoot } from '../ShadowRoot'
 import { buttonCatalogues, widgetLocale } from '../i18n/buttons'
 import { localizeDecimal } from '../i18n/formatNumber'
+import { Glyph } from '../Modal/Glyph'
+import { Avatar } from '../views/Avatar'
 
-/** The button a page shows: "Connect Wallet", or the account with its balance once connected. Opens the modal. */
+/**
+ * The button a page shows: "Connect Wallet", or once connected the account: its balance (on wide screens), its avatar
+ * (identity image or colours drawn from the address) and its name or short address. Opens the modal.
+ */
 export function ConnectButton() {
   const widget = useWidget()
   const locale = widgetLocale(widget.config.locale)
   const messages = buttonCatalogues[locale]
   const { status, address } = useAccount()
   const balance = useBalance()
+  const profileName = useWidgetState((s) => s.profileName)
+  const profileImage = useWidgetState((s) => s.profileImage)
   const themeMode = useWidgetState((s) => s.themeMode)
   const isConnected = status === 'connected' && address
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
       <button
         type="button"
-        className="button"
+        className={isConnected ? 'button account-button' : 'button'}
         data-variant={isConnected ? 'account' : 'connect'}
         onClick={() => widget.open()}
         onPointerEnter={() => prefetchModal(widget)}
@@ -27,8 +34,20 @@ export function ConnectButton() {
       >
         {isConnected ? (
           <>
-            {balance ? <span>{`${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`}</span> : null}
-            <span>{shortenAddress(address)}</span>
+            {balance ? <span className="account-balance">{`${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`}</span> : null}
+            <span className="account-chip">
+              <Avatar address={address} src={profileImage} size={24} />
+              {profileName ? (
+                <>
+                  <span className="account-name">{profileName}</span>
+                  {/* The name is the account's own words; the address it stands for is said too. */}
+                  <span className="visually-hidden">{shortenAddress(address)}</span>
+                </>
+              ) : (
+                <span className="account-name">{shortenAddress(address)}</span>
+              )}
+              <Glyph name="chevronDown" />
+            </span>
           </>
         ) : status === 'connecting' || status === 'reconnecting' ? (
           messages.connecting

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { View } from '../../state/views'
 import { useTranslate } from '../useTranslate'
@@ -15,6 +15,8 @@ import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
 import { ApproveTransactionView } from '../views/ApproveTransactionView'
 import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
 import type { MessageKey } from '../i18n/en'
+import { Glyph } from './Glyph'
+import { modalCss } from './modalCss'
 
 // The toast's words come with the modal's code (WidgetModal loads both at once).
 export { ToastText } from '../ToastText'
@@ -46,16 +48,48 @@ function deepActiveElement(): HTMLElement | null {
 
 const focusable = 'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
+/** The modal sheets this code made: a marker, so a shadow root gets its sheet once. */
+const modalSheets = new WeakSet<CSSStyleSheet>()
+
+/**
+ * Gives the widget's shadow root the modal's CSS, once, ahead of the widget's own sheet (whose later rules win ties). A
+ * constructed sheet where the browser has them (a strict CSP allows it), else a `<style>` with the site's nonce.
+ */
+function adoptModalCss(root: ShadowRoot, nonce: string | undefined) {
+  const Sheet = root.ownerDocument.defaultView?.CSSStyleSheet
+  if (Sheet && 'replaceSync' in Sheet.prototype && 'adoptedStyleSheets' in root) {
+    if (root.adoptedStyleSheets.some((sheet) => modalSheets.has(sheet))) return
+    const sheet = new Sheet()
+    sheet.replaceSync(modalCss)
+    modalSheets.add(sheet)
+    root.adoptedStyleSheets = [sheet, ...root.adoptedStyleSheets]
+    return
+  }
+  if (root.querySelector('style[data-tessera-modal]')) return
+  const style = root.ownerDocument.createElement('style')
+  style.setAttribute('data-tessera-modal', '')
+  if (nonce) style.nonce = nonce
+  style.textContent = modalCss
+  root.prepend(style)
+}
+
 /** The modal: a dialog named by its view's title, with a focus trap; Escape closes and focus goes back. */
 export default function Modal() {
   const widget = useWidget()
   const t = useTranslate()
   const titleId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
+  const overlayRef = useRef<HTMLDivElement>(null)
   const route = useStoreSelector(widget.router.store, (s) => s)
   const shake = useStoreSelector(widget.modal.store, (s) => s.shake)
   const canGoBack = route.history.length > 1
 
+  // Before the first paint: the modal never shows unstyled.
+  useLayoutEffect(() => {
+    const root = overlayRef.current?.getRootNode()
+    // A shadow root has a host (instanceof would fail for a widget rendered into another frame's document).
+    if (root && 'host' in root) adoptModalCss(root as ShadowRoot, widget.config.cspNonce)
+  }, [widget])
   useEffect(() => {
     const previous = deepActiveElement()
     const first = dialogRef.current?.querySelector<HTMLElement>(focusable)
@@ -90,8 +124,9 @@ export default function Modal() {
   const Body = bodies[route.view] ?? ConnectView
   const routeWallet = route.data?.wallet as { name?: unknown } | undefined
   const wallet = typeof route.data?.name === 'string' ? route.data.name : typeof routeWallet?.name === 'string' ? routeWallet.name : ''
+  const title = t(`view.${route.view}` as MessageKey, { wallet })
   return (
-    <div className="overlay" onClick={(e) => e.target === e.currentTarget && widget.close()}>
+    <div ref={overlayRef} className="overlay" onClick={(e) => e.target === e.currentTarget && widget.close()}>
       <div
         ref={dialogRef}
         className="dialog"
@@ -105,14 +140,17 @@ export default function Modal() {
         <div className="header">
           {canGoBack ? (
             <button type="button" className="icon-button" aria-label={t('back')} onClick={widget.router.goBack}>
-              ←
+              <Glyph name="back" />
             </button>
           ) : (
             <span />
           )}
-          <h2 id={titleId}>{t(`view.${route.view}` as MessageKey, { wallet })}</h2>
+          {/* One line, cut with an ellipsis: a long title never runs into the buttons (the whole of it is its tooltip). */}
+          <h2 id={titleId} title={title}>
+            {title}
+          </h2>
           <button type="button" className="icon-button" aria-label={t('close')} onClick={widget.close}>
-            ✕
+            <Glyph name="close" />
           </button>
         </div>
         <Body />

@@ -1,17 +1,28 @@
 import { useNetwork } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { Glyph } from '../Modal/Glyph'
 import { ShadowRoot } from '../ShadowRoot'
+import { NetworkIcon } from '../views/NetworkIcon'
 import { prefetchModal } from '../WidgetModal'
 
-/** The active network's name; opens the Networks view. */
+/** The active network: its icon and name (on narrow screens the icon alone, the name still its accessible name); opens the Networks view. */
 export function NetworkButton() {
   const widget = useWidget()
   const themeMode = useWidgetState((s) => s.themeMode)
   const { network } = useNetwork()
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
-      <button type="button" className="button" data-variant="account" onClick={() => widget.open({ view: 'Networks' })} onPointerEnter={() => prefetchModal(widget)} onFocus={() => prefetchModal(widget)}>
-        {network.name}
+      <button
+        type="button"
+        className="button network-button"
+        data-variant="account"
+        onClick={() => widget.open({ view: 'Networks' })}
+        onPointerEnter={() => prefetchModal(widget)}
+        onFocus={() => prefetchModal(widget)}
+      >
+        <NetworkIcon network={network} size={24} />
+        <span className="network-name">{network.name}</span>
+        <Glyph name="chevronDown" />
       </button>
     </ShadowRoot>
   )

@@ -1,12 +1,34 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { localizeDecimal } from '../i18n/formatNumber'
+import { Glyph } from '../Modal/Glyph'
 import { useLocale, useTranslate } from '../useTranslate'
 import { Avatar } from './Avatar'
+import { NetworkIcon } from './NetworkIcon'
+import { WalletIcon } from './WalletIcon'
 
-/** The connected account: avatar, name, address, balance, network, copy, explorer and disconnect. */
+/** A row's leading icon: a line glyph, or any image (the network's). */
+const RowIcon = ({ children }: { children: ReactNode }) => (
+  <span className="row-icon" aria-hidden="true">
+    {children}
+  </span>
+)
+
+/** An Account row that opens another view: its icon, its words, what it shows now, and a chevron. */
+function Row({ icon, label, value, isNavigation = false, onClick }: { icon: ReactNode; label: string; value?: ReactNode; isNavigation?: boolean; onClick: () => void }) {
+  return (
+    <button type="button" className="item row" onClick={onClick}>
+      <RowIcon>{icon}</RowIcon>
+      <span className="row-label">{label}</span>
+      {value !== undefined ? <span className="tag">{value}</span> : null}
+      {isNavigation ? <Glyph name="chevronRight" /> : null}
+    </button>
+  )
+}
+
+/** The connected account: avatar, name, address, balance, the wallet, then rows with icons for what one can do. */
 export function AccountView() {
   const widget = useWidget()
   const config = widget.config
@@ -19,79 +41,67 @@ export function AccountView() {
   const profileName = useWidgetState((s) => s.profileName)
   const profileImage = useWidgetState((s) => s.profileImage)
   const wallet = useWidgetState((s) => s.connectedWalletInfo)
+  const connectorId = useWidgetState((s) => s.connectorId)
+  const connectors = useWidgetState((s) => s.connectors)
   const activeNamespace = useWidgetState((s) => s.activeNamespace)
   const namespaces = useWidgetState((s) => s.namespaces)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
-  // Activity and names are EVM's (SPEC §9); sending is EVM's and Solana's.
+  const walletLogo = connectors.find((c) => c.id === connectorId && c.namespace === activeNamespace)?.imageUrl
+  // Activity and names are EVM's (SPEC §9); sending is EVM's, Solana's and Bitcoin's.
   const isEvm = activeNamespace === 'eip155'
-  const canSend = isEvm || activeNamespace === 'solana'
+  const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122'
+  const go = (view: 'Networks' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName') => () => widget.router.push(view)
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
-      {profileName ? <span className="balance">{profileName}</span> : null}
-      <span className="address" title={address}>
-        {shortenAddress(address)}
-      </span>
-      {wallet ? <span className="muted">{t('account.connectedWith', { wallet: wallet.name })}</span> : null}
-      <span className="balance" aria-label={t('account.balance')}>
-        {balance
-          ? `${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`
-          : `${localizeDecimal(locale, formatBalance(undefined))} ${network.nativeCurrency.symbol}`}
-      </span>
+      <div className="identity">
+        {profileName ? <span className="profile-name">{profileName}</span> : null}
+        <span className={profileName ? 'address-line' : 'address'} title={address}>
+          {shortenAddress(address)}
+        </span>
+        <span className="balance" aria-label={t('account.balance')}>
+          {balance
+            ? `${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`
+            : `${localizeDecimal(locale, formatBalance(undefined))} ${network.nativeCurrency.symbol}`}
+        </span>
+      </div>
+      {wallet ? (
+        <span className="wallet-line">
+          <WalletIcon src={walletLogo} name={wallet.name} size={16} />
+          <span>{t('account.connectedWith', { wallet: wallet.name })}</span>
+        </span>
+      ) : null}
       <div className="actions">
-        <button type="button" className="item" onClick={() => widget.router.push('Networks')}>
-          <span>{t('account.network')}</span>
-          <span className="tag">{network.name}</span>
-        </button>
+        <Row icon={<NetworkIcon network={network} size={20} />} label={t('account.network')} value={network.name} isNavigation onClick={go('Networks')} />
         {otherConnected.map((ns) => (
-          <button key={ns} type="button" className="item" onClick={() => widget.setActiveNamespace(ns)}>
-            {t('account.switchTo', { family: t(`family.${ns}`) })}
-            <span className="tag">{shortenAddress(namespaces[ns]!.address!)}</span>
-          </button>
+          <Row key={ns} icon={<Glyph name="switch" />} label={t('account.switchTo', { family: t(`family.${ns}`) })} value={shortenAddress(namespaces[ns]!.address!)} onClick={() => widget.setActiveNamespace(ns)} />
         ))}
-        {canSend && widget.config.features.send ? (
-          <button type="button" className="item" onClick={() => widget.router.push('Send')}>
-            {t('account.send')}
-          </button>
-        ) : null}
-        {widget.config.features.receive ? (
-          <button type="button" className="item" onClick={() => widget.router.push('Receive')}>
-            {t('account.receive')}
-          </button>
-        ) : null}
-        {isEvm && widget.config.features.history ? (
-          <button type="button" className="item" onClick={() => widget.router.push('Activity')}>
-            {t('account.activity')}
-          </button>
-        ) : null}
-        {isEvm && config.services?.api && !profileName ? (
-          <button type="button" className="item" onClick={() => widget.router.push('RegisterAccountName')}>
-            {t('account.registerName')}
-          </button>
-        ) : null}
-        <button
-          type="button"
-          className="item"
+        {canSend && config.features.send ? <Row icon={<Glyph name="send" />} label={t('account.send')} isNavigation onClick={go('Send')} /> : null}
+        {config.features.receive ? <Row icon={<Glyph name="receive" />} label={t('account.receive')} isNavigation onClick={go('Receive')} /> : null}
+        {isEvm && config.features.history ? <Row icon={<Glyph name="activity" />} label={t('account.activity')} isNavigation onClick={go('Activity')} /> : null}
+        {isEvm && config.services?.api && !profileName ? <Row icon={<Glyph name="name" />} label={t('account.registerName')} isNavigation onClick={go('RegisterAccountName')} /> : null}
+        <Row
+          icon={<Glyph name={isCopied ? 'check' : 'copy'} />}
+          label={isCopied ? t('account.copied') : t('account.copy')}
           onClick={() => void navigator.clipboard?.writeText(address).then(() => setCopied(true), () => {})}
-        >
-          {isCopied ? t('account.copied') : t('account.copy')}
-        </button>
+        />
         {explorer ? (
-          <a className="item" href={`${explorer}/address/${address}`} target="_blank" rel="noreferrer noopener">
-            {t('account.explorer')}
+          <a className="item row" href={`${explorer}/address/${address}`} target="_blank" rel="noreferrer noopener">
+            <RowIcon>
+              <Glyph name="explorer" />
+            </RowIcon>
+            <span className="row-label">{t('account.explorer')}</span>
           </a>
         ) : null}
         {isEvm ? null : <p className="muted">{t('account.evmOnly')}</p>}
-        <button type="button" className="item" onClick={() => widget.disconnect().catch(() => {})}>
-          {otherConnected.length > 0 ? `${t('account.disconnect')} · ${t(`family.${activeNamespace}`)}` : t('account.disconnect')}
-        </button>
-        {otherConnected.length > 0 ? (
-          <button type="button" className="item" onClick={() => widget.disconnect('all').catch(() => {})}>
-            {t('account.disconnectAll')}
-          </button>
-        ) : null}
+        <Row
+          icon={<Glyph name="disconnect" />}
+          label={otherConnected.length > 0 ? `${t('account.disconnect')} · ${t(`family.${activeNamespace}`)}` : t('account.disconnect')}
+          onClick={() => widget.disconnect().catch(() => {})}
+        />
+        {otherConnected.length > 0 ? <Row icon={<Glyph name="disconnect" />} label={t('account.disconnectAll')} onClick={() => widget.disconnect('all').catch(() => {})} /> : null}
       </div>
     </div>
   )

@@ -42,8 +42,8 @@ export function AllWalletsView() {
             <li key={wallet.id}>
               {connector ? (
                 <button type="button" className="item" onClick={() => connectWallet(widget, connector)}>
-                  <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} />
-                  <span>{wallet.name}</span>
+                  <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} name={wallet.name} />
+                  <span className="row-label">{wallet.name}</span>
                 </button>
               ) : (
                 <RegistryWalletItem wallet={wallet} />

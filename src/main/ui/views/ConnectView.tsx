@@ -5,6 +5,7 @@ import { getFeatures } from '../../widget/features'
 import { useTranslate } from '../useTranslate'
 import { groupConnectors, memberFor, type WalletEntry } from './groupConnectors'
 import { RegistryWalletItem } from './RegistryWalletItem'
+import { Glyph } from '../Modal/Glyph'
 import { connectWallet, WalletIcon } from './WalletIcon'
 
 /**
@@ -52,11 +53,14 @@ export function ConnectView() {
           className="item"
           onClick={() => (isWalletConnect ? widget.router.push('ConnectingWalletConnectBasic') : connectWallet(widget, memberFor(entry, activeNamespace)))}
         >
-          {isWalletConnect && !entry.imageUrl ? <QrGlyph /> : <WalletIcon src={entry.imageUrl} />}
-          <span>{entry.name}</span>
-          <span className="tag">
-            {offered}
-            {isWalletConnect ? t('connect.qrCode') : isRecent(entry) ? t('connect.recent') : t('connect.installed')}
+          {isWalletConnect && !entry.imageUrl ? <QrGlyph /> : <WalletIcon src={entry.imageUrl} name={entry.name} />}
+          {/* The name, and under it how it connects (as RainbowKit shows "Recent"). */}
+          <span className="row-text">
+            <span className="row-label">{entry.name}</span>
+            <span className="row-sub">
+              {offered}
+              {isWalletConnect ? t('connect.qrCode') : isRecent(entry) ? t('connect.recent') : t('connect.installed')}
+            </span>
           </span>
         </button>
       </li>
@@ -87,8 +91,9 @@ export function ConnectView() {
         <p className="muted">{t('connect.noWallets')}</p>
       )}
       {hasRegistry ? (
-        <button type="button" className="item" onClick={() => widget.router.push('AllWallets')}>
-          {t('connect.allWallets')}
+        <button type="button" className="item row" onClick={() => widget.router.push('AllWallets')}>
+          <span className="row-label">{t('connect.allWallets')}</span>
+          <Glyph name="chevronRight" />
         </button>
       ) : null}
     </div>
@@ -97,7 +102,7 @@ export function ConnectView() {
 
 /** The WalletConnect entry's icon: a QR code in the theme's text colour. */
 const QrGlyph = () => (
-  <svg aria-hidden="true" viewBox="0 0 28 28" width={28} height={28}>
+  <svg className="wallet-icon" aria-hidden="true" viewBox="0 0 28 28" width={28} height={28}>
     <path fill="none" stroke="currentColor" strokeWidth="2" d="M4 4h7v7H4zM17 4h7v7h-7zM4 17h7v7H4z" />
     <path fill="currentColor" d="M17 17h3v3h-3zM21 21h3v3h-3zM17 21h3v3h-3zM21 17h3v3h-3z" />
   </svg>

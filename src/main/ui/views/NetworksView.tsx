@@ -1,9 +1,10 @@
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import { useTranslate } from '../useTranslate'
-import { WalletIcon } from './WalletIcon'
+import { Glyph } from '../Modal/Glyph'
+import { NetworkIcon } from './NetworkIcon'
 
-/** The networks the site offers; also the body of UnsupportedChain. */
+/** The networks the site offers, each with its icon, the current one checked; also the body of UnsupportedChain. */
 export function NetworksView() {
   const widget = useWidget()
   const t = useTranslate()
@@ -20,7 +21,7 @@ export function NetworksView() {
           <li key={n.caipNetworkId}>
             <button
               type="button"
-              className="item"
+              className="item row"
               aria-current={n.caipNetworkId === network.caipNetworkId ? 'true' : undefined}
               onClick={() =>
                 widget
@@ -31,10 +32,15 @@ export function NetworksView() {
                   .catch(() => widget.modal.shake())
               }
             >
-              {n.assets?.imageUrl ? <WalletIcon src={n.assets.imageUrl} /> : null}
-              <span>{n.name}</span>
+              <NetworkIcon network={n} size={28} />
+              <span className="row-label">{n.name}</span>
               {hasFamilies ? <span className="tag">{t(`family.${n.chainNamespace}`)}</span> : null}
-              {n.caipNetworkId === network.caipNetworkId ? <span className="tag">{t('networks.current')}</span> : null}
+              {/* The current one: a check to see, aria-current to hear. */}
+              {n.caipNetworkId === network.caipNetworkId ? (
+                <span className="current-mark">
+                  <Glyph name="check" />
+                </span>
+              ) : null}
             </button>
           </li>
         ))}

@@ -10,14 +10,18 @@ import { WalletIcon } from './WalletIcon'
 export function RegistryWalletItem({ wallet, tag }: { wallet: WalletListingEntry; tag?: string }) {
   const widget = useWidget()
   const t = useTranslate()
-  const image = <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} />
-  const tagged = tag ? <span className="tag">{tag}</span> : null
+  const image = <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} name={wallet.name} />
+  const named = (sub: string | undefined) => (
+    <span className="row-text">
+      <span className="row-label">{wallet.name}</span>
+      {sub ? <span className="row-sub">{sub}</span> : null}
+    </span>
+  )
   if (widget.walletConnect) {
     return (
       <button type="button" className="item" onClick={() => widget.router.push('ConnectingWalletConnect', { wallet })}>
         {image}
-        <span>{wallet.name}</span>
-        {tagged}
+        {named(tag)}
       </button>
     )
   }
@@ -26,16 +30,14 @@ export function RegistryWalletItem({ wallet, tag }: { wallet: WalletListingEntry
     return (
       <a className="item" href={link} target="_blank" rel="noreferrer noopener">
         {image}
-        <span>{wallet.name}</span>
-        {tagged}
+        {named(tag)}
       </a>
     )
   }
   return (
     <span className="item" aria-disabled="true">
       {image}
-      <span>{wallet.name}</span>
-      <span className="tag">{t('allWallets.notInstalled')}</span>
+      {named(t('allWallets.notInstalled'))}
     </span>
   )
 }

@@ -1,12 +1,26 @@
 import { useEffect, useId, useState } from 'react'
+import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { SendController } from '../../namespaces/types'
+import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey, type AmountIssue, type ReceiverIssue } from '../../namespaces/sendForm'
 import { getFeatures } from '../../widget/features'
-import { exceedsBalance } from '../../../shared/protocol/send'
+import { shortenAddress } from '../../../shared/protocol/display'
+import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { Alert } from '../Alert'
+import type { MessageKey } from '../i18n/en'
 import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
 import { useLocale, useTranslate } from '../useTranslate'
+import { networkImageUrl } from './NetworkIcon'
+import { tokenImageUrl } from './TokenIcon'
+import { TokenPicker } from './TokenPicker'
+import { useShownIssue } from './useShownIssue'
+
+/** Typed amounts and receivers are bounded: nothing a person sends needs more. */
+const AMOUNT_MAX_LENGTH = 100
+const RECEIVER_MAX_LENGTH = 256
+/** How long the form rests before its transfer is priced. */
+const ESTIMATE_DELAY_MS = 300
 
 /** The send form of the active family: its code comes with the family's adapter, on the first visit. */
 export function SendView() {
@@ -28,87 +42,210 @@ export function SendView() {
   }, [widget, namespace])
   if (loaded?.namespace !== namespace) return <p className="muted">{t('send.loading')}</p>
   if ('error' in loaded) return <Alert message={loaded.error} />
-  return <SendForm send={loaded.send} />
+  return <SendForm send={loaded.send} namespace={namespace} />
 }
 
-/** The send form: token, amount, receiver (address or name), network fee, and the spec's checks. */
-function SendForm({ send }: { send: SendController }) {
+/** The sentence for what is wrong with an amount, in the widget's locale. */
+function amountIssueText(t: ReturnType<typeof useTranslate>, locale: string, issue: AmountIssue): string {
+  const example = localizeDecimal(locale, '1.5')
+  switch (issue.reason) {
+    case 'notANumber':
+      return t('send.amount.notANumber', { example })
+    case 'decimalSeparator':
+      return t('send.amount.decimalSeparator', { example })
+    case 'negative':
+      return t('send.amount.negative')
+    case 'zero':
+      return t('send.amount.zero')
+    case 'tooManyDecimals':
+      return t('send.amount.tooManyDecimals', { symbol: issue.symbol, decimals: String(issue.decimals) })
+    case 'overBalance':
+      return t('send.insufficientFunds', { symbol: issue.symbol })
+    case 'noRoomForFee':
+      return t('send.amount.noRoomForFee', { symbol: issue.symbol })
+  }
+}
+
+/** The sentence for what is wrong with a receiver: a bad address is worded for the family. */
+function receiverIssueText(t: ReturnType<typeof useTranslate>, namespace: string, issue: ReceiverIssue): string {
+  switch (issue.reason) {
+    case 'badAddress': {
+      const key: MessageKey = namespace === 'eip155' ? 'send.badReceiver' : namespace === 'solana' ? 'send.receiver.badSolana' : 'send.receiver.badOther'
+      return t(key)
+    }
+    case 'badChecksum':
+      return t('send.receiver.badChecksum')
+    case 'unknownName':
+      return t('send.receiver.unknownName', { name: issue.name })
+    case 'nameLookupFailed':
+      return t('send.receiver.lookupFailed', { name: issue.name })
+  }
+}
+
+/**
+ * The send form: token picker, amount with Max, receiver (an address, or on EVM networks a registered name, looked up
+ * as the visitor types), network fee. Whatever is wrong is one sentence under its field, said before anything is sent;
+ * the Send button is disabled until the form can be sent.
+ */
+function SendForm({ send, namespace }: { send: SendController; namespace: string }) {
+  const widget = useWidget()
   const t = useTranslate()
   const locale = useLocale()
+  const { network } = useNetwork()
   const state = useStoreSelector(send.store, (s) => s)
-  const ids = { token: useId(), amount: useId(), receiver: useId() }
+  const ids = { token: useId(), amount: useId(), amountIssue: useId(), receiver: useId(), receiverNote: useId() }
+  const [amountText, setAmountText] = useState(() => (state.sendTokenAmount ? toAmountInput(state.sendTokenAmount, locale) : ''))
+  const receiverText = state.receiverAddress ?? ''
+  const { token, tokenBalances } = state
+
   useEffect(() => {
     void send.loadTokenBalances()
   }, [send])
+  // The network's own currency is chosen first, as soon as balances arrive.
   useEffect(() => {
-    const timer = setTimeout(() => void send.estimate(), 300)
+    if (!token && tokenBalances.length > 0) send.setToken(tokenBalances.find(isNativeToken) ?? tokenBalances[0])
+  }, [send, token, tokenBalances])
+  // A reset form (after a send, on a network switch) empties the field too.
+  const [formAmount, setFormAmount] = useState(state.sendTokenAmount)
+  if (formAmount !== state.sendTokenAmount) {
+    setFormAmount(state.sendTokenAmount)
+    if (state.sendTokenAmount === undefined) setAmountText('')
+  }
+  const receiverStatus = state.receiverName?.status
+  useEffect(() => {
+    const timer = setTimeout(() => void send.estimate(), ESTIMATE_DELAY_MS)
     return () => clearTimeout(timer)
-  }, [send, state.token, state.sendTokenAmount, state.receiverAddress])
+  }, [send, token, state.sendTokenAmount, state.receiverAddress, receiverStatus])
 
-  const native = state.tokenBalances.find((b) => b.address === undefined)
-  const isOverBalance = state.token !== undefined && exceedsBalance(state.sendTokenAmount, state.token.quantity)
-  const isBadReceiver = !!state.receiverAddress && !send.isReceiverLike(state.receiverAddress)
+  const parsed = parseAmountInput(amountText, locale)
+  const amountIssue = parsed && 'issue' in parsed ? parsed.issue : checkAmount(parsed?.amount, { token, feeReserve: state.feeReserve })
+  const shownAmountIssue = useShownIssue(amountIssue, amountText)
+  const shownReceiverIssue = useShownIssue(state.receiverIssue, receiverText)
+  const isResolving = receiverStatus === 'resolving'
+  const resolved = state.receiverName?.status === 'resolved' ? state.receiverName : undefined
+
+  const isSendable =
+    !!token &&
+    !!parsed &&
+    !('issue' in parsed) &&
+    amountIssue === undefined &&
+    !!receiverText &&
+    state.receiverIssue === undefined &&
+    !isResolving &&
+    !state.isInsufficientGas &&
+    !state.loading
+  const native = tokenBalances.find(isNativeToken)
+  const imageUrlOf = (balance: TokenBalance) =>
+    balance.iconUrl || (isNativeToken(balance) ? networkImageUrl(widget, network) : undefined) || tokenImageUrl(widget, { caipNetworkId: balance.chainId, symbol: balance.symbol, address: balance.address })
+  const amountUsd = parsed && 'amount' in parsed && amountIssue === undefined && token && token.price > 0 ? Number(parsed.amount) * token.price : undefined
+
+  const setAmount = (text: string) => {
+    setAmountText(text)
+    const read = parseAmountInput(text, locale)
+    send.setAmount(read && 'amount' in read ? read.amount : text.trim())
+  }
+  const fillMax = async () => {
+    if (!token) return
+    if (isNativeToken(token) && send.store.getState().feeReserve === undefined) await send.estimate()
+    const { token: chosen, feeReserve } = send.store.getState()
+    const max = maxSendable({ token: chosen, feeReserve })
+    if (max !== undefined) setAmount(toAmountInput(max, locale))
+  }
+
   return (
     <form
-      className="actions"
+      className="send-form"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault()
-        send.send().catch(() => {})
+        if (isSendable) send.send().catch(() => {})
       }}
     >
-      <label htmlFor={ids.token} className="muted">
-        {t('send.token')}
-      </label>
-      <select
-        id={ids.token}
-        className="item"
-        value={state.token ? (state.token.address ?? state.token.symbol) : ''}
-        onChange={(e) => send.setToken(state.tokenBalances.find((b) => (b.address ?? b.symbol) === e.target.value))}
-      >
-        <option value="" disabled>
-          …
-        </option>
-        {state.tokenBalances.map((b) => (
-          <option key={b.address ?? b.symbol} value={b.address ?? b.symbol}>
-            {`${b.symbol} — ${t('send.available', { amount: localizeDecimal(locale, b.quantity.numeric), symbol: b.symbol })}`}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={ids.amount} className="muted">
-        {t('send.amount')}
-      </label>
-      <input id={ids.amount} className="item" inputMode="decimal" autoComplete="off" value={state.sendTokenAmount ?? ''} onChange={(e) => send.setAmount(e.target.value.trim())} />
-      <label htmlFor={ids.receiver} className="muted">
-        {t('send.receiver')}
-      </label>
-      <input
-        id={ids.receiver}
-        className="item"
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={isBadReceiver}
-        value={state.receiverAddress ?? ''}
-        onChange={(e) => send.setReceiver(e.target.value.trim())}
-      />
-      {isBadReceiver ? (
-        <p className="error" role="alert">
-          {t('send.badReceiver')}
-        </p>
-      ) : null}
-      {isOverBalance ? (
-        <p className="error" role="alert">
-          {t('send.insufficientFunds', { symbol: state.token!.symbol })}
-        </p>
-      ) : null}
-      {state.gasPriceInUSD !== undefined ? <p className="muted">{t('send.gas', { usd: formatUsdValue(locale, state.gasPriceInUSD) })}</p> : null}
-      {state.networkFee ? <p className="muted">{t('send.fee', { amount: localizeDecimal(locale, state.networkFee.amount), symbol: state.networkFee.symbol })}</p> : null}
+      <div className="field">
+        <span id={ids.token} className="field-label">
+          {t('send.token')}
+        </span>
+        <TokenPicker
+          labelId={ids.token}
+          tokens={tokenBalances}
+          value={token}
+          imageUrlOf={imageUrlOf}
+          placeholder={{ symbol: network.nativeCurrency.symbol, name: network.nativeCurrency.name, imageUrl: networkImageUrl(widget, network) }}
+          isLoading={!state.hasLoadedBalances}
+          locale={locale}
+          keyOf={tokenKey}
+          onChange={(chosen) => send.setToken(chosen)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.amount} className="field-label">
+          {t('send.amount')}
+        </label>
+        <div className="amount-box">
+          <input
+            id={ids.amount}
+            className="amount-input"
+            inputMode="decimal"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={AMOUNT_MAX_LENGTH}
+            placeholder={localizeDecimal(locale, '0.0')}
+            aria-invalid={shownAmountIssue !== undefined}
+            aria-describedby={shownAmountIssue ? ids.amountIssue : undefined}
+            value={amountText}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+          {token ? <span className="amount-symbol">{token.symbol}</span> : null}
+          <button type="button" className="chip-button" disabled={!token} onClick={() => void fillMax()}>
+            {t('send.max')}
+          </button>
+        </div>
+        {amountUsd !== undefined ? <p className="muted amount-usd">{t('send.amountUsd', { usd: formatUsdValue(locale, amountUsd) })}</p> : null}
+        {shownAmountIssue ? (
+          <p id={ids.amountIssue} className="error" role="alert">
+            {amountIssueText(t, locale, shownAmountIssue)}
+          </p>
+        ) : null}
+      </div>
+      <div className="field">
+        <label htmlFor={ids.receiver} className="field-label">
+          {t(namespace === 'eip155' ? 'send.receiver' : 'send.receiverAddressOnly')}
+        </label>
+        <input
+          id={ids.receiver}
+          className="text-input"
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={RECEIVER_MAX_LENGTH}
+          aria-invalid={shownReceiverIssue !== undefined}
+          aria-describedby={shownReceiverIssue || isResolving || resolved ? ids.receiverNote : undefined}
+          value={receiverText}
+          onChange={(e) => send.setReceiver(e.target.value.trim())}
+        />
+        {shownReceiverIssue ? (
+          <p id={ids.receiverNote} className="error" role="alert">
+            {receiverIssueText(t, namespace, shownReceiverIssue)}
+          </p>
+        ) : isResolving ? (
+          <p id={ids.receiverNote} className="muted" role="status">
+            {t('send.receiver.resolving', { name: receiverText })}
+          </p>
+        ) : resolved ? (
+          <p id={ids.receiverNote} className="muted" role="status" title={resolved.address}>
+            {t('send.receiver.resolved', { address: shortenAddress(resolved.address) })}
+          </p>
+        ) : null}
+      </div>
+      {state.gasPriceInUSD !== undefined ? <p className="muted fee">{t('send.gas', { usd: formatUsdValue(locale, state.gasPriceInUSD) })}</p> : null}
+      {state.networkFee ? <p className="muted fee">{t('send.fee', { amount: localizeDecimal(locale, state.networkFee.amount), symbol: state.networkFee.symbol })}</p> : null}
       {state.isInsufficientGas ? (
         <p className="error" role="alert">
-          {t('send.insufficientGas', { symbol: native?.symbol ?? 'ETH' })}
+          {t('send.insufficientGas', { symbol: native?.symbol ?? network.nativeCurrency.symbol })}
         </p>
       ) : null}
       <Alert message={state.error} />
-      <button type="submit" className="button" disabled={state.loading || state.isInsufficientGas || isOverBalance || isBadReceiver}>
+      <button type="submit" className="button send-submit" disabled={!isSendable} aria-busy={state.loading || undefined}>
         {t('send.submit')}
       </button>
     </form>

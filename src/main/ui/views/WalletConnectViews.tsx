@@ -3,6 +3,7 @@ import type { WalletListingEntry } from '../../../shared/protocol/schemas/entiti
 import { walletDeepLink } from '../../../shared/protocol/walletLinks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { Widget } from '../../widget/createWidget'
+import { Glyph } from '../Modal/Glyph'
 import { QrCode } from '../QrCode'
 import { useTranslate, useTranslateError } from '../useTranslate'
 import { WalletIcon } from './WalletIcon'
@@ -37,6 +38,7 @@ function Pairing({ hint }: { hint: string }) {
           {error.code === 'USER_REJECTED' ? t('error.userRejected') : translateError(error)}
         </p>
         <button type="button" className="button" onClick={() => void widget.walletConnect?.start()}>
+          <Glyph name="retry" />
           {t('connecting.retry')}
         </button>
       </>
@@ -57,11 +59,17 @@ function Pairing({ hint }: { hint: string }) {
           <QrCode value={uri} label={t('walletConnect.qr')} size={240} />
         </>
       )}
-      <button type="button" className="item" onClick={() => void navigator.clipboard?.writeText(uri).then(() => setCopied(true), () => {})}>
-        {isCopied ? t('walletConnect.copied') : t('walletConnect.copy')}
+      <button type="button" className="item row" onClick={() => void navigator.clipboard?.writeText(uri).then(() => setCopied(true), () => {})}>
+        <span className="row-icon" aria-hidden="true">
+          <Glyph name={isCopied ? 'check' : 'copy'} />
+        </span>
+        <span className="row-label">{isCopied ? t('walletConnect.copied') : t('walletConnect.copy')}</span>
       </button>
-      <a className="item" href={uri}>
-        {t('walletConnect.openHere')}
+      <a className="item row" href={uri}>
+        <span className="row-icon" aria-hidden="true">
+          <Glyph name="explorer" />
+        </span>
+        <span className="row-label">{t('walletConnect.openHere')}</span>
       </a>
     </>
   )
@@ -94,7 +102,7 @@ export function ConnectingWalletConnectView() {
   ] as const
   return (
     <div className="account">
-      <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} />
+      <WalletIcon src={wallet.image_id ? widget.walletImageUrl(wallet.image_id) : undefined} name={wallet.name} size={64} />
       {uri
         ? links.map(({ key, link, target }) => {
             const href = link ? walletDeepLink(link, uri) : undefined

@@ -112,6 +112,9 @@ export const transactionSchema = z.object({
     minedAt: z.string(),
     sentFrom: z.string(),
     sentTo: z.string(),
+    /** The names the parties registered, when the data service knows them (null or absent: none). */
+    sentFromName: z.optional(z.nullable(z.string())),
+    sentToName: z.optional(z.nullable(z.string())),
     status: z.string(),
     nonce: z.optional(z.number()),
     chain: caipNetworkIdSchema,
