@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
-import { widgetAliases } from './vite.aliases'
+import { widgetAliases } from './vite.aliases.ts'
 
 /** What the host brings: React, and for the library adapters wagmi and ethers (peer dependencies). */
 const hostPackages = ['react', 'react-dom', 'wagmi', 'ethers']

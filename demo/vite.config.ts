@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
-import { widgetAliases } from '../vite.aliases'
+import { widgetAliases } from '../vite.aliases.ts'
 
 /**
  * What the widget's workers import (the core's, with its Solana, Bitcoin and Polkadot clients, and WalletConnect's with its sign

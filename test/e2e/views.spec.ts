@@ -103,5 +103,8 @@ test('in French the views, numbers, an error and a toast are French', async ({ p
   // A toast of the error table, said in French: the history could not be fetched.
   await account.getByRole('button', { name: 'Activité' }).click()
   await expect(page.getByRole('alert').filter({ hasText: 'Échec du chargement des transactions' })).toBeVisible()
-  await expect(page.getByRole('dialog', { name: 'Activité' }).getByText('Aucune transaction pour le moment')).toBeVisible()
+  // The view says what failed, in French, and offers to try again (rather than claiming there is no activity).
+  const activity = page.getByRole('dialog', { name: 'Activité' })
+  await expect(activity.getByText('L’activité n’a pas pu être chargée : le service de données n’a pas répondu.')).toBeVisible()
+  await expect(activity.getByRole('button', { name: 'Réessayer' })).toBeVisible()
 })

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
-import { widgetAliases } from '../../vite.aliases'
+import { widgetAliases } from '../../vite.aliases.ts'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
