@@ -23,6 +23,12 @@ const workerMayNotImport = [
 // The page reaches the workers only through src/shared/protocol and `new Worker(new URL(...))`, which is no import.
 const mainMayNotImport = [
   forbid(['**/worker', '**/worker/**'], 'src/main talks to the workers through src/shared/protocol (their messages and API types) and starts them by new URL(...); it never imports worker code.'),
+  forbid(['@polkadot/*'], 'The page has no @polkadot/* code (341 kB gzipped): Polkadot runs in the core worker, and extensions\' objects are typed by hand (src/main/providers/polkadot/injectedWeb3.ts).'),
+]
+// The secure frame is a page of its own on its own origin: it shares the protocol, never the widget's or workers' code.
+const frameMayNotImport = [
+  forbid(['**/main', '**/main/**', '**/worker', '**/worker/**'], 'src/frame imports src/shared only: it runs on its own origin, apart from the widget.'),
+  forbid(['react', 'react-dom', 'react/*', 'react-dom/*', 'comlink', 'comlink/*', 'zustand', 'zustand/*'], 'The secure frame is plain DOM: no React, comlink or zustand.'),
 ]
 const uiMayNotImport = [
   forbid(['comlink', 'comlink/*'], 'src/main/ui reads stores through hooks; it never talks to comlink.'),
@@ -47,6 +53,7 @@ export default tseslint.config(
   },
   { files: ['src/shared/**'], rules: boundary(sharedMayNotImport) },
   { files: ['src/worker/**'], rules: boundary(workerMayNotImport) },
+  { files: ['src/frame/**'], rules: boundary(frameMayNotImport) },
   // Tests may check the page's side against the worker's real one (the store mirror against its publisher).
   { files: ['src/main/**'], ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: boundary(mainMayNotImport) },
   { files: ['src/main/ui/**'], rules: boundary(uiMayNotImport) },

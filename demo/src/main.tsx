@@ -37,6 +37,17 @@ if (bitcoin) {
   Object.assign(window, { devBitcoinWallet })
 }
 
+// Polkadot is offered when asked for (?families=…,polkadot): its core module loads @polkadot/api in the worker, which
+// the other journeys need not wait for. Its dev extension stands in for a browser extension: it is injected before the
+// widget starts, as extensions' content scripts are, from a chunk of its own (the widget's code has no @polkadot/*).
+const polkadot = families.includes('polkadot') ? stack.polkadot : undefined
+if (polkadot) {
+  const { createDevPolkadotExtension } = await import('../devWallet/polkadot/createDevPolkadotExtension')
+  const devPolkadotExtension = await createDevPolkadotExtension({ accounts: polkadot.devAccounts.slice(0, 3), storage: localStorage })
+  devPolkadotExtension.inject()
+  Object.assign(window, { devPolkadotExtension })
+}
+
 // ?chains=31337 requests only those chains (a wallet on another one sees Switch Network).
 const requestedChains = new URLSearchParams(location.search).get('chains')?.split(',').map(Number)
 // Network icons (SPEC §3 assets), drawn here: a diamond for the local EVM chains, three bars for Solana.
@@ -44,6 +55,7 @@ const svgIcon = (body: string) => `data:image/svg+xml,${encodeURIComponent(`<svg
 const evmIcon = svgIcon('<path d="M14 4l7 10-7 4-7-4zM14 19.5l7-4.2L14 24l-7-8.7z" fill="#8fa8ff"/>')
 const solanaIcon = svgIcon('<path d="M8 8h12l-2 3H6zM8 17h12l-2 3H6zM10 12.5h12l-2 3H8z" fill="#27e3a2"/>')
 const bitcoinIcon = svgIcon('<circle cx="14" cy="14" r="9" fill="#f7931a"/><path d="M11.5 9.5h3.5a2 2 0 0 1 0 4h-3.5zm0 4h4a2 2 0 0 1 0 4h-4zM12.5 8v12M14.5 8v12" fill="none" stroke="#fff" stroke-width="1.4"/>')
+const polkadotIcon = svgIcon('<circle cx="14" cy="14" r="4" fill="#e6007a"/><circle cx="14" cy="6.5" r="2.5" fill="#e6007a"/><circle cx="14" cy="21.5" r="2.5" fill="#e6007a"/><circle cx="7.5" cy="10.2" r="2.5" fill="#e6007a"/><circle cx="20.5" cy="10.2" r="2.5" fill="#e6007a"/><circle cx="7.5" cy="17.8" r="2.5" fill="#e6007a"/><circle cx="20.5" cy="17.8" r="2.5" fill="#e6007a"/>')
 const evmChains = families.includes('eip155') ? stack.chains : []
 const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains || requestedChains.includes(chain.chainId)).map((chain) => ({
   chainNamespace: 'eip155',
@@ -83,6 +95,21 @@ if (bitcoin) {
     rpcUrls: { default: { http: [bitcoin.apiUrl] } },
     testnet: true,
     assets: { imageUrl: bitcoinIcon },
+  })
+}
+
+if (polkadot) {
+  networks.push({
+    chainNamespace: 'polkadot',
+    caipNetworkId: polkadot.caipNetworkId,
+    id: polkadot.caipNetworkId.split(':')[1]!,
+    name: 'Polkadot Local',
+    nativeCurrency: { name: 'Rococo', symbol: polkadot.token.symbol, decimals: polkadot.token.decimals },
+    // The core speaks JSON-RPC over WebSocket to a Polkadot node; the same port answers HTTP.
+    rpcUrls: { default: { http: [polkadot.httpUrl], webSocket: [polkadot.rpcUrl] } },
+    ss58Prefix: polkadot.ss58Prefix,
+    testnet: true,
+    assets: { imageUrl: polkadotIcon },
   })
 }
 

@@ -60,11 +60,17 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     if (!bitcoin) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Bitcoin network is configured in the core' })
     return bitcoin
   }
-  // Polkadot's client (and @polkadot/api, its largest library) likewise; its WebSockets close when the config changes.
+  // Polkadot's client brings @polkadot/api (about 195 KiB gz, the largest library of all): it is imported on the first
+  // Polkadot call, not when a Polkadot network is configured. Its WebSockets close when the config changes.
   let polkadot: Promise<PolkadotWorkerApi> | undefined
+  let loadPolkadot: (() => Promise<PolkadotWorkerApi>) | undefined
   const polkadotApi = () => {
-    if (!polkadot) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Polkadot network is configured in the core' })
-    return polkadot
+    if (!loadPolkadot) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Polkadot network is configured in the core' })
+    // A load that failed (the module's URL unreachable) is tried again by the next call.
+    return (polkadot ??= loadPolkadot().catch((error: unknown) => {
+      polkadot = undefined
+      throw error
+    }))
   }
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
@@ -128,8 +134,11 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       bitcoin = bitcoinChains.length > 0 ? loadFamily('bitcoin', familyModules.bitcoin, 'Bitcoin').then((createBitcoinWorkerApi) => createBitcoinWorkerApi({ chains: bitcoinChains })) : undefined
       bitcoin?.catch(() => {})
       void polkadot?.then((previous) => previous.destroy()).catch(() => {})
-      polkadot = polkadotChains.length > 0 ? loadFamily('polkadot', familyModules.polkadot, 'Polkadot').then((createPolkadotWorkerApi) => createPolkadotWorkerApi({ chains: polkadotChains })) : undefined
-      polkadot?.catch(() => {})
+      polkadot = undefined
+      loadPolkadot =
+        polkadotChains.length > 0
+          ? () => loadFamily('polkadot', familyModules.polkadot, 'Polkadot').then((createPolkadotWorkerApi) => createPolkadotWorkerApi({ chains: polkadotChains }))
+          : undefined
       dataService = service
         ? createDataServiceClient({
             ...service,

@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono'
 import * as z from 'zod/mini'
 import { errorBody, type ApiConfig } from '../config'
 import { bitcoinSignIn } from './bitcoinSignIn'
+import { polkadotSignIn } from './polkadotSignIn'
 import { createSessionNonces } from './sessionNonces'
 import { checkSignInMessage, createSolanaSignIn, defaultSignInRules, evmSignIn, type SignInFamily } from './signInMessage'
 import { invalidInput, sessionId, text, validate } from './validate'
@@ -25,7 +26,7 @@ const idParam = z.object({ id: sessionId })
 /** Whether two secrets are equal, in a time that says nothing about where they differ (nor about their lengths). */
 const isSameSecret = (a: string, b: string) => timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest())
 
-/** Hex (EVM), base58 (Solana) or base64 (Bitcoin): the message's family says which, and checks it. */
+/** Hex (EVM, Polkadot), base58 (Solana) or base64 (Bitcoin): the message's family says which, and checks it. */
 const anySignature = text({ max: 16_384 })
 
 /** The answer when a signature is not in its family's form (hex for EVM, base58 for Solana, base64 for Bitcoin). */
@@ -36,8 +37,8 @@ const signatureFormProblem = (family: SignInFamily, signature: string) => {
 
 /**
  * Sign-in sessions (SIWX with EIP-4361 messages signed with personal_sign, hex, Sign In With Solana messages
- * signed with ed25519, base58, or CAIP-122 Bitcoin messages signed with BIP-322 or the legacy signed message, base64;
- * see SignInFamily):
+ * signed with ed25519, base58, CAIP-122 Bitcoin messages signed with BIP-322 or the legacy signed message, base64, or
+ * CAIP-122 Polkadot messages signed by an extension's signRaw, hex; see SignInFamily):
  * - POST /v1/sessions/nonce issues a nonce for the project (one use, 5 minutes);
  * - POST /v1/sessions makes a session from a message the service can vouch for (see checkSignInMessage: the
  *   project's own origins, fresh, within its time window) carrying a nonce it issued to this project and nobody used,
@@ -52,7 +53,7 @@ const signatureFormProblem = (family: SignInFamily, signature: string) => {
 export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: ApiConfig) {
   const app = new Hono()
   const nonces = createSessionNonces({ db, now })
-  const families = [evmSignIn, createSolanaSignIn({ localnetReference: solanaLocalnetReference }), bitcoinSignIn]
+  const families = [evmSignIn, createSolanaSignIn({ localnetReference: solanaLocalnetReference }), bitcoinSignIn, polkadotSignIn]
   const projectOf = (c: Context) => c.get('project' as never) as Project
   const notFound = (c: Context) => c.json(errorBody('SESSION_NOT_FOUND', 'No such session in this project', 'id'), 404)
 

@@ -51,7 +51,7 @@ export type SignInMessageFields = {
  */
 export type SignInFamily = {
   /** CAIP-2 namespace of its addresses; a session's caipAddress starts with it. */
-  namespace: 'eip155' | 'solana' | 'bip122'
+  namespace: 'eip155' | 'solana' | 'bip122' | 'polkadot'
   /** Whether the message's first line is this family's header (it may still be malformed). */
   isFamilyMessage: (message: string) => boolean
   /** Parses the message, refuses any text that is not exactly its fields, checks address and chain id. */

@@ -4,7 +4,7 @@ import type { NamespaceAdapter } from './types'
 
 /**
  * A chain family's code, fetched when the host configures one of its networks (each is a chunk of its own): a site
- * with EVM networks only never downloads Solana's or Bitcoin's, and the reverse.
+ * with EVM networks only never downloads Solana's, Bitcoin's or Polkadot's, and the reverse.
  */
 export function loadAdapter(namespace: ChainNamespace): Promise<NamespaceAdapter> {
   switch (namespace) {
@@ -14,6 +14,8 @@ export function loadAdapter(namespace: ChainNamespace): Promise<NamespaceAdapter
       return import('./solana/adapter').then((m) => m.solanaAdapter)
     case 'bip122':
       return import('./bip122/adapter').then((m) => m.bip122Adapter)
+    case 'polkadot':
+      return import('./polkadot/adapter').then((m) => m.polkadotAdapter)
     default:
       return Promise.reject(createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: `${namespace} networks are not supported yet` }))
   }

@@ -105,8 +105,11 @@ export type SignInMessageFields = {
  */
 export type NamespaceAdapter = {
   namespace: ChainNamespace
-  /** Finds the family's wallets on the page (for the family's configured `networks`); late arrivals reach subscribers. */
-  discover(target: Window | undefined, networks: readonly WidgetNetwork[]): NamespaceDiscovery
+  /**
+   * Finds the family's wallets on the page (for the family's configured `networks`); late arrivals reach subscribers.
+   * `appName` is the site's name, for wallets that show it when asked to connect (Polkadot's enable(appName)).
+   */
+  discover(target: Window | undefined, networks: readonly WidgetNetwork[], options?: { appName?: string }): NamespaceDiscovery
   /** Reads the native balance through the core (and so into its mirrored store); undefined when the network has no RPC. */
   readNativeBalance(core: Core, network: WidgetNetwork, address: string): Promise<NativeBalance | undefined>
   /** The family's send form, fetched when the Send view first opens on the family. */

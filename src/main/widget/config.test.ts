@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bitcoinNetworks } from '../../shared/protocol/addresses/bitcoin'
-import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig } from './config'
+import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig, polkadotRpcUrl } from './config'
 
 const local = {
   chainNamespace: 'eip155' as const,
@@ -70,6 +70,27 @@ describe('parseWidgetConfig', () => {
   it('takes a Bitcoin network (bip122) with the others', () => {
     const config = parseWidgetConfig({ projectId: 'demo', networks: [local, bitcoinLocal] })
     expect(config.networks.map((n) => n.caipNetworkId)).toEqual(['eip155:31337', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328'])
+  })
+
+  it('takes a Polkadot network, reached by its webSocket URL or its http one as ws; refuses a malformed reference or SS58 format', () => {
+    const polkadotLocal = {
+      chainNamespace: 'polkadot' as const,
+      caipNetworkId: 'polkadot:45454545454545454545454545454545',
+      id: '45454545454545454545454545454545',
+      name: 'Polkadot Local',
+      nativeCurrency: { name: 'Rococo', symbol: 'ROC', decimals: 12 },
+      rpcUrls: { default: { http: ['http://127.0.0.1:9944'] } },
+      ss58Prefix: 2,
+    }
+    const config = parseWidgetConfig({ projectId: 'demo', networks: [local, polkadotLocal] })
+    expect(config.networks.map((n) => n.caipNetworkId)).toEqual(['eip155:31337', 'polkadot:45454545454545454545454545454545'])
+    expect(polkadotRpcUrl(polkadotLocal)).toBe('ws://127.0.0.1:9944')
+    expect(polkadotRpcUrl({ rpcUrls: { default: { http: ['https://rpc.polkadot.io'] } } })).toBe('wss://rpc.polkadot.io')
+    expect(polkadotRpcUrl({ rpcUrls: { default: { http: ['https://a.test'], webSocket: ['wss://b.test'] } } })).toBe('wss://b.test')
+    expect(polkadotRpcUrl({ rpcUrls: { default: { http: [] } } })).toBeUndefined()
+    for (const bad of [{ caipNetworkId: 'polkadot:4545', id: '4545' }, { ss58Prefix: 16_384 }, { ss58Prefix: 1.5 }]) {
+      expect(() => parseWidgetConfig({ projectId: 'demo', networks: [{ ...polkadotLocal, ...bad }] })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }))
+    }
   })
 
   it('knows the same four Bitcoin networks as the address rules', () => {

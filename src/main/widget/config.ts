@@ -63,7 +63,21 @@ const bitcoinNetwork = z.object({
   ...commonNetworkFields,
 })
 
-const network = z.union([evmNetwork, solanaNetwork, bitcoinNetwork]).check(
+/**
+ * A Polkadot-SDK network (polkadot): its CAIP-2 reference is the first 32 hex characters of its genesis hash. The core
+ * speaks JSON-RPC over WebSocket: `rpcUrls.default.webSocket[0]`, else the first http URL on the same host and port
+ * (Substrate nodes answer both there). `ss58Prefix` is its addresses' format; the known networks' (Polkadot 0, Kusama 2,
+ * Westend 42, the local stack's) need none, and another network's accounts show in the generic format (42) without it.
+ */
+const polkadotNetwork = z.object({
+  chainNamespace: z.literal('polkadot'),
+  caipNetworkId: z.string().check(z.regex(/^polkadot:[0-9a-f]{32}$/)),
+  id: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
+  ...commonNetworkFields,
+  ss58Prefix: z.optional(z.number().check(z.int(), z.gte(0), z.lte(16_383))),
+})
+
+const network = z.union([evmNetwork, solanaNetwork, bitcoinNetwork, polkadotNetwork]).check(
   z.refine((n) => n.caipNetworkId === `${n.chainNamespace}:${n.id}`, { message: 'caipNetworkId must be chainNamespace:id', path: ['caipNetworkId'] }),
 )
 
@@ -71,6 +85,11 @@ export type WidgetNetwork = z.infer<typeof network>
 export type EvmNetwork = z.infer<typeof evmNetwork>
 export type SolanaNetwork = z.infer<typeof solanaNetwork>
 export type BitcoinWidgetNetwork = z.infer<typeof bitcoinNetwork>
+export type PolkadotWidgetNetwork = z.infer<typeof polkadotNetwork>
+
+/** The WebSocket URL the core reaches a Polkadot network by: its first webSocket URL, else its first http URL as ws(s). */
+export const polkadotRpcUrl = (network: Pick<WidgetNetwork, 'rpcUrls'>): string | undefined =>
+  network.rpcUrls.default.webSocket?.[0] ?? network.rpcUrls.default.http[0]?.replace(/^http(s?):/, 'ws$1:')
 
 /** Features and their defaults (SPEC §9). */
 export const defaultFeatures = DEFAULT_FEATURES

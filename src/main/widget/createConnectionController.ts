@@ -95,7 +95,7 @@ export function createConnectionController({ config, store, storage, core, route
         if (isDestroyed) return
         adapters.set(ns, adapter)
         if (loadWalletConnect && adapter.walletConnect) walletConnect.set(ns, adapter.walletConnect(loadWalletConnect))
-        const discovery = adapter.discover(target, networks.filter((n) => n.chainNamespace === ns))
+        const discovery = adapter.discover(target, networks.filter((n) => n.chainNamespace === ns), { appName: config.metadata?.name })
         discoveries.set(ns, discovery)
         unsubscribes.push(
           discovery.subscribe(() => {

@@ -11,7 +11,7 @@ import { createNotifications } from '../state/createNotifications'
 import { createRouter, type RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, type View } from '../state/views'
 import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
-import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput } from './config'
+import { parseWidgetConfig, polkadotRpcUrl, type WidgetConfig, type WidgetConfigInput } from './config'
 import { createAnalytics } from './createAnalytics'
 import { createConnectionController, initialNamespaces } from './createConnectionController'
 import type { ConnectionActions } from './createConnectionActions'
@@ -102,6 +102,11 @@ export function createWidget({ adapters = [], window: target = globalThis.window
           solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrl: n.rpcUrls.default.http[0]! })),
           // A Bitcoin network's http URL is its Esplora-style API.
           bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrl: n.rpcUrls.default.http[0]! })),
+          // A Polkadot network is reached over WebSocket (its webSocket URL, or its http one as ws).
+          polkadotChains: networks.flatMap((n) => {
+            const rpcUrl = n.chainNamespace === 'polkadot' ? polkadotRpcUrl(n) : undefined
+            return rpcUrl ? [{ caipNetworkId: n.caipNetworkId, rpcUrl }] : []
+          }),
           dataService: config.services?.api
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
             : undefined,

@@ -33,6 +33,7 @@ export const en = {
   'account.switchTo': 'Switch to {family}',
   'account.disconnectAll': 'Disconnect all',
   'account.evmOnly': 'Activity and names are on EVM networks.',
+  'account.reserved': 'Reserved: {amount}',
   'family.eip155': 'EVM',
   'family.solana': 'Solana',
   'family.polkadot': 'Polkadot',

@@ -35,6 +35,7 @@ export const fr: Catalogue = {
   'account.switchTo': 'Passer à {family}',
   'account.disconnectAll': 'Tout déconnecter',
   'account.evmOnly': 'L’activité et les noms sont sur les réseaux EVM.',
+  'account.reserved': 'Réservé : {amount}',
   'family.eip155': 'EVM',
   'family.solana': 'Solana',
   'family.polkadot': 'Polkadot',

@@ -7,6 +7,7 @@ import { Glyph } from '../Modal/Glyph'
 import { useLocale, useTranslate } from '../useTranslate'
 import { Avatar } from './Avatar'
 import { NetworkIcon } from './NetworkIcon'
+import { ReservedBalance } from './ReservedBalance'
 import { WalletIcon } from './WalletIcon'
 
 /** A row's leading icon: a line glyph, or any image (the network's). */
@@ -49,9 +50,9 @@ export function AccountView() {
   const explorer = network.blockExplorers?.default.url
   const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
   const walletLogo = connectors.find((c) => c.id === connectorId && c.namespace === activeNamespace)?.imageUrl
-  // Activity and names are EVM's (SPEC §9); sending is EVM's, Solana's and Bitcoin's.
+  // Activity and names are EVM's (SPEC §9); sending is EVM's, Solana's, Bitcoin's and Polkadot's.
   const isEvm = activeNamespace === 'eip155'
-  const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122'
+  const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122' || activeNamespace === 'polkadot'
   const go = (view: 'Networks' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName') => () => widget.router.push(view)
   return (
     <div className="account">
@@ -66,6 +67,7 @@ export function AccountView() {
             ? `${localizeDecimal(locale, formatBalance(balance.value, { decimals: balance.decimals }))} ${balance.symbol}`
             : `${localizeDecimal(locale, formatBalance(undefined))} ${network.nativeCurrency.symbol}`}
         </span>
+        {activeNamespace === 'polkadot' ? <ReservedBalance /> : null}
       </div>
       {wallet ? (
         <span className="wallet-line">
