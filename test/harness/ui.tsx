@@ -6,13 +6,17 @@ declare const __TESSERA_STACK__: StackManifest
 
 /**
  * The page `npm run bench:ui` and the budget test measure: a React page with Tessera's button and modal, nothing else.
- * `?solana` adds the local Solana network, so a second chain family is configured.
+ * `?solana` adds the local Solana network, so a second chain family is configured; `?bitcoin` adds the local Bitcoin
+ * network (its http URL the stack's Esplora-style API), a third; `?polkadot` the local Polkadot network, the fourth.
  */
 // One reference: Vite's define writes the manifest where it is named (the floor page carries it once too, so the
 // budget's difference is the widget alone).
 const stack = __TESSERA_STACK__
 const chain = stack.chains[0]!
-const solana = new URLSearchParams(location.search).has('solana') ? stack.solana : undefined
+const query = new URLSearchParams(location.search)
+const solana = query.has('solana') ? stack.solana : undefined
+const bitcoin = query.has('bitcoin') ? stack.bitcoin : undefined
+const polkadot = query.has('polkadot') ? stack.polkadot : undefined
 const widget = createWidget({
   projectId: stack.services.projectId,
   networks: [
@@ -33,6 +37,30 @@ const widget = createWidget({
             name: 'Solana Local',
             nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 },
             rpcUrls: { default: { http: [solana.rpcUrl] } },
+          },
+        ]
+      : []),
+    ...(bitcoin
+      ? [
+          {
+            chainNamespace: 'bip122' as const,
+            caipNetworkId: bitcoin.caipNetworkId,
+            id: bitcoin.caipNetworkId.split(':')[1]!,
+            name: 'Bitcoin Local',
+            nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+            rpcUrls: { default: { http: [bitcoin.apiUrl] } },
+          },
+        ]
+      : []),
+    ...(polkadot
+      ? [
+          {
+            chainNamespace: 'polkadot' as const,
+            caipNetworkId: polkadot.caipNetworkId,
+            id: polkadot.caipNetworkId.split(':')[1]!,
+            name: 'Polkadot Local',
+            nativeCurrency: { name: 'Rococo', symbol: polkadot.token.symbol, decimals: polkadot.token.decimals },
+            rpcUrls: { default: { http: [polkadot.httpUrl], webSocket: [polkadot.rpcUrl] } },
           },
         ]
       : []),

@@ -6,6 +6,7 @@ import { createWalletClient, defineChain, hexToString, http, isHex, type Hex } f
 import { mnemonicToAccount } from 'viem/accounts'
 import { createGate } from '../../../demo/devWallet/createGate'
 import { deriveSolanaDevKey } from '../../chain/solana/devKeys'
+import type { NodeBitcoinSigner } from './createNodeBitcoinSigner'
 
 /** Anvil's dev mnemonic: its accounts are funded on every local chain. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -32,17 +33,26 @@ export type NodeWalletParameters = {
   solanaCaipNetworkIds?: string[]
   /** Which Solana dev key it holds there (services/chain/solana/devKeys: 'tessera-dev-solana-N'); `addressIndex` by default. */
   solanaKeyIndex?: number
+  /** Bitcoin networks (CAIP-2) the wallet offers: with any, it approves a proposal's bip122 namespace too. */
+  bip122CaipNetworkIds?: string[]
+  /** Which Bitcoin dev account it holds there (services/chain/bitcoin/devKeys); `addressIndex` by default. */
+  bitcoinKeyIndex?: number
 }
 
 /**
  * A real WalletConnect wallet in Node (@walletconnect/sign-client): approves eip155 proposals with an anvil dev key,
  * signs messages and sends transactions to the chain's RPC; given Solana clusters, it also approves a solana account
  * (an ed25519 dev key) and answers solana_signMessage and solana_signTransaction as WalletConnect's Solana RPC
- * reference says. Tests drive it the way a phone wallet would be used.
+ * reference says; given Bitcoin networks, it approves a bip122 namespace with a Bitcoin dev account's payment and
+ * ordinals addresses and answers signMessage (BIP-322) and signPsbt (createNodeBitcoinSigner). Tests drive it the way
+ * a phone wallet would be used.
  */
-export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, name = 'Node Wallet', solanaCaipNetworkIds = [], solanaKeyIndex = addressIndex }: NodeWalletParameters) {
+export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, name = 'Node Wallet', solanaCaipNetworkIds = [], solanaKeyIndex = addressIndex, bip122CaipNetworkIds = [], bitcoinKeyIndex = addressIndex }: NodeWalletParameters) {
   const account = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex })
   const solanaKey = deriveSolanaDevKey(`tessera-dev-solana-${solanaKeyIndex}`)
+  // Loaded only for a wallet that offers Bitcoin: its keys come from bcoin's HD derivation.
+  const bitcoin: NodeBitcoinSigner | undefined =
+    bip122CaipNetworkIds.length > 0 ? (await import('./createNodeBitcoinSigner')).createNodeBitcoinSigner({ keyIndex: bitcoinKeyIndex, caipNetworkIds: bip122CaipNetworkIds }) : undefined
   const client = await SignClient.init({
     projectId: 'tessera-node-wallet',
     relayUrl,
@@ -55,6 +65,8 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
   let declineNextProposal = false
   let declineNextRequest = false
   let signatureOnlyNext = false
+  /** What the next request is answered with instead, as a faulty wallet would answer. */
+  let nextResult: { result: unknown } | undefined
   const gate = createGate()
   const requests: { method: string; params: unknown }[] = []
 
@@ -68,12 +80,14 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     const ids = chains.map((c) => `eip155:${c.chainId}`).filter((c) => !asked.chains || asked.chains.includes(c))
     const askedSolana = { ...params.optionalNamespaces?.solana, ...params.requiredNamespaces?.solana }
     const clusters = solanaCaipNetworkIds.filter((c) => askedSolana.chains?.includes(c))
+    const bip122 = bitcoin?.namespace({ ...params.optionalNamespaces?.bip122, ...params.requiredNamespaces?.bip122 })
     await client.approve({
       id,
       namespaces: {
-        // A wallet without eip155 chains (`chains: []`) that offers Solana approves Solana alone.
-        ...((ids.length > 0 || clusters.length === 0) && { eip155: { chains: ids, accounts: ids.map((c) => `${c}:${account.address}`), methods: asked.methods ?? [], events: asked.events ?? [] } }),
+        // A wallet without eip155 chains (`chains: []`) that offers Solana or Bitcoin approves those alone.
+        ...((ids.length > 0 || (clusters.length === 0 && !bip122)) && { eip155: { chains: ids, accounts: ids.map((c) => `${c}:${account.address}`), methods: asked.methods ?? [], events: asked.events ?? [] } }),
         ...(clusters.length > 0 && { solana: { chains: clusters, accounts: clusters.map((c) => `${c}:${solanaKey.address}`), methods: askedSolana.methods ?? [], events: askedSolana.events ?? [] } }),
+        ...(bip122 && { bip122 }),
       },
     })
   })
@@ -87,7 +101,16 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
       declineNextRequest = false
       return respond({ error: { code: 4001, message: 'User rejected the request.' } })
     }
+    if (nextResult) {
+      const { result } = nextResult
+      nextResult = undefined
+      return respond({ result })
+    }
     try {
+      if (bitcoin && params.chainId.startsWith('bip122:')) {
+        const answer = bitcoin.answer(method, args, params.chainId)
+        if (answer) return respond(answer)
+      }
       if (method === 'personal_sign') {
         const [message] = args as [Hex]
         return respond({ result: await account.signMessage({ message: isHex(message) ? { raw: message } : hexToString(message) }) })
@@ -139,6 +162,8 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     /** Its Solana account (base58) and ed25519 key. */
     solanaAddress: solanaKey.address,
     solanaKey,
+    /** Its Bitcoin side (keys and addresses per network), when it offers Bitcoin networks. */
+    bitcoin,
     requests,
     /** What a wallet does with a scanned QR code or an opened deep link. */
     pair: (uri: string) => client.pair({ uri }),
@@ -146,6 +171,8 @@ export async function createNodeWallet({ relayUrl, chains, addressIndex = 0, nam
     declineNextRequest: () => void (declineNextRequest = true),
     /** Answers the next solana_signTransaction with its signature only, as older wallets do. */
     answerSignatureOnlyNext: () => void (signatureOnlyNext = true),
+    /** Answers the next request with `result` as is, whatever it asked: a faulty or hostile wallet's answer. */
+    answerNextWith: (result: unknown) => void (nextResult = { result }),
     /** Keeps the next requests waiting, as a visitor reading the prompt on the phone; call the result to answer. */
     hold: gate.hold,
     sessions: () => client.session.getAll(),
