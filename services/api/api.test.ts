@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createTestClient, createWalletClient, erc20Abi, http, parseUnits, publicActions } from 'viem'
+import { createTestClient, createWalletClient, erc20Abi, http, parseUnits, publicActions, type Hash } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { createSiweMessage } from 'viem/siwe'
@@ -115,10 +115,12 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
   it('indexes 250+ transfers and pages through them with no duplicates or gaps', async () => {
     const [, , sender, receiver] = seeded.devAccounts
     const tsr = seeded.tokens[1]!
+    let last: Hash | undefined
     for (let i = 0; i < 130; i++) {
       await wallet().writeContract({ account: sender!, address: tsr.address, abi: erc20Abi, functionName: 'transfer', args: [receiver!, BigInt(i + 1)] })
-      await wallet().sendTransaction({ account: sender!, to: receiver!, value: BigInt(i + 1) })
+      last = await wallet().sendTransaction({ account: sender!, to: receiver!, value: BigInt(i + 1) })
     }
+    await chainClient().waitForTransactionReceipt({ hash: last! })
     await catchUp()
     const ids: string[] = []
     let cursor: string | null = null
@@ -143,13 +145,15 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
     const test = chainClient()
     const [, , , , , who] = seeded.devAccounts
     const snapshot = await test.snapshot()
-    await wallet().sendTransaction({ account: seeded.devAccounts[0]!, to: who!, value: 111n })
+    // anvil mines on its own task: the block is there once the receipt is, and only then is there something to catch up.
+    await test.waitForTransactionReceipt({ hash: await wallet().sendTransaction({ account: seeded.devAccounts[0]!, to: who!, value: 111n }) })
     await catchUp()
     const values = async () => (await (await get(`/v1/account/${who}/history?chainId=eip155:31337`)).json()).data.map((t: { transfers: { quantity: { numeric: string } }[] }) => t.transfers[0]!.quantity.numeric)
     expect(await values()).toContain('0.000000000000000111')
     await test.revert({ id: snapshot })
-    await wallet().sendTransaction({ account: seeded.devAccounts[0]!, to: who!, value: 222n })
+    const hash = await wallet().sendTransaction({ account: seeded.devAccounts[0]!, to: who!, value: 222n })
     await test.mine({ blocks: 1 })
+    await test.waitForTransactionReceipt({ hash })
     await catchUp()
     const after = await values()
     expect(after).toContain('0.000000000000000222')
