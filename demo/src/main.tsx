@@ -126,6 +126,9 @@ const widget = createWidget({
   services: { api: stack.services.api, walletRegistry: stack.services.api, relay: stack.services.relay },
   // ?siwx=required or ?siwx=optional turns on sign-in with the wallet (the default SIWX, sessions in the data service).
   siwx: siwxMode ? { required: siwxMode === 'required' } : undefined,
+  // E-mail and social login through the stack's secure frame (on its own origin), when the stack runs the auth
+  // service and an EVM network is on; ?auth=off leaves them out.
+  auth: stack.auth && evmChains.length > 0 && new URLSearchParams(location.search).get('auth') !== 'off' ? { frameUrl: `${stack.auth.frameOrigin}/` } : undefined,
 })
 
 Object.assign(window, { widget })

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { PluginOption } from 'vite'
 import { startAnvil } from '../chain/anvil'
 import { seedChain } from '../chain/seedChain'
 import { openDatabase } from '../api/db/createDatabase'
@@ -9,6 +10,7 @@ import { loadWallets } from '../api/routes/wallets'
 import { startApiServer } from '../api/server'
 import { createRelay } from '../relay/createRelay'
 import { startLocalAuth } from '../auth/startLocalAuth'
+import { frameConfigPlugin, frameRoot, localFrameConfig } from './frameApp'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
 import { startLocalBitcoin } from './startLocalBitcoin'
@@ -184,6 +186,13 @@ export async function startStack({
     }
 
     if (demo !== 'none') {
+      // The secure frame of e-mail and social login, on its own origin (the auth service answers it only).
+      if (auth) {
+        const frameConfig = localFrameConfig({ manifest, projectId: DEMO_PROJECT_ID, allowedOrigins: [...(demoUrl ? [demoUrl] : []), ...extraOrigins] })
+        const stopFrame = await serveViteApp({ root: frameRoot, mode: demo, host, port: ports.frame, manifest, plugins: [frameConfigPlugin(frameConfig)] })
+        stops.push(stopFrame)
+        log(`secure frame on ${auth.frameOrigin}`)
+      }
       const stopDemo = await serveViteApp({ root: demoRoot, mode: demo, host, port: ports.demo, manifest })
       stops.push(stopDemo)
       log(`demo page on ${demoUrl}`)
@@ -196,14 +205,15 @@ export async function startStack({
 }
 
 /**
- * Serves a Vite app (the demo, or a test harness) with the stack's manifest injected as __TESSERA_STACK__:
- * 'dev' with Vite's dev server, 'preview' built and served from its build. Resolves to its stop().
+ * Serves a Vite app (the demo, the secure frame, or a test harness) with the stack's manifest injected as __TESSERA_STACK__:
+ * 'dev' with Vite's dev server, 'preview' built and served from its build; `plugins` join the app's own. Resolves to its stop().
  */
-export async function serveViteApp({ root, mode, host, port, manifest }: { root: string; mode: 'dev' | 'preview'; host: string; port: number; manifest: StackManifest }) {
+export async function serveViteApp({ root, mode, host, port, manifest, plugins = [] }: { root: string; mode: 'dev' | 'preview'; host: string; port: number; manifest: StackManifest; plugins?: PluginOption[] }) {
   const vite = await import('vite')
   const inline = {
     configFile: `${root}/vite.config.ts`,
     root,
+    plugins,
     logLevel: 'warn' as const,
     define: { __TESSERA_STACK__: JSON.stringify(manifest) },
     server: { host, port, strictPort: true },

@@ -16,6 +16,9 @@ export const views = [
   'Activity',
   'Receive',
   'Swap',
+  // E-mail login (SPEC §1): approve this device from the e-mail, then the code.
+  'EmailVerifyDevice',
+  'EmailVerifyOtp',
 ] as const
 
 export type View = (typeof views)[number]

@@ -67,6 +67,11 @@ button:disabled { cursor: not-allowed; }
 .text-input { width: 100%; min-width: 0; border-radius: 12px; padding: 0.9em 1.1em; background: var(--tsr-surface); font-size: 1.4em;
   text-overflow: ellipsis; }
 .text-input[aria-invalid="true"], .amount-box:has([aria-invalid="true"]) { border-color: var(--tsr-danger); }
+/* E-mail and social login, under the wallets. */
+.auth-login { display: grid; gap: 1em; min-width: 0; }
+.auth-login p { margin: 0; overflow-wrap: anywhere; }
+.auth-form { display: grid; gap: 0.6em; min-width: 0; }
+.auth-divider { text-align: center; color: var(--tsr-text-muted); font-size: 1.2em; }
 .amount-box { display: flex; align-items: center; gap: 0.6em; min-width: 0; padding: 0.4em 0.6em 0.4em 1.1em; border: 1px solid var(--tsr-border);
   border-radius: 12px; background: var(--tsr-surface); }
 .amount-box:focus-within { outline: 2px solid var(--tsr-focus); outline-offset: 2px; }

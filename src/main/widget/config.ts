@@ -117,6 +117,16 @@ export const widgetConfigSchema = z
     locale: z.optional(z.string()),
     /** The nonce of the site's Content Security Policy, for the one `<style>` a browser without constructable stylesheets needs. */
     cspNonce: z.optional(z.string().check(z.minLength(1))),
+    /**
+     * E-mail and social login (SPEC §1): the secure frame's page (served from an origin of its own) and the social
+     * providers offered, in this order (default SPEC §9's, without Farcaster). Needs an EVM network.
+     */
+    auth: z.optional(
+      z.object({
+        frameUrl: httpUrl,
+        socials: z.optional(z.array(z.enum(['google', 'x', 'discord', 'github', 'apple', 'facebook'])).check(z.maxLength(6))),
+      }),
+    ),
   })
   .check(
     z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {
@@ -126,6 +136,14 @@ export const widgetConfigSchema = z
     z.refine((config) => config.defaultNetwork === undefined || config.networks.some((n) => n.caipNetworkId === config.defaultNetwork), {
       message: 'defaultNetwork must be one of networks',
       path: ['defaultNetwork'],
+    }),
+    z.refine((config) => config.auth === undefined || config.networks.some((n) => n.chainNamespace === 'eip155'), {
+      message: 'e-mail and social login need an EVM network',
+      path: ['auth'],
+    }),
+    z.refine((config) => config.auth === undefined || typeof location === 'undefined' || new URL(config.auth.frameUrl).origin !== location.origin, {
+      message: "the secure frame must be served from an origin of its own, not the page's",
+      path: ['auth', 'frameUrl'],
     }),
   )
 

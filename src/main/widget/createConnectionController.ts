@@ -37,6 +37,8 @@ export type ConnectionControllerParameters = {
   target: Window | undefined
   /** Loads the WalletConnect connector's code, when a relay is configured; its entry is listed first (SPEC §9 order). */
   loadWalletConnect?: () => Promise<WalletConnectConnector>
+  /** Loads the auth connector (e-mail and social login, when configured): found for reconnect and disconnect, never listed as a wallet. */
+  loadAuthConnector?: () => Promise<NamespaceConnector>
   /** Told when an account is connected (after connect or reconnect): sign-in decides whether to ask. */
   onConnected: () => Promise<boolean>
   onConnectSuccess: (event: { method: 'browser' | 'qrcode' | 'mobile'; name: string }) => void
@@ -51,7 +53,7 @@ export type ConnectionControllerParameters = {
  * - a switch to another family's network sets the switching flag while it happens, stores the network, and the
  *   feature controllers reset with it; a stored network the host no longer requests shows as "Unknown Network".
  */
-export function createConnectionController({ config, store, storage, core, router, modal, notifications, target, loadWalletConnect, onConnected, onConnectSuccess }: ConnectionControllerParameters) {
+export function createConnectionController({ config, store, storage, core, router, modal, notifications, target, loadWalletConnect, loadAuthConnector, onConnected, onConnectSuccess }: ConnectionControllerParameters) {
   const networks = config.networks
   const families: ChainNamespace[] = [...new Set(networks.map((n) => n.chainNamespace))]
   const adapters = new Map<ChainNamespace, NamespaceAdapter>()
@@ -64,7 +66,8 @@ export function createConnectionController({ config, store, storage, core, route
   let isDestroyed = false
   // One WalletConnect session spans families: each family drives its own side of it.
   const walletConnect = new Map<ChainNamespace, NamespaceConnector>()
-  const ownConnectors = () => [...walletConnect.values()]
+  let authConnector: NamespaceConnector | undefined
+  const ownConnectors = () => [...walletConnect.values(), ...(authConnector ? [authConnector] : [])]
 
   const networkById = (id: string) => networks.find((n) => n.caipNetworkId === id)
   const namespaceOf = (id: string) => parseCaipNetworkId(id)?.namespace
@@ -80,7 +83,7 @@ export function createConnectionController({ config, store, storage, core, route
     const summarize = (c: NamespaceConnector): ConnectorSummary => ({ id: c.id, name: c.name, imageUrl: c.imageUrl, type: c.type, rdns: c.info.rdns, namespace: c.namespace })
     // SPEC §9 connector order: walletConnect, recent, injected. WalletConnect is one entry whatever families it spans.
     const found = [...discoveries.values()].flatMap((d) => d.getConnectors()).map(summarize).sort((a, b) => rank(a.id) - rank(b.id))
-    const ownEntry = ownConnectors()[0]
+    const ownEntry = [...walletConnect.values()][0]
     store.setState({ connectors: [...(ownEntry ? [summarize(ownEntry)] : []), ...found] })
   }
 
@@ -89,8 +92,11 @@ export function createConnectionController({ config, store, storage, core, route
   // themselves again to a late listener.
   let loading: Promise<void> | undefined
   const load = () =>
-    (loading ??= Promise.all(
-      families.map(async (ns) => {
+    (loading ??= Promise.all([
+      loadAuthConnector?.().then((connector) => {
+        if (!isDestroyed) authConnector = connector
+      }),
+      ...families.map(async (ns) => {
         const adapter = await loadAdapter(ns)
         if (isDestroyed) return
         adapters.set(ns, adapter)
@@ -104,7 +110,7 @@ export function createConnectionController({ config, store, storage, core, route
           }),
         )
       }),
-    ).then(() => syncConnectors()))
+    ]).then(() => syncConnectors()))
   const hasStoredConnection = () => families.some((ns) => storage.get('connectedConnectorIds')?.[ns] !== undefined)
 
   const activeNetwork = (ns: ChainNamespace = store.getState().activeNamespace): WidgetNetwork => {

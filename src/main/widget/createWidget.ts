@@ -18,6 +18,9 @@ import type { ConnectionActions } from './createConnectionActions'
 import type { PairingState } from './createWalletConnectPairing'
 import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
+import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthLogin, AuthLoginState } from './createAuthLogin'
+import { widgetLocale } from '../ui/i18n/buttons'
 import type { WidgetWalletConnect } from './walletConnect'
 import { patchNamespace, topFields, type WidgetState } from './widgetState'
 
@@ -145,6 +148,28 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       }),
     ))
 
+  // E-mail and social login (SPEC §1): the auth connector's code loads with the families' (modal prefetch, reconnect);
+  // its secure frame loads when Connect shows the login, or to reconnect a stored login.
+  let authLoad: Promise<AuthConnector> | undefined
+  const loadAuth = (auth: NonNullable<WidgetConfig['auth']>) =>
+    (authLoad ??= import('../providers/auth/createAuthConnector').then(({ createAuthConnector }) =>
+      createAuthConnector({
+        frameUrl: auth.frameUrl,
+        params: {
+          projectId: config.projectId,
+          chainId: Number(evmNetworks.find((n) => n.caipNetworkId === store.getState().namespaces.eip155?.activeCaipNetworkId)?.id ?? evmNetworks[0]!.id),
+          version: sdkVersion,
+          enableLogger: config.logLevel === 'debug',
+          locale: widgetLocale(config.locale),
+        },
+        window: target,
+        storage,
+        theme: () => ({ themeMode: store.getState().themeMode, ...(config.themeVariables && { themeVariables: config.themeVariables }) }),
+        dappData: { sdkType: 'tessera', ...(config.metadata && { metadata: config.metadata }) },
+      }),
+    ))
+  const authConfig = config.auth && target ? config.auth : undefined
+
   const connection = createConnectionController({
     config,
     store,
@@ -155,6 +180,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     notifications,
     target,
     loadWalletConnect: relayUrl && hasWalletConnectFamily ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
+    loadAuthConnector: authConfig ? async () => (await loadAuth(authConfig)).eip155 : undefined,
     onConnected: () => requireSignIn(),
     onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
   })
@@ -234,6 +260,28 @@ export function createWidget({ adapters = [], window: target = globalThis.window
 
   /** What `mount()` rendered, unmounted by destroy(). */
   const mounted = new Set<() => void>()
+  // The login steps' code loads with the first login action (or the Connect view's preload); its state is here at once.
+  const authStore = createStore<AuthLoginState>()(() => ({ step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }))
+  let authLoginLoad: Promise<AuthLogin> | undefined
+  const authLogin = () =>
+    (authLoginLoad ??= import('./createAuthLogin').then(({ createAuthLogin }) =>
+      createAuthLogin({
+        store: authStore,
+        load: () => loadAuth(authConfig!),
+        router,
+        activeNetwork: () => connection.activeNetwork('eip155'),
+        activate: () => connection.internals.activate('eip155'),
+        setConnected: connection.setConnected,
+        onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
+        onConnectDone: () => onConnectDone(),
+        window: target,
+      }),
+    ))
+  // The frame's screens follow the widget's theme.
+  const stopThemeSync = store.subscribe(
+    (s) => s.themeMode,
+    () => void authLoad?.then((auth) => auth.syncTheme()).catch(() => {}),
+  )
   const widget = {
     config,
     /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.2.0`. */
@@ -299,6 +347,28 @@ export function createWidget({ adapters = [], window: target = globalThis.window
      * WalletConnect, when the config names a relay: the views start a pairing (showing its URI as a QR code and deep
      * links) and pause it when they go; the wallet's approval connects.
      */
+    /**
+     * E-mail and social login, when the config has `auth`: the login steps' state and actions (the Connect views use
+     * them), the social providers offered, and the auth connector (its EIP-1193 requests go to the secure frame).
+     */
+    auth: authConfig
+      ? {
+          store: authStore,
+          socials: authConfig.socials ?? (['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const),
+          /** Loads the login's code and the secure frame ahead of the first login (the Connect view does it). */
+          preload: () => void authLogin().then((login) => login.preload(), () => {}),
+          submitEmail: async (email: string) => (await authLogin()).submitEmail(email),
+          submitOtp: async (otp: string) => (await authLogin()).submitOtp(otp),
+          /** Call it in the click itself: the popup opens before anything is awaited. */
+          connectSocial(provider: Parameters<AuthLogin['connectSocial']>[0]) {
+            const popup = target?.open('about:blank', 'tessera-social-login', 'popup,width=480,height=640') ?? null
+            return authLogin().then((login) => login.connectSocial(provider, popup))
+          },
+          /** Back to the e-mail field: a device wait or a popup still running stops. */
+          reset: () => void authLoginLoad?.then((login) => login.reset()),
+          connector: () => loadAuth(authConfig),
+        }
+      : undefined,
     walletConnect: relayUrl && hasWalletConnectFamily
       ? {
           start: async (wallet?: { id: string; name: string }) => (await loadWalletConnect(relayUrl)).pairing.start(wallet),
@@ -355,6 +425,9 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       modal.close()
       connection.destroy()
       core?.destroy()
+      stopThemeSync()
+      void authLoginLoad?.then((login) => login.reset())
+      void authLoad?.then((auth) => auth.destroy())
     },
   }
   for (const adapter of adapters) adapter.attach?.(widget)

@@ -14,6 +14,7 @@ import { ReceiveView } from '../views/ReceiveView'
 import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
 import { ApproveTransactionView } from '../views/ApproveTransactionView'
 import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
+import { EmailVerifyDeviceView, EmailVerifyOtpView } from '../views/EmailLoginViews'
 import type { MessageKey } from '../i18n/en'
 import { Glyph } from './Glyph'
 import { modalCss } from './modalCss'
@@ -37,6 +38,8 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
   ApproveTransaction: ApproveTransactionView,
+  EmailVerifyDevice: EmailVerifyDeviceView,
+  EmailVerifyOtp: EmailVerifyOtpView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */

@@ -133,6 +133,22 @@ export const en = {
   'view.Swap': 'Swap',
   'names.invalid': 'A name has at least 4 characters: letters, digits and hyphens',
   'names.isTaken': '{name} is already registered',
+  // E-mail and social login (SPEC §1, §2)
+  'view.EmailVerifyDevice': 'Approve this device',
+  'view.EmailVerifyOtp': 'Enter your code',
+  'connect.or': 'or',
+  'connect.social': 'Continue with {provider}',
+  'connect.socialWaiting': 'Continue in the {provider} window…',
+  'email.label': 'E-mail address',
+  'email.continue': 'Continue',
+  'email.invalid': 'Enter a valid e-mail address',
+  'email.device': 'We sent a link to {email}. Open it and approve this device: your code follows by e-mail.',
+  'email.deviceWaiting': 'Waiting for your approval…',
+  'email.otp': 'Enter the 6-digit code we sent to {email}.',
+  'email.otpLabel': 'Code',
+  'email.otpInvalid': 'The code has 6 digits',
+  'email.connecting': 'Opening your wallet…',
+  'email.useAnother': 'Use another e-mail address',
 } as const
 
 export type MessageKey = keyof typeof en

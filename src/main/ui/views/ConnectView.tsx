@@ -7,10 +7,11 @@ import { groupConnectors, memberFor, type WalletEntry } from './groupConnectors'
 import { RegistryWalletItem } from './RegistryWalletItem'
 import { Glyph } from '../Modal/Glyph'
 import { connectWallet, WalletIcon } from './WalletIcon'
+import { AuthLoginOptions } from './EmailLoginViews'
 
 /**
  * The ways to connect, in the order of SPEC §9: WalletConnect, recent wallets, installed wallets, the site's featured
- * wallets, recommended ones from the registry; then All Wallets.
+ * wallets, recommended ones from the registry; then e-mail and social login (when configured); then All Wallets.
  */
 export function ConnectView() {
   const widget = useWidget()
@@ -87,9 +88,11 @@ export function ConnectView() {
             </li>
           ))}
         </ul>
-      ) : (
+      ) : widget.auth ? null : (
         <p className="muted">{t('connect.noWallets')}</p>
       )}
+      {/* SPEC §2: wallets, then e-mail, then social (for the EVM family, whose accounts the login gives). */}
+      {!family || family === 'eip155' ? <AuthLoginOptions /> : null}
       {hasRegistry ? (
         <button type="button" className="item row" onClick={() => widget.router.push('AllWallets')}>
           <span className="row-label">{t('connect.allWallets')}</span>

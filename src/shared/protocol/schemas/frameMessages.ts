@@ -98,7 +98,13 @@ export const frameReplySchema = z.object({
   payload: z.optional(z.unknown()),
 })
 
-export const frameErrorPayloadSchema = z.object({ message: z.optional(z.string()) })
+/** An error reply: the sentence, and (from Tessera's frame) its stable code, JSON-RPC code and the sentence's values. */
+export const frameErrorPayloadSchema = z.object({
+  message: z.optional(z.string()),
+  code: z.optional(z.string().check(z.maxLength(64))),
+  rpcCode: z.optional(z.number().check(z.int())),
+  params: z.optional(z.record(z.string().check(z.maxLength(32)), z.union([z.string().check(z.maxLength(200)), z.number()]))),
+})
 
 export type AppRequest = { id: string; type: AppEvent; payload?: unknown }
 export type FrameReply = { id: string; type: string; payload?: unknown }

@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { WidgetError } from '../../../shared/protocol/errors'
+import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
+import { createAuthConnector } from './createAuthConnector'
+import { createFakeFrame, type FakeRequest } from './testing/createFakeFrame'
+
+const address = '0x1111111111111111111111111111111111111111'
+const user = { email: 'me@example.test', address, chainId: 31337, accounts: [{ address, type: 'eoa' }] }
+
+/** An auth connector over a fake frame that answers each request by its type (absent: no answer). */
+function setUp(answers: Record<string, (request: FakeRequest) => { ok: unknown } | { error: unknown }>) {
+  const fake: ReturnType<typeof createFakeFrame> = createFakeFrame({
+    respond: (request) => {
+      const answer = answers[request.type]?.(request) ?? (request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined)
+      if (!answer) return undefined
+      return 'ok' in answer ? fake.success(request, answer.ok) : fake.failure(request, answer.error)
+    },
+  })
+  const storage = createWidgetStorage({ storage: createMemoryStorage() })
+  let clock = 1_000_000
+  const auth = createAuthConnector({
+    frameUrl: 'https://frame.test/',
+    params: { projectId: 'demo', version: 'react-eip155-0.2.0' },
+    window: fake.window,
+    createHost: fake.createHost,
+    storage,
+    theme: () => ({ themeMode: 'light' }),
+    dappData: { sdkType: 'tessera', metadata: { name: 'Demo' } },
+    now: () => clock,
+  })
+  const tick = (ms: number) => (clock += ms)
+  /** Lets the frame get ready (its event, then the 500 ms the widget waits). */
+  const ready = async () => {
+    await vi.advanceTimersByTimeAsync(0)
+    fake.ready()
+    await vi.advanceTimersByTimeAsync(500)
+  }
+  const types = () => fake.posted.map((p) => p.message.type)
+  return { fake, auth, storage, tick, ready, types }
+}
+const rejection = async (promise: Promise<unknown>) => (await promise.then(() => undefined, (error: unknown) => error)) as WidgetError
+
+beforeEach(() => vi.useFakeTimers())
+afterEach(() => vi.useRealTimers())
+
+describe('createAuthConnector', () => {
+  it("tells the frame the theme and the dApp's data before the first login request", async () => {
+    const { fake, auth, ready, types } = setUp({ APP_CONNECT_EMAIL: () => ({ ok: { action: 'VERIFY_OTP' } }) })
+    const action = auth.connectEmail('me@example.test')
+    await ready()
+    await expect(action).resolves.toBe('VERIFY_OTP')
+    expect(types()).toEqual(['APP_SYNC_THEME', 'APP_SYNC_DAPP_DATA', 'APP_CONNECT_EMAIL'])
+    expect(fake.posted[1]!.message.payload).toEqual({ projectId: 'demo', sdkVersion: 'react-eip155-0.2.0', sdkType: 'tessera', metadata: { name: 'Demo' } })
+  })
+
+  it("keeps SPEC §4's login data: a second e-mail login within 30 s is refused, a code stores the e-mail and the flag", async () => {
+    const { auth, storage, tick, ready, types } = setUp({ APP_CONNECT_EMAIL: () => ({ ok: { action: 'VERIFY_OTP' } }), APP_CONNECT_OTP: () => ({ ok: {} }) })
+    const first = auth.connectEmail('me@example.test')
+    await ready()
+    await first
+    expect(storage.get('lastEmailLoginTime')).toBe(1_000_000)
+    tick(12_400)
+    expect(await rejection(auth.connectEmail('me@example.test'))).toMatchObject({ code: 'EMAIL_LOGIN_THROTTLED', shortMessage: 'Please try again after 18 seconds' })
+    expect(types().filter((t) => t === 'APP_CONNECT_EMAIL')).toHaveLength(1)
+    await auth.connectOtp('123456')
+    expect([storage.get('email'), storage.get('emailLoginUsed'), storage.get('lastEmailLoginTime')]).toEqual(['me@example.test', true, undefined])
+  })
+
+  it("says the service's refusal of a code in its sentence", async () => {
+    const { auth, ready } = setUp({
+      APP_CONNECT_EMAIL: () => ({ ok: { action: 'VERIFY_OTP' } }),
+      APP_CONNECT_OTP: () => ({ error: { message: 'The code is not correct. Please check it and try again', code: 'AUTH_CODE_INVALID', params: { attemptsLeft: 3 } } }),
+    })
+    const started = auth.connectEmail('me@example.test')
+    await ready()
+    await started
+    expect(await rejection(auth.connectOtp('000000'))).toMatchObject({ code: 'AUTH_CODE_INVALID', shortMessage: 'The code is not correct. Please check it and try again' })
+  })
+
+  it('clears the login data when the frame says it is not connected, and on sign-out', async () => {
+    let isConnected = true
+    const { auth, storage, ready } = setUp({ APP_IS_CONNECTED: () => ({ ok: { isConnected } }), APP_SIGN_OUT: () => ({ ok: {} }) })
+    storage.set('email', 'me@example.test')
+    storage.set('emailLoginUsed', true)
+    const first = auth.eip155.isAuthorized()
+    await ready()
+    expect(await first).toBe(true)
+    expect(storage.get('email')).toBe('me@example.test')
+    isConnected = false
+    expect(await auth.eip155.isAuthorized()).toBe(false)
+    expect([storage.get('email'), storage.get('emailLoginUsed')]).toEqual([undefined, undefined])
+    storage.set('connectedSocialProvider', 'github')
+    await auth.eip155.disconnect()
+    expect(storage.get('connectedSocialProvider')).toBeUndefined()
+  })
+
+  it('connects with the user the frame opens, on the network asked for', async () => {
+    const { fake, auth, ready } = setUp({ APP_GET_USER: () => ({ ok: user }) })
+    const connected = auth.eip155.connect({ caipNetworkId: 'eip155:31337' } as never)
+    await ready()
+    await expect(connected).resolves.toEqual({ accounts: [address], caipNetworkId: 'eip155:31337' })
+    expect(fake.posted.at(-1)!.message.payload).toEqual({ chainId: 31337 })
+  })
+
+  it("sends the wallet's requests as APP_RPC_REQUEST, switches network in the frame, and aborts open approvals", async () => {
+    const { fake, auth, ready } = setUp({
+      APP_RPC_REQUEST: (request) => ((request.payload as { method: string }).method === 'eth_accounts' ? { ok: [address] } : undefined)!,
+      APP_SWITCH_NETWORK: (request) => ({ ok: request.payload }),
+    })
+    const onNetworkChanged = vi.fn()
+    auth.eip155.watch({ onNetworkChanged })
+    const accounts = auth.eip155.request!({ method: 'eth_requestAccounts' })
+    await ready()
+    await expect(accounts).resolves.toEqual([address])
+    expect(fake.posted.at(-1)!.message).toMatchObject({ type: 'APP_RPC_REQUEST', payload: { method: 'eth_accounts', chainNamespace: 'eip155' } })
+    await auth.eip155.request!({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a6a' }] })
+    expect(fake.posted.at(-1)!.message).toMatchObject({ type: 'APP_SWITCH_NETWORK', payload: { chainId: 31338 } })
+    expect(onNetworkChanged).toHaveBeenCalledWith('eip155:31338')
+    const signing = rejection(auth.eip155.signMessage('hello', address))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(fake.posted.at(-1)!.message.payload).toEqual({ method: 'personal_sign', params: ['0x68656c6c6f', address], chainNamespace: 'eip155' })
+    auth.abortRpcRequests()
+    expect((await signing).shortMessage).toBe('Request was aborted')
+  })
+})

@@ -1,0 +1,181 @@
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { isEmail } from '../../../shared/protocol/rules'
+import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import type { AuthLoginState } from '../../widget/createAuthLogin'
+import { Alert } from '../Alert'
+import { useTranslate } from '../useTranslate'
+
+/** Brand names, the same in every language. */
+const socialNames = { google: 'Google', x: 'X', discord: 'Discord', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' } as const
+
+const noLogin = { getState: () => idle, subscribe: () => () => {} }
+const idle: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }
+
+/** The login's state, or an idle one without e-mail login configured. */
+function useAuthLogin<T>(select: (state: AuthLoginState) => T): T {
+  const widget = useWidget()
+  return useStoreSelector<AuthLoginState, T>(widget.auth?.store ?? noLogin, select)
+}
+
+/**
+ * Connect's e-mail field and social buttons (SPEC §1, §2: after the wallets). Loads the secure frame as it appears, so
+ * the first Continue does not wait for it.
+ */
+export function AuthLoginOptions() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const auth = widget.auth
+  const fieldId = useId()
+  const [email, setEmail] = useState('')
+  const [isInvalid, setInvalid] = useState(false)
+  const step = useAuthLogin((s) => s.step)
+  const isBusy = useAuthLogin((s) => s.isBusy)
+  const error = useAuthLogin((s) => s.error)
+  const socialProvider = useAuthLogin((s) => s.socialProvider)
+  useEffect(() => auth?.preload(), [auth])
+  if (!auth) return null
+  const isEmailOn = widget.config.features.email
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const value = email.trim()
+    if (!isEmail(value)) return setInvalid(true)
+    setInvalid(false)
+    void auth.submitEmail(value)
+  }
+  // The error of this view: the e-mail's (throttle, dependency) or a social login's; the code views show their own.
+  const shownError = step === 'email' ? error : undefined
+  return (
+    <div className="auth-login">
+      <p className="auth-divider" aria-hidden="true">
+        {t('connect.or')}
+      </p>
+      {isEmailOn ? (
+        <form className="auth-form" noValidate onSubmit={submit}>
+          <label htmlFor={fieldId} className="field-label">
+            {t('email.label')}
+          </label>
+          <input
+            id={fieldId}
+            className="text-input"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            spellCheck={false}
+            value={email}
+            aria-invalid={isInvalid || undefined}
+            onChange={(event) => {
+              setEmail(event.target.value)
+              setInvalid(false)
+            }}
+          />
+          {isInvalid ? (
+            <p className="error" role="alert">
+              {t('email.invalid')}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={isBusy} aria-busy={isBusy && !socialProvider}>
+            {t('email.continue')}
+          </button>
+        </form>
+      ) : null}
+      {auth.socials.length > 0 ? (
+        <ul className="list auth-socials">
+          {auth.socials.map((provider) => (
+            <li key={provider}>
+              <button type="button" className="item" disabled={isBusy} onClick={() => void auth.connectSocial(provider)}>
+                <span className="row-label">{socialProvider === provider ? t('connect.socialWaiting', { provider: socialNames[provider] }) : t('connect.social', { provider: socialNames[provider] })}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Alert message={shownError} />
+    </div>
+  )
+}
+
+/** A new device: the person approves it from the link in the e-mail; the code view follows by itself. */
+export function EmailVerifyDeviceView() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const email = useAuthLogin((s) => s.email) ?? ''
+  const error = useAuthLogin((s) => s.error)
+  return (
+    <div className="actions auth-login">
+      <p className="muted">{t('email.device', { email })}</p>
+      {error ? <Alert message={error} /> : <p role="status">{t('email.deviceWaiting')}</p>}
+      <BackToEmail onBack={() => widget.auth?.reset()} />
+    </div>
+  )
+}
+
+/** The code sent by e-mail: six digits, checked by the frame; a wrong or expired code says so and the view stays. */
+export function EmailVerifyOtpView() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const fieldId = useId()
+  const [otp, setOtp] = useState('')
+  const [isInvalid, setInvalid] = useState(false)
+  const email = useAuthLogin((s) => s.email) ?? ''
+  const error = useAuthLogin((s) => s.error)
+  const isBusy = useAuthLogin((s) => s.isBusy)
+  const step = useAuthLogin((s) => s.step)
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const code = otp.replace(/\s/g, '')
+    if (!/^\d{6}$/.test(code)) return setInvalid(true)
+    setInvalid(false)
+    void widget.auth?.submitOtp(code)
+  }
+  return (
+    <div className="actions auth-login">
+      <p className="muted">{t('email.otp', { email })}</p>
+      <form className="auth-form" noValidate onSubmit={submit}>
+        <label htmlFor={fieldId} className="field-label">
+          {t('email.otpLabel')}
+        </label>
+        <input
+          id={fieldId}
+          className="text-input"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={12}
+          value={otp}
+          aria-invalid={isInvalid || undefined}
+          onChange={(event) => {
+            setOtp(event.target.value)
+            setInvalid(false)
+          }}
+        />
+        {isInvalid ? (
+          <p className="error" role="alert">
+            {t('email.otpInvalid')}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={isBusy} aria-busy={isBusy}>
+          {t('email.continue')}
+        </button>
+      </form>
+      {step === 'connecting' ? <p role="status">{t('email.connecting')}</p> : <Alert message={error} />}
+      <BackToEmail onBack={() => widget.auth?.reset()} />
+    </div>
+  )
+}
+
+function BackToEmail({ onBack }: { onBack: () => void }) {
+  const widget = useWidget()
+  const t = useTranslate()
+  return (
+    <button
+      type="button"
+      className="button"
+      data-variant="secondary"
+      onClick={() => {
+        onBack()
+        widget.router.reset('Connect')
+      }}
+    >
+      {t('email.useAnother')}
+    </button>
+  )
+}
