@@ -230,3 +230,53 @@ test('sign in with Bitcoin: the wallet signs the CAIP-122 message with BIP-322 a
   const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
   expect(session).toMatchObject({ caipAddress: `${bitcoin.caipNetworkId}:${payment.address}`, revoked: false })
 })
+
+test('a phone wallet approves EVM and Bitcoin through our relay: its payment address, a 0.05 BTC PSBT it signs that confirms, and disconnecting ends both', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const { createNodeWallet } = await import('../../services/relay/testing/createNodeWallet')
+  const bitcoin = stack.bitcoin!
+  const phone = await createNodeWallet({
+    relayUrl: stack.services.relay,
+    chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })),
+    bip122CaipNetworkIds: [bitcoin.caipNetworkId],
+    addressIndex: 8,
+    name: 'Phone Wallet',
+  })
+  try {
+    const paying = phone.bitcoin!.keysOn(bitcoin.caipNetworkId).find((key) => key.purpose === 'payment')!.address
+    const receiver = bitcoin.devAccounts[9]!.payment.address
+    const [senderBefore, receiverBefore] = await Promise.all([addressStats(bitcoin.apiUrl, paying), addressStats(bitcoin.apiUrl, receiver)])
+    await page.goto(stack.demo!.url)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
+    const qr = page.getByRole('dialog', { name: 'WalletConnect' })
+    await phone.pair((await qr.getByRole('link', { name: 'Open in a wallet on this device' }).getAttribute('href'))!)
+
+    const account = await openAccount(page, phone.address)
+    await account.getByRole('button', { name: /^Switch to Bitcoin/ }).click()
+    // The payment address (SPEC §6), though the wallet listed its ordinals address first.
+    await expect(account.getByText(shorten(paying))).toBeVisible()
+    await expect(account.getByLabel('Balance')).toHaveText(`${asBtc(senderBefore.confirmed)} BTC`)
+
+    await account.getByRole('button', { name: 'Send' }).click()
+    const send = await fillSend(page, '0.05', receiver)
+    const fee = send.getByText(/^Network fee: [\d.]+ BTC$/)
+    await expect(fee).toBeVisible()
+    const feeSats = BigInt(Math.round(Number(/([\d.]+) BTC/.exec((await fee.textContent())!)![1]) * 1e8))
+    await send.getByRole('button', { name: 'Send' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+    // The phone was asked to sign the PSBT (never to broadcast it), and the receiver holds exactly 0.05 BTC more.
+    expect(phone.requests.map((r) => r.method)).toContain('signPsbt')
+    const [senderAfter, receiverAfter] = await Promise.all([addressStats(bitcoin.apiUrl, paying), addressStats(bitcoin.apiUrl, receiver)])
+    expect(receiverAfter.confirmed - receiverBefore.confirmed).toBe(5_000_000n)
+    expect(senderBefore.confirmed + senderBefore.pending - (senderAfter.confirmed + senderAfter.pending)).toBe(5_000_000n + feeSats)
+
+    // One session for both families: ending it on Bitcoin ends EVM too (SPEC §4).
+    await openAccount(page, paying)
+    await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Disconnect · Bitcoin' }).click()
+    await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('tessera:v1:connectedNamespaces'))).toBeNull()
+  } finally {
+    await phone.close()
+  }
+})
