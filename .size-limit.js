@@ -52,12 +52,13 @@ export default [
     limit: '195 KiB',
   },
   {
-    // 30 KiB until the views gained their icons, the token picker and the Activity rows (issue 15): 31.2 kB then.
+    // 30 KiB until the views gained their icons, the token picker and the Activity rows (issue 15, 31.2 kB), then the
+    // e-mail login views (issue 18, 32.8 kB).
     name: 'the modal and its views (prefetched on idle or hover)',
     path: 'dist/Modal-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '32 KiB',
+    limit: '34 KiB',
   },
   {
     name: 'WalletConnect: its worker and the sign client (on first use only)',
