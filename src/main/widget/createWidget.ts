@@ -124,7 +124,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
   // WalletConnect (eip155 sessions, through our relay): its code and worker load when a WalletConnect view opens or a
   // stored session reconnects.
   const relayUrl = config.services?.relay
-  const hasWalletConnectFamily = networks.some((n) => n.chainNamespace === 'eip155' || n.chainNamespace === 'solana')
+  const hasWalletConnectFamily = networks.some((n) => n.chainNamespace === 'eip155' || n.chainNamespace === 'solana' || n.chainNamespace === 'bip122')
   let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
   const loadWalletConnect = (relay: string) =>
     (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
@@ -140,8 +140,10 @@ export function createWidget({ adapters = [], window: target = globalThis.window
           },
           chainIds: evmNetworks.map((n) => Number(n.id)),
           solanaCaipNetworkIds: networks.filter((n) => n.chainNamespace === 'solana').map((n) => n.caipNetworkId),
+          bip122CaipNetworkIds: networks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.caipNetworkId),
           getPreferredChainId: () => Number(parseCaipNetworkId(store.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
           getPreferredSolanaCaipNetworkId: () => store.getState().namespaces.solana?.activeCaipNetworkId,
+          getPreferredBip122CaipNetworkId: () => store.getState().namespaces.bip122?.activeCaipNetworkId,
         },
         store,
         onApproved: (result) => void onWalletConnectApproved(result),
@@ -231,11 +233,12 @@ export function createWidget({ adapters = [], window: target = globalThis.window
   }
 
   /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
-  const onWalletConnectApproved = async ({ accounts, chainId, solana }: PairingApproval) => {
+  const onWalletConnectApproved = async ({ accounts, chainId, solana, bip122 }: PairingApproval) => {
     // One approval may carry several families: each one it carries is connected through its side of the session.
     const approved = [
       ...(accounts.length > 0 ? [{ ns: 'eip155' as const, accounts: accounts as string[], caipNetworkId: `eip155:${chainId}` as CaipNetworkId }] : []),
       ...(solana && solana.accounts.length > 0 ? [{ ns: 'solana' as const, accounts: solana.accounts, caipNetworkId: solana.caipNetworkId }] : []),
+      ...(bip122 && bip122.accounts.length > 0 ? [{ ns: 'bip122' as const, accounts: bip122.accounts, caipNetworkId: bip122.caipNetworkId }] : []),
     ].filter(({ ns }) => connection.getWalletConnect(ns) && store.getState().namespaces[ns]?.status !== 'connected')
     if (approved.length === 0) return
     const { wcWallet, wcLinking } = store.getState()
