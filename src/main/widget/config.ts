@@ -74,7 +74,7 @@ const polkadotNetwork = z.object({
   caipNetworkId: z.string().check(z.regex(/^polkadot:[0-9a-f]{32}$/)),
   id: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
   ...commonNetworkFields,
-  ss58Prefix: z.optional(z.number().check(z.int(), z.gte(0), z.lte(16_383))),
+  ss58Prefix: z.optional(z.number().check(z.int(), z.gte(0), z.refine((prefix) => prefix <= 16_383, { message: 'must be an SS58 prefix: 0 to 16383' }))),
 })
 
 const network = z.union([evmNetwork, solanaNetwork, bitcoinNetwork, polkadotNetwork]).check(

@@ -5,7 +5,7 @@ import { prefetchModal } from '../WidgetModal'
 import { ShadowRoot } from '../ShadowRoot'
 import { buttonCatalogues, widgetLocale } from '../i18n/buttons'
 import { localizeDecimal } from '../i18n/formatNumber'
-import { Glyph } from '../Modal/Glyph'
+import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { Avatar } from '../views/Avatar'
 
 /**
@@ -46,7 +46,7 @@ export function ConnectButton() {
               ) : (
                 <span className="account-name">{shortenAddress(address)}</span>
               )}
-              <Glyph name="chevronDown" />
+              <LineIcon d={CHEVRON_DOWN_PATH} />
             </span>
           </>
         ) : status === 'connecting' || status === 'reconnecting' ? (

@@ -1,9 +1,11 @@
+import { CHEVRON_DOWN_PATH, LineIcon } from './LineIcon'
+
 /** The line icons of the widget, drawn in the text's colour (24-unit grid, 2-unit strokes). */
 const paths = {
   back: 'M15 18l-6-6 6-6',
   close: 'M18 6L6 18M6 6l12 12',
   chevronRight: 'M9 18l6-6-6-6',
-  chevronDown: 'M6 9l6 6 6-6',
+  chevronDown: CHEVRON_DOWN_PATH,
   check: 'M20 6L9 17l-5-5',
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
   send: 'M7 17L17 7M8 7h9v9',
@@ -19,10 +21,6 @@ const paths = {
 export type GlyphName = keyof typeof paths
 
 /** A line icon, hidden from assistive technology: the control it sits in carries the words. */
-export function Glyph({ name, size = 16 }: { name: GlyphName; size?: number }) {
-  return (
-    <svg className="glyph" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width={size} height={size} fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
-      <path d={paths[name]} />
-    </svg>
-  )
+export function Glyph({ name, size }: { name: GlyphName; size?: number }) {
+  return <LineIcon d={paths[name]} size={size} />
 }

@@ -1,6 +1,6 @@
 import { useNetwork } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
-import { Glyph } from '../Modal/Glyph'
+import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { ShadowRoot } from '../ShadowRoot'
 import { NetworkIcon } from '../views/NetworkIcon'
 import { prefetchModal } from '../WidgetModal'
@@ -22,7 +22,7 @@ export function NetworkButton() {
       >
         <NetworkIcon network={network} size={24} />
         <span className="network-name">{network.name}</span>
-        <Glyph name="chevronDown" />
+        <LineIcon d={CHEVRON_DOWN_PATH} />
       </button>
     </ShadowRoot>
   )

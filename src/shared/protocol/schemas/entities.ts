@@ -128,7 +128,7 @@ export const sendStateSchema = z.object({
   receiverAddress: z.optional(z.string()),
   receiverProfileImageUrl: z.optional(z.string()),
   receiverProfileName: z.optional(z.string()),
-  gasPrice: z.optional(z.bigint()),
+  gasPrice: z.optional(z.custom<bigint>((value) => typeof value === 'bigint', { message: 'must be a bigint' })),
   gasPriceInUSD: z.optional(z.number()),
   networkBalanceInUSD: z.optional(z.string()),
   tokenBalances: z.array(tokenBalanceSchema),

@@ -8,11 +8,11 @@ import * as z from 'zod/mini'
  *   page shows the frame's iframe, sized at least 360 × `minHeight` CSS pixels;
  * - FRAME_CLOSE: the frame is done with the person: the page hides the iframe again.
  */
-export const frameEventSchema = z.discriminatedUnion('type', [
+export const frameEventSchema = z.union([
   z.object({ type: z.literal('FRAME_READY'), payload: z.object({ version: z.string() }) }),
   z.object({
     type: z.literal('FRAME_OPEN'),
-    payload: z.object({ reason: z.enum(['approval', 'createPassword', 'recoverPassword']), minHeight: z.number().check(z.int(), z.positive(), z.lte(4_000)) }),
+    payload: z.object({ reason: z.enum(['approval', 'createPassword', 'recoverPassword']), minHeight: z.number().check(z.int(), z.positive(), z.refine((height) => height <= 4_000, { message: 'must be at most 4000' })) }),
   }),
   z.object({ type: z.literal('FRAME_CLOSE'), payload: z.optional(z.object({})) }),
 ])
