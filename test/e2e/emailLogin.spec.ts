@@ -1,51 +1,6 @@
-import type { Page } from '@playwright/test'
 import { createPublicClient, createWalletClient, http, parseEther, toHex, verifyMessage, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
-import type { StackManifest } from '../../services/stack/manifest'
-
-type Mail = { subject: string; text: string; receivedAt: string }
-type DemoWindow = { widget: { getState: () => { address?: string; status: string }; walletRequest: (args: { method: string; params?: unknown }) => Promise<unknown> } }
-
-/** The newest mail to `to` whose subject matches, from the local SMTP capture's inbox (the auth service's mails land there). */
-async function waitForMail(stack: StackManifest, to: string, subject: RegExp, after = 0): Promise<Mail> {
-  let found: Mail | undefined
-  await expect
-    .poll(
-      async () => {
-        const response = await fetch(`${stack.auth!.inboxUrl}/messages?to=${encodeURIComponent(to)}`)
-        const { messages } = (await response.json()) as { messages: Mail[] }
-        found = messages.find((mail) => subject.test(mail.subject) && Date.parse(mail.receivedAt) >= after)
-        return found !== undefined
-      },
-      { timeout: 20_000, message: `a mail to ${to} matching ${subject}` },
-    )
-    .toBe(true)
-  return found!
-}
-
-/** Starts an e-mail login on the demo and approves this (new) browser as a device from the mailed link; resolves to the mailed code. */
-async function startEmailLogin(page: Page, stack: StackManifest, email: string) {
-  const startedAt = Date.now() - 1_000
-  await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  const connect = page.getByRole('dialog', { name: 'Connect Wallet' })
-  await connect.getByLabel('E-mail address').fill(email)
-  await connect.getByRole('button', { name: 'Continue', exact: true }).click()
-  // A browser the service has never seen: it asks to approve the device by e-mail first.
-  await expect(page.getByRole('dialog', { name: 'Approve this device' })).toBeVisible()
-  const approval = await waitForMail(stack, email, /Approve sign-in on a new device/, startedAt)
-  const link = /https?:\/\/\S+/.exec(approval.text)![0]
-  const mailTab = await page.context().newPage()
-  await mailTab.goto(link)
-  await mailTab.getByRole('button', { name: 'Approve this device' }).click()
-  await mailTab.close()
-  const codeMail = await waitForMail(stack, email, /is your sign-in code$/, startedAt)
-  await expect(page.getByRole('dialog', { name: 'Enter your code' })).toBeVisible({ timeout: 30_000 })
-  return /^(\d{6})/.exec(codeMail.subject)![1]!
-}
-
-/** The secure frame, once it shows itself over the page. */
-const secureFrame = (page: Page) => page.frameLocator('iframe[data-tessera-frame]')
-const accountButton = (page: Page, address: string) => page.getByRole('button', { name: new RegExp(`${address.slice(-6)}$`, 'i') })
+import { accountButton, enterCode, secureFrame, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
 
 test('e-mail login: the code from the inbox opens an embedded wallet that signs and sends after approval in the frame, and stays after a reload', async ({ page, stack }) => {
   test.setTimeout(150_000)
@@ -144,4 +99,60 @@ test('social login: the local GitHub provider signs in through its popup, and th
   const address = (await page.evaluate(() => (window as unknown as DemoWindow).widget.getState().address)) as Address
   await expect(accountButton(page, address)).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('tessera:v1:connectedSocialProvider'))).toBe('"github"')
+})
+
+test('a second browser profile logs in with the same e-mail, is refused a wrong recovery password, and opens the same address with the right one', async ({ page, browser, stack }) => {
+  test.setTimeout(150_000)
+  const email = `e2e-second-${Date.now()}@tessera.test`
+  const password = 'a long recovery password 3'
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
+  const firstStartedAt = Date.now()
+  await enterCode(page, await startEmailLogin(page, stack, email))
+  const frame = secureFrame(page)
+  await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
+  await frame.getByRole('textbox', { name: 'Type it again' }).fill(password)
+  await frame.getByRole('button', { name: 'Create my wallet' }).click()
+  await expect.poll(() => widgetState(page).then((state) => state.status), { timeout: 30_000 }).toBe('connected')
+  const address = (await widgetState(page)).address as Address
+
+  // A second profile: a new browser context, so no device share, no session and no stored e-mail. The service allows one
+  // code e-mail per address per 30 s (SPEC §9), counted from when the service got the first request: it starts once
+  // that has surely passed.
+  const second = await browser.newContext()
+  try {
+    const other = await second.newPage()
+    await other.goto(`${stack.demo!.url}/?families=eip155`)
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstStartedAt + 35_000 - Date.now())))
+    await enterCode(other, await startEmailLogin(other, stack, email))
+
+    // This device has no share: the frame asks for the recovery password (no "Type it again": it opens, not creates).
+    const otherFrame = secureFrame(other)
+    const passwordField = otherFrame.getByRole('textbox', { name: 'Recovery password' })
+    await expect(otherFrame.getByRole('button', { name: 'Open my wallet' })).toBeVisible({ timeout: 30_000 })
+    await expect(otherFrame.getByRole('textbox', { name: 'Type it again' })).toHaveCount(0)
+    await passwordField.fill('not the recovery password')
+    await otherFrame.getByRole('button', { name: 'Open my wallet' }).click()
+    await expect(otherFrame.getByRole('alert')).toHaveText('The recovery password is not correct', { timeout: 30_000 })
+    // Nothing is unlocked: the prompt stays, the widget has no account, and the page was told no address.
+    await expect(otherFrame.getByRole('button', { name: 'Open my wallet' })).toBeEnabled()
+    const refused = await widgetState(other)
+    expect(refused.status).not.toBe('connected')
+    expect(refused.address).toBeUndefined()
+    await expect(accountButton(other, address)).toHaveCount(0)
+
+    await passwordField.fill(password)
+    await otherFrame.getByRole('button', { name: 'Open my wallet' }).click()
+    await expect.poll(() => widgetState(other).then((state) => state.status), { timeout: 30_000 }).toBe('connected')
+    expect((await widgetState(other)).address).toBe(address)
+    await expect(accountButton(other, address)).toBeVisible()
+
+    // The recovered profile signs for the same address.
+    const message = 'Signed on the second profile'
+    const signing = other.evaluate(([text, account]) => (window as unknown as DemoWindow).widget.walletRequest({ method: 'personal_sign', params: [text, account] }), [toHex(message), address] as const)
+    await expect(otherFrame.getByText(message)).toBeVisible()
+    await otherFrame.getByRole('button', { name: 'Sign' }).click()
+    expect(await verifyMessage({ address, message, signature: (await signing) as Hash })).toBe(true)
+  } finally {
+    await second.close()
+  }
 })
