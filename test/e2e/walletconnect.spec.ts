@@ -45,7 +45,9 @@ function recordEvents(page: Page) {
   return events
 }
 
-const allowedHosts = (stack: StackManifest) => new Set([stack.demo!.url, stack.services.api, stack.services.relay, ...stack.chains.map((c) => c.rpcUrl)].map((u) => new URL(u).host))
+/** The hosts the site configured: its page, our services, its chains, and the secure frame of e-mail login (and the auth service it calls). */
+const allowedHosts = (stack: StackManifest) =>
+  new Set([stack.demo!.url, stack.services.api, stack.services.relay, ...stack.chains.map((c) => c.rpcUrl), ...(stack.auth ? [stack.auth.frameOrigin, stack.auth.url] : [])].map((u) => new URL(u).host))
 
 test('a phone wallet pairs by QR code through our relay: sign in, send, reload, wallet-side disconnect; no other host is contacted', async ({ page, stack }) => {
   test.setTimeout(90_000)
