@@ -1,7 +1,8 @@
 // `npm run bench:core`: the heavy-dApp scenario in Chromium against anvil, through widget.core and with viem on the
-// main thread. Prints JSON { core, baseline } (medians of RUNS runs each).
-import { chromium } from '@playwright/test'
-import { createPublicClient, createTestClient, createWalletClient, http, type Abi, type Address, type Hex } from 'viem'
+// main thread, then the core's reads alone at growing sizes. Prints JSON (medians of BENCH_RUNS runs, each on a fresh
+// page) with each run's core/baseline wall-time ratio, and the goals of issue #19; exits 1 if one is missed.
+import { chromium, type Page } from '@playwright/test'
+import { createPublicClient, createTestClient, createWalletClient, http, type Abi, type Hex } from 'viem'
 import { anvil as anvilChain } from 'viem/chains'
 import { fileURLToPath } from 'node:url'
 import artifacts from '../../services/chain/contracts.generated.json' with { type: 'json' }
@@ -11,14 +12,28 @@ import { freePorts } from '../../services/stack/ports'
 import { serveViteApp } from '../../services/stack/startStack'
 import type { StackManifest } from '../../services/stack/manifest'
 import { chromiumArgs, chromiumPath } from '../../playwright.config'
-import type { BenchInput, BenchResult } from '../../test/harness/bench'
+import type { BenchInput, BenchResult, CoreLogsMode } from '../../test/harness/bench'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const HOLDERS = 2_000
 const LOGS = 10_000
 const LOGS_PER_TX = 2_500
+const SCALING_SIZES = [500, 2_000, 8_000, 32_000]
+const GOALS = { coreWallRatio: 0.7, coreMainThreadTbtMs: 15, coreHttpRequests: 3 }
+
+/** The scenario's rows: how each gets the balances and the logs. `core` and `baseline` are the ones compared. */
+const MODES = {
+  core: { run: 'core', logs: 'slice' },
+  baseline: { run: 'baseline', logs: 'decodeAll' },
+  coreAllPages: { run: 'core', logs: 'pages' },
+  coreGetLogs: { run: 'core', logs: 'copy' },
+  baselineSlice: { run: 'baseline', logs: 'slice' },
+} as const satisfies Record<string, { run: 'core'; logs: CoreLogsMode } | { run: 'baseline'; logs: 'decodeAll' | 'slice' }>
+type Mode = keyof typeof MODES
+type Measured = BenchResult & { httpRequests: number }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const round = (value: number) => Math.round(value * 100) / 100
 
 async function main() {
   const ports = await freePorts()
@@ -38,40 +53,106 @@ async function main() {
     }
     await test.mine({ blocks: 1 })
 
-    const holders = Array.from({ length: HOLDERS }, (_, i) => `0x${(0x10000 + i).toString(16).padStart(40, '0')}` as Address)
-    const input: BenchInput = { chainId: 31337, rpcUrl: anvil.rpcUrl, multicall3: seeded.multicall3, token: seeded.tokens[0]!.address, emitter, holders }
+    const input: BenchInput = { chainId: 31337, rpcUrl: anvil.rpcUrl, multicall3: seeded.multicall3, token: seeded.tokens[0]!.address, emitter, holderCount: HOLDERS }
     const manifest: StackManifest = { version: 1, chains: [], devAccounts: [], services: { api: '', projectId: '', relay: '' }, demo: null }
     const root = fileURLToPath(new URL('../../test/harness', import.meta.url))
     stops.push(await serveViteApp({ root, mode: 'preview', host: '127.0.0.1', port: ports.demo, manifest }))
 
     const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
     stops.push(() => browser.close())
-    const runs: Record<'core' | 'baseline', (BenchResult & { httpRequests: number })[]> = { core: [], baseline: [] }
+    /** One scenario on a fresh page: the result, and the HTTP requests the page sent to anvil. */
+    const runOnPage = async (run: (page: Page) => Promise<BenchResult>): Promise<Measured> => {
+      const page = await browser.newPage()
+      await page.goto(`http://127.0.0.1:${ports.demo}/bench.html`)
+      await page.locator('#status').getByText('ready').waitFor()
+      let httpRequests = 0
+      page.on('request', (request) => {
+        if (request.url().startsWith(anvil.rpcUrl)) httpRequests++
+      })
+      const result = await run(page)
+      await page.close()
+      return { ...result, httpRequests }
+    }
+
+    const runs = Object.fromEntries(Object.keys(MODES).map((mode) => [mode, [] as Measured[]])) as Record<Mode, Measured[]>
+    const scaling = new Map<number, Measured[]>(SCALING_SIZES.map((size) => [size, []]))
     for (let i = 0; i < RUNS; i++) {
-      for (const mode of ['core', 'baseline'] as const) {
-        const page = await browser.newPage()
-        await page.goto(`http://127.0.0.1:${ports.demo}/bench.html`)
-        await page.locator('#status').getByText('ready').waitFor()
-        let httpRequests = 0
-        page.on('request', (request) => {
-          if (request.url().startsWith(anvil.rpcUrl)) httpRequests++
-        })
-        const result = await page.evaluate(
-          ({ mode, input }) => (mode === 'core' ? window.bench.runCore(input) : window.bench.runBaseline(input)),
-          { mode, input },
+      for (const [mode, { run, logs }] of Object.entries(MODES) as [Mode, (typeof MODES)[Mode]][]) {
+        const result = await runOnPage((page) =>
+          page.evaluate(
+            ({ run, logs, input }) => (run === 'core' ? window.bench.runCore(input, logs as CoreLogsMode) : window.bench.runBaseline(input, logs as 'decodeAll' | 'slice')),
+            { run, logs, input },
+          ),
         )
         if (result.reads !== HOLDERS || result.logs !== LOGS) throw new Error(`${mode} read ${result.reads} balances and ${result.logs} logs`)
-        runs[mode].push({ ...result, httpRequests })
-        await page.close()
+        runs[mode].push(result)
+      }
+      // The core's reads alone, at growing sizes.
+      for (const size of SCALING_SIZES) {
+        const result = await runOnPage((page) => page.evaluate((input) => window.bench.runCore(input), { ...input, holderCount: size }))
+        if (result.reads !== size) throw new Error(`the core read ${result.reads} of ${size} balances`)
+        scaling.get(size)!.push(result)
       }
     }
-    const summary = (list: (BenchResult & { httpRequests: number })[]) => ({
+
+    const summary = (list: Measured[]) => ({
       mainThreadTbtMs: median(list.map((r) => r.mainThreadTbtMs)),
       longTasks: median(list.map((r) => r.longTasks)),
       wallMs: median(list.map((r) => r.wallMs)),
+      readsMs: median(list.map((r) => r.readsMs)),
+      logsMs: median(list.map((r) => r.logsMs)),
       httpRequests: median(list.map((r) => r.httpRequests)),
     })
-    console.log(JSON.stringify({ core: summary(runs.core), baseline: summary(runs.baseline), runs: RUNS, scenario: { balanceReads: HOLDERS, transferLogs: LOGS } }, null, 2))
+    const rows = Object.fromEntries(Object.entries(runs).map(([mode, list]) => [mode, summary(list)])) as Record<Mode, ReturnType<typeof summary>>
+    // Each run's core and baseline ran back to back: their ratio cancels most of the machine's load of the moment.
+    const ratios = runs.core.map((core, i) => round(core.wallMs / runs.baseline[i]!.wallMs))
+    const scalingRows = SCALING_SIZES.map((size) => {
+      const list = scaling.get(size)!
+      const wallMs = median(list.map((r) => r.wallMs))
+      return {
+        reads: size,
+        wallMs,
+        msPer1000Reads: round((wallMs / size) * 1_000),
+        mainThreadTbtMs: median(list.map((r) => r.mainThreadTbtMs)),
+        maxMainThreadTbtMs: Math.max(...list.map((r) => r.mainThreadTbtMs)),
+        longTasks: median(list.map((r) => r.longTasks)),
+        httpRequests: median(list.map((r) => r.httpRequests)),
+        wallMsPerRun: list.map((r) => r.wallMs),
+        mainThreadTbtMsPerRun: list.map((r) => r.mainThreadTbtMs),
+      }
+    })
+    // At most linear: from the scenario's 2,000 reads to the largest size, a read costs no more (a quarter of slack for
+    // noise). 500 reads are mostly fixed costs (the worker's first call, one round trip), so they are not the yardstick.
+    const yardstick = scalingRows.find((row) => row.reads === HOLDERS)!
+    const growth = scalingRows.filter((row) => row.reads > HOLDERS).map((row) => ({ reads: row.reads, perReadCostVs2000: round(row.msPer1000Reads / yardstick.msPer1000Reads) }))
+    const isLinear = growth.every((g) => g.perReadCostVs2000 <= 1.25)
+    const goals = {
+      coreWallRatio: { goal: `<= ${GOALS.coreWallRatio}`, median: median(ratios), isMet: median(ratios) <= GOALS.coreWallRatio },
+      coreMainThreadTbtMs: { goal: `<= ${GOALS.coreMainThreadTbtMs}`, median: rows.core.mainThreadTbtMs, isMet: rows.core.mainThreadTbtMs <= GOALS.coreMainThreadTbtMs },
+      coreHttpRequests: { goal: `<= ${GOALS.coreHttpRequests}`, median: rows.core.httpRequests, isMet: rows.core.httpRequests <= GOALS.coreHttpRequests },
+      scalingLinear: { goal: 'ms per 1,000 reads at 8,000 and 32,000 <= 1.25x that at 2,000', growth, isMet: isLinear },
+      scalingMainThreadTbtMs: {
+        goal: 'median 0 at every size',
+        medians: scalingRows.map((r) => r.mainThreadTbtMs),
+        worstRun: Math.max(...scalingRows.map((r) => r.maxMainThreadTbtMs)),
+        isMet: scalingRows.every((r) => r.mainThreadTbtMs === 0),
+      },
+    }
+    console.log(
+      JSON.stringify(
+        {
+          ...rows,
+          coreToBaselineWallRatio: { median: median(ratios), perRun: ratios },
+          scaling: scalingRows,
+          goals,
+          runs: RUNS,
+          scenario: { balanceReads: HOLDERS, transferLogs: LOGS, firstPageOfLogs: 100, scalingReads: SCALING_SIZES },
+        },
+        null,
+        2,
+      ),
+    )
+    if (Object.values(goals).some((g) => !g.isMet)) process.exitCode = 1
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {})
   }

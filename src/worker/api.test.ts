@@ -142,6 +142,20 @@ describe('worker api on anvil', () => {
     expect(logs[0]).toMatchObject({ eventName: 'Transfer', args: { to: seeded.devAccounts[0], value: 1_000_000n * 10n ** 6n } })
   })
 
+  it('keeps queried logs in the worker: a count, then decoded slices equal to getLogs’s', async () => {
+    const api = configured()
+    const transfer = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+    const filter = { chainId: 31337, address: seeded.tokens.map((t) => t.address), abi: [transfer], eventName: 'Transfer', fromBlock: 0n }
+    const all = await api.getLogs(filter)
+    const set = await api.queryLogs(filter)
+    expect(set).toEqual({ id: expect.any(String), chainId: 31337, count: all.length })
+    expect(all.length).toBeGreaterThan(3)
+    expect(api.readLogs({ id: set.id, offset: 1, limit: 2 })).toEqual(all.slice(1, 3))
+    expect(api.readLogs({ id: set.id, offset: 0, limit: all.length })).toEqual(all)
+    expect(api.releaseLogs({ id: set.id })).toBe(true)
+    expect(() => api.readLogs({ id: set.id, offset: 0, limit: 1 })).toThrow(expect.objectContaining({ code: 'RESOURCE_NOT_FOUND' }))
+  })
+
   it('refuses a chain it was not configured with', async () => {
     const api = createWorkerApi()
     api.configure({ chains: [] })

@@ -3,10 +3,12 @@ import { PENDING_TRANSACTIONS_LIMIT } from '../shared/protocol/constants'
 import { createWidgetError } from '../shared/protocol/errors'
 import { withWidgetErrors } from './rpc-transport/withWidgetErrors'
 import { createChainClientRegistry } from './chain-clients/createChainClientRegistry'
-import type { ContractCall, CoreConfig, CoreWorkerApi } from '../shared/protocol/core/coreApi'
+import type { ContractCall, CoreConfig, CoreWorkerApi, LogFilter } from '../shared/protocol/core/coreApi'
 import { balanceKey, type PendingTransaction } from '../shared/protocol/core/coreState'
 import { dataServiceMethods, type DataServiceMethod } from '../shared/protocol/core/dataService'
 import { createEip155Client, decodeLogs, type Eip155Client } from './chain-clients/eip155'
+import { createLogDecoder } from './chain-clients/createLogDecoder'
+import { createLogSets } from './chain-clients/createLogSets'
 import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
 import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
@@ -43,6 +45,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   let dataService: DataServiceClient | undefined
   const chains = createChainClientRegistry<ChainEntry>()
   const aborts = new Map<string, AbortController>()
+  const logSets = createLogSets()
   const blockWatches = new Map<string, { chainId: number }>()
   const blockLoops = new Map<number, { timer?: ReturnType<typeof setTimeout> }>()
   let blockPollingIntervalMs = 1_000
@@ -212,8 +215,13 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address, token)]: { caipNetworkId, owner: address, token, value, updatedAt: now() } } }))
       return value
     },
-    getLogs: ({ chainId, ...parameters }: Parameters<Eip155Client['getLogs']>[0] & { chainId: number }) =>
-      clientFor(chainId).getLogs(parameters),
+    getLogs: ({ chainId, ...parameters }: LogFilter) => clientFor(chainId).getLogs(parameters),
+    /** Fetches the logs and keeps them here, undecoded: the page gets `{ id, chainId, count }` and reads slices. */
+    queryLogs: async ({ chainId, ...filter }: LogFilter) =>
+      logSets.add({ chainId, logs: await clientFor(chainId).fetchLogs(filter), decoder: createLogDecoder(filter) }),
+    /** `limit` logs of a set from `offset`, decoded now. */
+    readLogs: (parameters: { id: string; offset: number; limit: number }) => logSets.read(parameters),
+    releaseLogs: (parameters: { id: string }) => logSets.release(parameters),
     decodeEventLogs: (parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }) => decodeLogs(parameters),
 
     async waitForTransactionReceipt({ chainId, hash, ...options }: { chainId: number; hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }) {

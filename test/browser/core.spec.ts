@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, http } from 'viem'
+import { createPublicClient, erc20Abi, http, parseAbiItem } from 'viem'
 import type { Page } from '@playwright/test'
 import { expect, test } from '../fixtures'
 import type { StackManifest } from '../../services/stack/manifest'
@@ -29,6 +29,37 @@ test.describe('the core in a real worker', () => {
       address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner],
     })
     expect(result).toEqual({ isWorker: true, balance: onChain, balanceType: 'bigint', decimals: { status: 'success', result: 6 } })
+  })
+
+  test('keeps queried logs in the worker, and reads slices of them decoded as getLogs gives them', async ({ page, stack }) => {
+    const chain = stack.chains[0]!
+    const result = await page.evaluate(
+      async ({ chain, token, event }) => {
+        const core = window.tessera.createCore({ chains: [{ chainId: chain.chainId, rpcUrls: [chain.rpcUrl] }] })
+        const filter = { chainId: chain.chainId, address: token, abi: [event], eventName: 'Transfer', fromBlock: 0n }
+        const all = await core.getLogs(filter)
+        const set = await core.queryLogs(filter)
+        const slice = await core.readLogs(set, { offset: 1, limit: 2 })
+        const paged = []
+        for await (const page of core.iterateLogs(set, { pageSize: 2 })) paged.push(...page)
+        const released = await core.releaseLogs(set)
+        const afterRelease = await core.readLogs(set).then(() => 'read', (e: Error & { code?: string }) => e.code)
+        core.destroy()
+        const text = (logs: unknown) => JSON.stringify(logs, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))
+        return {
+          count: set.count,
+          total: all.length,
+          isSliceEqual: text(slice) === text(all.slice(1, 3)),
+          valueType: typeof (slice[0]?.args as { value?: unknown } | undefined)?.value,
+          pagedCount: paged.length,
+          released,
+          afterRelease,
+        }
+      },
+      { chain, token: chain.tokens[0]!.address, event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)') },
+    )
+    expect(result.total).toBeGreaterThan(2)
+    expect(result).toEqual({ count: result.total, total: result.total, isSliceEqual: true, valueType: 'bigint', pagedCount: result.total, released: true, afterRelease: 'RESOURCE_NOT_FOUND' })
   })
 
   test('keeps error codes across the worker boundary', async ({ page, stack }) => {

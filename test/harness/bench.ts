@@ -1,10 +1,16 @@
-import { createPublicClient, erc20Abi, http, parseAbiItem, type Address } from 'viem'
+import { createPublicClient, encodeEventTopics, erc20Abi, http, parseAbiItem, parseEventLogs, type Address } from 'viem'
 import { createCore } from '../../src/main'
 
-/** The heavy-dApp scenario of `npm run bench:core`: 2,000 balanceOf reads, then 10,000 Transfer logs decoded. */
-export type BenchInput = { chainId: number; rpcUrl: string; multicall3: Address; token: Address; emitter: Address; holders: Address[] }
-export type BenchResult = { wallMs: number; longTasks: number; mainThreadTbtMs: number; reads: number; logs: number }
+/** The heavy-dApp scenario of `npm run bench:core`: `holderCount` balanceOf reads, then the emitter's Transfer logs decoded. */
+export type BenchInput = { chainId: number; rpcUrl: string; multicall3: Address; token: Address; emitter: Address; holderCount: number }
+/**
+ * How the core gets the logs: `slice` keeps them in the worker and reads the first page (what a heavy dApp should do),
+ * `pages` reads every page through iterateLogs, `copy` is getLogs (every decoded log copied to the page at once).
+ */
+export type CoreLogsMode = 'slice' | 'pages' | 'copy'
+export type BenchResult = { wallMs: number; readsMs: number; logsMs: number; longTasks: number; mainThreadTbtMs: number; reads: number; logs: number }
 
+const FIRST_PAGE = 100
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
 export function observeLongTasks() {
@@ -19,36 +25,67 @@ export function observeLongTasks() {
   }
 }
 
-async function measure(scenario: () => Promise<{ reads: number; logs: number }>): Promise<BenchResult> {
+/** Runs the reads, then the logs (skipped when `logs` is undefined), timing each and the whole. The calls are built before. */
+async function measure({ reads, logs }: { reads: () => Promise<number>; logs?: () => Promise<number> }): Promise<BenchResult> {
   const stop = observeLongTasks()
   const started = performance.now()
-  const counts = await scenario()
-  const wallMs = performance.now() - started
+  const readCount = await reads()
+  const readsDone = performance.now()
+  const logCount = logs ? await logs() : 0
+  const done = performance.now()
   const durations = await stop()
   return {
-    wallMs: Math.round(wallMs),
+    wallMs: Math.round(done - started),
+    readsMs: Math.round(readsDone - started),
+    logsMs: Math.round(done - readsDone),
     longTasks: durations.length,
     mainThreadTbtMs: Math.round(durations.reduce((sum, d) => sum + Math.max(0, d - 50), 0)),
-    ...counts,
+    reads: readCount,
+    logs: logCount,
   }
 }
 
-const balanceCalls = ({ token, holders }: BenchInput) =>
-  holders.map((holder) => ({ address: token, abi: erc20Abi, functionName: 'balanceOf' as const, args: [holder] as const }))
+const holderAt = (i: number) => `0x${(0x10000 + i).toString(16).padStart(40, '0')}` as Address
 
-async function runCore(input: BenchInput) {
+const balanceCalls = ({ token, holderCount }: BenchInput) =>
+  Array.from({ length: holderCount }, (_, i) => ({ address: token, abi: erc20Abi, functionName: 'balanceOf' as const, args: [holderAt(i)] as const }))
+
+const transferFilter = (input: BenchInput) => ({ address: input.emitter, abi: [transferEvent], eventName: 'Transfer', fromBlock: 0n })
+
+/** Through the worker core. The count of logs is the set's (slice), or what reached the page (pages, copy). */
+async function runCore(input: BenchInput, logsMode?: CoreLogsMode) {
   const core = createCore({ chains: [{ chainId: input.chainId, rpcUrls: [input.rpcUrl], multicall3: input.multicall3 }] })
   await core.ping()
-  const result = await measure(async () => {
-    const reads = await core.multicall({ chainId: input.chainId, contracts: balanceCalls(input) })
-    const logs = await core.getLogs({ chainId: input.chainId, address: input.emitter, abi: [transferEvent], eventName: 'Transfer', fromBlock: 0n })
-    return { reads: reads.length, logs: logs.length }
+  const chainId = input.chainId
+  const logs = {
+    async slice() {
+      const set = await core.queryLogs({ chainId, ...transferFilter(input) })
+      const firstPage = await core.readLogs(set, { offset: 0, limit: FIRST_PAGE })
+      if (firstPage.length !== Math.min(FIRST_PAGE, set.count)) throw new Error(`read ${firstPage.length} logs of the first page`)
+      return set.count
+    },
+    async pages() {
+      const set = await core.queryLogs({ chainId, ...transferFilter(input) })
+      let count = 0
+      for await (const page of core.iterateLogs(set, { pageSize: 1_000 })) count += page.length
+      return count
+    },
+    copy: async () => (await core.getLogs({ chainId, ...transferFilter(input) })).length,
+  }
+  const contracts = balanceCalls(input)
+  const result = await measure({
+    reads: async () => (await core.multicall({ chainId, contracts })).length,
+    logs: logsMode && logs[logsMode],
   })
   core.destroy()
   return result
 }
 
-async function runBaseline(input: BenchInput) {
+/**
+ * viem's public client on the main thread, as a dApp without the core would do it: getLogs decodes every log
+ * (`decodeAll`), or the raw eth_getLogs answer is kept and only the first page decoded (`slice`, the core's way).
+ */
+async function runBaseline(input: BenchInput, logsMode: 'decodeAll' | 'slice' = 'decodeAll') {
   const client = createPublicClient({
     chain: {
       id: input.chainId,
@@ -59,10 +96,18 @@ async function runBaseline(input: BenchInput) {
     },
     transport: http(input.rpcUrl),
   })
-  return measure(async () => {
-    const reads = await client.multicall({ contracts: balanceCalls(input) })
-    const logs = await client.getLogs({ address: input.emitter, event: transferEvent, fromBlock: 0n })
-    return { reads: reads.length, logs: logs.length }
+  const contracts = balanceCalls(input)
+  return measure({
+    reads: async () => (await client.multicall({ contracts })).length,
+    logs:
+      logsMode === 'decodeAll'
+        ? async () => (await client.getLogs({ address: input.emitter, event: transferEvent, fromBlock: 0n })).length
+        : async () => {
+            const raw = await client.request({ method: 'eth_getLogs', params: [{ address: input.emitter, topics: encodeEventTopics({ abi: [transferEvent] }), fromBlock: '0x0' }] })
+            const firstPage = parseEventLogs({ abi: [transferEvent], logs: raw.slice(0, FIRST_PAGE) })
+            if (firstPage.length !== Math.min(FIRST_PAGE, raw.length)) throw new Error(`decoded ${firstPage.length} logs of the first page`)
+            return raw.length
+          },
   })
 }
 

@@ -2,7 +2,7 @@ import { transfer, transferHandlers, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
 import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
-import type { ContractCall, CoreConfig, CoreWorkerApi } from '../../shared/protocol/core/coreApi'
+import type { ContractCall, CoreConfig, CoreWorkerApi, DecodedLog, LogFilter, LogSet, MulticallResult } from '../../shared/protocol/core/coreApi'
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
 import type { SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 import type { BitcoinTransferParameters } from '../../shared/protocol/core/bitcoinApi'
@@ -27,6 +27,13 @@ function startWorker() {
 }
 
 const isPageVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden'
+
+/** Calls per message to the worker: copying one part (structured clone) stays far below a 50 ms task. */
+const MULTICALL_PART_SIZE = 2_048
+
+/** Lets the page run its other tasks (input, rendering) before going on. */
+const yieldToPage = () =>
+  typeof scheduler !== 'undefined' && typeof scheduler.yield === 'function' ? scheduler.yield() : new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /**
  * Starts Tessera's core in a dedicated Web Worker and returns its client (`widget.core`). Every call has a
@@ -71,6 +78,12 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
   })
   const { call } = client
 
+  const readLogs = (logs: LogSet, { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {}) =>
+    call((r) => r.readLogs({ id: logs.id, offset, limit }))
+  async function* iterateLogs(logs: LogSet, { pageSize = 500 }: { pageSize?: number } = {}): AsyncGenerator<DecodedLog[], void, undefined> {
+    for (let offset = 0; offset < logs.count; offset += pageSize) yield await readLogs(logs, { offset, limit: pageSize })
+  }
+
   const onVisibilityChange = () => void (client.isRunning() && client.remote().setVisibility(isPageVisible()).catch(() => {}))
   if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisibilityChange)
 
@@ -93,15 +106,45 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     },
     getBlockNumber: (parameters: { chainId: number }) => call((r) => r.getBlockNumber(parameters)),
     readContract: (parameters: ContractCall & { chainId: number }) => call((r) => r.readContract(parameters)),
-    multicall: (parameters: { chainId: number; contracts: readonly ContractCall[] }) => call((r) => r.multicall(parameters)),
+    /**
+     * Contract reads batched through Multicall3 in the worker, results in the order of `contracts`. Thousands of calls
+     * are posted in parts of 2,048, each in a task of its own, so copying them never blocks the page; the worker
+     * starts on a part as it arrives.
+     */
+    async multicall({ chainId, contracts }: { chainId: number; contracts: readonly ContractCall[] }): Promise<MulticallResult[]> {
+      if (contracts.length <= MULTICALL_PART_SIZE) return call((r) => r.multicall({ chainId, contracts }))
+      const parts: Promise<MulticallResult[]>[] = []
+      for (let start = 0; start < contracts.length; start += MULTICALL_PART_SIZE) {
+        if (start > 0) await yieldToPage()
+        const part = call((r) => r.multicall({ chainId, contracts: contracts.slice(start, start + MULTICALL_PART_SIZE) }))
+        // Handled below by Promise.all; until then a part that fails early is not an unhandled rejection.
+        part.catch(() => {})
+        parts.push(part)
+      }
+      return (await Promise.all(parts)).flat()
+    },
     getBalance: (parameters: { chainId: number; address: Address; token?: Address | null; force?: boolean }) => call((r) => r.getBalance(parameters)),
     invalidateBalances: (parameters: { chainId: number; address: Address }) => call((r) => r.invalidateBalances(parameters)),
     /** Tessera's data service and wallet registry (SPEC §7), called and cached in the worker. */
     dataService: Object.fromEntries(
       dataServiceMethods.map((method) => [method, (args?: Record<string, unknown>) => call((r) => r.callDataService({ method, args }))]),
     ) as unknown as CoreDataService,
-    getLogs: (parameters: { chainId: number; abi: Abi; address?: Address | Address[]; eventName?: string; fromBlock?: bigint; toBlock?: bigint }) =>
-      call((r) => r.getLogs(parameters)),
+    /** Logs fetched and decoded in the worker, every one copied to the page: for thousands of logs, queryLogs. */
+    getLogs: (parameters: LogFilter) => call((r) => r.getLogs(parameters)),
+    /**
+     * Fetches logs into the worker and answers `{ id, chainId, count }`; nothing is decoded or copied to the page until
+     * readLogs (or iterateLogs) asks for a slice. The worker holds the 16 sets read last: releaseLogs frees one sooner.
+     * @example
+     * const transfers = await core.queryLogs({ chainId: 1, address: token, abi: erc20Abi, eventName: 'Transfer', fromBlock: 0n })
+     * const firstPage = await core.readLogs(transfers, { offset: 0, limit: 50 })
+     */
+    queryLogs: (parameters: LogFilter) => call((r) => r.queryLogs(parameters)),
+    /** `limit` logs (100 unless given, at most 10,000) of a set from `offset`, decoded in the worker. */
+    readLogs,
+    /** Every log of a set in order, `pageSize` (500 unless given) at a time: `for await (const page of core.iterateLogs(set))`. */
+    iterateLogs,
+    /** Frees a set in the worker; answers whether it was still held. */
+    releaseLogs: (logs: LogSet) => call((r) => r.releaseLogs({ id: logs.id })),
     decodeEventLogs: (parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }) => call((r) => r.decodeEventLogs(parameters)),
     waitForTransactionReceipt: ({ timeoutMs = 180_000, ...parameters }: { chainId: number; hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }) =>
       call((r) => r.waitForTransactionReceipt({ ...parameters, timeoutMs }), { timeoutMs: timeoutMs + 5_000 }),

@@ -1,17 +1,17 @@
 import {
   createClient,
-  decodeEventLog,
+  encodeEventTopics,
   erc20Abi,
+  numberToHex,
   type Abi,
   type Address,
   type Client,
   type Hex,
-  type Log,
+  type RpcLog,
 } from 'viem'
 import {
   getBalance,
   getBlockNumber,
-  getLogs,
   multicall,
   readContract,
   waitForTransactionReceipt,
@@ -19,28 +19,23 @@ import {
 import { fallbackTransport } from '../rpc-transport/fallback'
 import { httpTransport } from '../rpc-transport/http'
 import type { TransportRanking } from '../rpc-transport/ranking'
-import type { ContractCall, DecodedLog, Eip155ChainConfig, MulticallResult } from '../../shared/protocol/core/coreApi'
+import type { ContractCall, DecodedLog, Eip155ChainConfig, LogFilter, MulticallResult } from '../../shared/protocol/core/coreApi'
+import { createLogDecoder, type AnyLog } from './createLogDecoder'
 
 const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const MULTICALL_BATCH_SIZE_BYTES = 1_024
+const MAX_ERROR_MESSAGE_LENGTH = 1_000
 
-/** Decodes raw logs against an ABI; logs that match no event of it are left out. */
-export function decodeLogs({ abi, logs, eventName }: { abi: Abi; logs: readonly Log[]; eventName?: string }): DecodedLog[] {
+// viem's messages quote the whole request body: a failed batch of thousands of reads would copy megabytes per read.
+const capMessage = (message: string) => (message.length > MAX_ERROR_MESSAGE_LENGTH ? `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}…` : message)
+
+/** Decodes logs (as the node sent them or formatted by viem) against an ABI; logs that match no event of it are left out. */
+export function decodeLogs({ abi, logs, eventName }: { abi: Abi; logs: readonly AnyLog[]; eventName?: string }): DecodedLog[] {
+  const decoder = createLogDecoder({ abi, eventName })
   const decoded: DecodedLog[] = []
   for (const log of logs) {
-    try {
-      const event = decodeEventLog({ abi, data: log.data, topics: log.topics, eventName, strict: true })
-      decoded.push({
-        eventName: event.eventName,
-        args: event.args,
-        address: log.address,
-        blockNumber: log.blockNumber,
-        transactionHash: log.transactionHash,
-        logIndex: log.logIndex,
-      })
-    } catch {
-      // not one of the ABI's events
-    }
+    const one = decoder.decode(log)
+    if (one) decoded.push(one)
   }
   return decoded
 }
@@ -77,6 +72,17 @@ export function createEip155Client({
     cacheTime: 0,
   })
 
+  /** The node's eth_getLogs answer, undecoded (hex quantities); with `eventName`, the event's topic filters it. */
+  const fetchLogs = ({ address, abi, eventName, fromBlock, toBlock }: Omit<LogFilter, 'chainId'>) => {
+    const event = eventName ? abi.find((item) => item.type === 'event' && item.name === eventName) : undefined
+    const topics = event ? encodeEventTopics({ abi: [event] }) : []
+    const blockTag = (block: bigint | undefined) => (block === undefined ? undefined : numberToHex(block))
+    return client.request({
+      method: 'eth_getLogs',
+      params: [{ address, topics, fromBlock: blockTag(fromBlock), toBlock: blockTag(toBlock) }],
+    } as never) as Promise<RpcLog[]>
+  }
+
   return {
     chainId,
     getBlockNumber: () => getBlockNumber(client, { cacheTime: 0 }),
@@ -86,7 +92,7 @@ export function createEip155Client({
       return results.map((r) =>
         r.status === 'success'
           ? { status: 'success', result: r.result }
-          : { status: 'failure', error: { name: r.error.name, message: r.error.message } },
+          : { status: 'failure', error: { name: r.error.name, message: capMessage(r.error.message) } },
       )
     },
     /** The native balance, or an ERC-20 balance when `token` is given (batched with other reads through Multicall3). */
@@ -94,17 +100,9 @@ export function createEip155Client({
       token
         ? readContract(client, { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
         : getBalance(client, { address }),
-    getLogs: async ({ address, abi, eventName, fromBlock, toBlock }: {
-      address?: Address | Address[]
-      abi: Abi
-      eventName?: string
-      fromBlock?: bigint
-      toBlock?: bigint
-    }) => {
-      const event = eventName ? abi.find((item) => item.type === 'event' && item.name === eventName) : undefined
-      const logs = await getLogs(client, { address, event: event as never, fromBlock, toBlock })
-      return decodeLogs({ abi, logs: logs as Log[], eventName })
-    },
+    fetchLogs,
+    /** The logs decoded once, here (viem's getLogs would decode them a first time). */
+    getLogs: async (filter: Omit<LogFilter, 'chainId'>) => decodeLogs({ abi: filter.abi, eventName: filter.eventName, logs: await fetchLogs(filter) }),
     waitForTransactionReceipt: ({ hash, timeoutMs = 180_000, retryCount = 6, confirmations = 1, pollingIntervalMs }: {
       hash: Hex
       timeoutMs?: number

@@ -59,6 +59,31 @@ describe('httpTransport: batching', () => {
     await expect.poll(() => server.abandoned).toBe(1)
   })
 
+  it('splits a batch whose body would pass maxBatchBodyBytes, and sends the parts at once', async () => {
+    // No part is answered before every part has arrived: the parts are on the wire together.
+    let arrived = 0
+    let allArrived: () => void
+    const barrier = new Promise<void>((resolve) => (allArrived = resolve))
+    server = await startFaultServer(async (body, res) => {
+      if (++arrived === 4) allArrived()
+      await barrier
+      answer((r) => r.params![0])(body, res, undefined as never)
+    })
+    const { client } = clientFor(server.url, { maxBatchBodyBytes: 1_000 })
+    const codes = Array.from({ length: 20 }, (_, i) => `0x${i.toString(16).padStart(100, '0')}`)
+    const results = await Promise.all(codes.map((code) => client.request({ method: 'eth_getCode', params: [code] } as never)))
+    expect(results).toEqual(codes)
+    expect(server.requests.map((r) => JSON.stringify(r).length <= 1_000)).toEqual([true, true, true, true])
+    expect(server.requests.flat()).toHaveLength(20)
+  })
+
+  it('sends a lone request larger than maxBatchBodyBytes as it is', async () => {
+    server = await startFaultServer(answer(() => '0x1'))
+    const { client } = clientFor(server.url, { maxBatchBodyBytes: 10 })
+    await Promise.all([blockNumber(client), blockNumber(client)])
+    expect(server.requests.map((r) => Array.isArray(r))).toEqual([false, false])
+  })
+
   it('splits batches at 1,000 requests', async () => {
     server = await startFaultServer(answer(() => '0x1'))
     const { client } = clientFor(server.url)

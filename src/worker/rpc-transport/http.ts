@@ -2,7 +2,7 @@ import { createTransport, UrlRequiredError, type EIP1193RequestFn, type Transpor
 import { createHttpRpcClient, type CreateHttpRpcClientParameters } from './httpRpcClient'
 import { getAbortError, MAX_RETRY_AFTER_MS, retryDelayMs, shouldRetry } from './shouldRetry'
 
-export type HttpTransportParameters = Pick<CreateHttpRpcClientParameters, 'batchSize' | 'maxResponseBodyBytes' | 'fetchFn' | 'fetchOptions'> & {
+export type HttpTransportParameters = Pick<CreateHttpRpcClientParameters, 'batchSize' | 'maxBatchBodyBytes' | 'maxResponseBodyBytes' | 'fetchFn' | 'fetchOptions'> & {
   /** How long one attempt waits for its answer (SPEC §9 RPC timeout). */
   timeoutMs?: number
   /** Retries on this endpoint. Unset, it is the caller's `retryCount` (fallbackTransport passes 0: it owns retries), else 3. */
@@ -27,6 +27,7 @@ export function httpTransport(
   url?: string,
   {
     batchSize = 1_000,
+    maxBatchBodyBytes,
     timeoutMs = 10_000,
     retryCount,
     retryDelayMs: baseDelayMs = 150,
@@ -40,7 +41,7 @@ export function httpTransport(
   return (({ chain, retryCount: callerRetryCount }) => {
     const endpoint = url || chain?.rpcUrls.default.http[0]
     if (!endpoint) throw new UrlRequiredError()
-    const rpc = createHttpRpcClient({ url: endpoint, batchSize, timeoutMs, maxResponseBodyBytes, fetchFn, fetchOptions })
+    const rpc = createHttpRpcClient({ url: endpoint, batchSize, maxBatchBodyBytes, timeoutMs, maxResponseBodyBytes, fetchFn, fetchOptions })
     const retries = retryCount ?? callerRetryCount ?? 3
     return createTransport(
       {

@@ -10,6 +10,8 @@ export type CreateHttpRpcClientParameters = {
   url: string
   /** Requests issued in the same tick go out as one JSON-RPC batch of at most this many (SPEC §7). */
   batchSize?: number
+  /** …and of a body of at most this many bytes: nodes refuse larger ones (anvil's limit is a few MB). */
+  maxBatchBodyBytes?: number
   /** How long one request waits for its answer, from the moment it is issued. */
   timeoutMs?: number
   /** A larger answer is refused as it streams in (a hostile node could send gigabytes). */
@@ -74,6 +76,8 @@ function splitCredentials(url: string): { url: string; headers: Record<string, s
 type Member = {
   id: number
   body: RpcRequestBody
+  /** The request as it goes on the wire. */
+  json: string
   resolve: (result: unknown) => void
   fail: (error: unknown) => void
   /** Set while its batch is on the wire: tells the batch this member no longer waits. */
@@ -84,7 +88,8 @@ type Member = {
 /**
  * JSON-RPC over HTTP POST, batched per endpoint whatever each request's AbortSignal (viem's http batches per signal,
  * which would turn hedged or deadline-bound reads into one POST each):
- * 1. requests of one tick are queued and sent as one batch of at most `batchSize` (a lone request as a plain object);
+ * 1. requests of one tick are queued and sent as one batch of at most `batchSize` requests and `maxBatchBodyBytes`
+ *    (a lone request as a plain object); the batches of one tick go out at once, in parallel;
  * 2. each request has its own timeout and signal and leaves its batch when either fires; when every member has
  *    left, the HTTP request is aborted, so a hanging node does not keep connections open for nobody;
  * 3. answers are matched by id, and must carry exactly the ids sent (no missing, extra or repeated ids),
@@ -94,6 +99,7 @@ type Member = {
 export function createHttpRpcClient({
   url: urlWithCredentials,
   batchSize = 1_000,
+  maxBatchBodyBytes = 1_048_576,
   timeoutMs = 10_000,
   maxResponseBodyBytes = 10_485_760,
   fetchFn = (input, init) => fetch(input, init),
@@ -104,6 +110,7 @@ export function createHttpRpcClient({
   headers.set('Content-Type', 'application/json')
   new Headers(fetchOptions.headers).forEach((value, key) => headers.set(key, value))
   let queue: Member[] = []
+  let queueBytes = 0
   let flushTimer: ReturnType<typeof setTimeout> | undefined
   let nextId = 0
 
@@ -112,6 +119,7 @@ export function createHttpRpcClient({
     flushTimer = undefined
     const members = queue.filter((m) => !m.isSettled)
     queue = []
+    queueBytes = 0
     if (members.length > 0) void send(members)
   }
 
@@ -119,7 +127,6 @@ export function createHttpRpcClient({
     const controller = new AbortController()
     let waiting = members.length
     for (const member of members) member.onLeave = () => --waiting === 0 && controller.abort()
-    const json = (m: Member) => ({ jsonrpc: '2.0', id: m.id, ...m.body })
     let response: Response
     let text: string
     try {
@@ -127,7 +134,7 @@ export function createHttpRpcClient({
         ...fetchOptions,
         method: 'POST',
         headers,
-        body: JSON.stringify(members.length === 1 ? json(members[0]!) : members.map(json)),
+        body: members.length === 1 ? members[0]!.json : `[${members.map((m) => m.json).join(',')}]`,
         signal: controller.signal,
       })
       text = await readBoundedText(response, maxResponseBodyBytes, (size) => new ResponseBodyTooLargeError({ maxSize: maxResponseBodyBytes, size }))
@@ -199,9 +206,17 @@ export function createHttpRpcClient({
           member.onLeave?.()
           finish()
         }
+        const id = ++nextId
+        let json: string
+        try {
+          json = JSON.stringify({ jsonrpc: '2.0', id, ...body })
+        } catch (error) {
+          return reject(new HttpRequestError({ body, url, cause: error as Error }))
+        }
         const member: Member = {
-          id: ++nextId,
+          id,
           body,
+          json,
           isSettled: false,
           resolve: (result) => settle(() => resolve(result)),
           fail: (error) => settle(() => reject(error)),
@@ -209,7 +224,10 @@ export function createHttpRpcClient({
         const onAbort = () => member.fail(getAbortError(signal!))
         const timer = setTimeout(() => member.fail(new TimeoutError({ body, url })), timeoutMs)
         signal?.addEventListener('abort', onAbort, { once: true })
+        // Counted in characters, which are bytes for JSON-RPC's hex and ASCII (text beyond ASCII may run a little over).
+        if (queue.length > 0 && queueBytes + member.json.length + 1 > maxBatchBodyBytes) flush()
         queue.push(member)
+        queueBytes += member.json.length + 1
         if (queue.length >= batchSize) flush()
         else flushTimer ??= setTimeout(flush, 0)
       })

@@ -62,6 +62,12 @@ export type DecodedLog = {
   logIndex: number | null
 }
 
+/** Which logs to fetch: eth_getLogs's filter, with the ABI they are decoded against. */
+export type LogFilter = { chainId: number; abi: Abi; address?: Address | Address[]; eventName?: string; fromBlock?: bigint; toBlock?: bigint }
+
+/** Logs held in the worker, read by slices: `count` of them, from offset 0 to count - 1. */
+export type LogSet = { id: string; chainId: number; count: number }
+
 type Awaitable<T> = T | Promise<T>
 
 /**
@@ -81,7 +87,13 @@ export type CoreWorkerApi = {
   readContract(parameters: ContractCall & { chainId: number }): Promise<unknown>
   multicall(parameters: { chainId: number; contracts: readonly ContractCall[] }): Promise<MulticallResult[]>
   getBalance(parameters: { chainId: number; address: Address; token?: Address | null; force?: boolean }): Promise<bigint>
-  getLogs(parameters: { chainId: number; abi: Abi; address?: Address | Address[]; eventName?: string; fromBlock?: bigint; toBlock?: bigint }): Promise<DecodedLog[]>
+  getLogs(parameters: LogFilter): Promise<DecodedLog[]>
+  /** Fetches the logs and keeps them in the worker; answers how many there are. */
+  queryLogs(parameters: LogFilter): Promise<LogSet>
+  /** `limit` logs of a set from `offset`, decoded. */
+  readLogs(parameters: { id: string; offset: number; limit: number }): Awaitable<DecodedLog[]>
+  /** Forgets a set; answers whether the worker held it. */
+  releaseLogs(parameters: { id: string }): Awaitable<boolean>
   decodeEventLogs(parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }): Awaitable<DecodedLog[]>
   waitForTransactionReceipt(parameters: { chainId: number; hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }): Promise<TransactionReceipt>
   /** A JSON-RPC request to the chain's nodes; `requestId` lets abort() cancel it. */
