@@ -1,48 +1,284 @@
-// `npm run bench:api`: load on the data service's balance and history endpoints, loopback only, bounded in time.
-// Prints JSON { balance: { rps, p99Ms, errors }, history: { rps, p99Ms, errors } }.
+// `npm run bench:api`: the data service with 1,000,000 transfers in its table, and the relay, loopback only, bounded in
+// time (about 3 minutes on 2 cores; BENCH_DURATION_S per load, BENCH_RUNS loads each, medians reported).
+// Prints JSON: { balance, history, historyUncached, idleRssMb, loadRssMb, relay, indexer, pglite, postgres }; the
+// top-level figures are PGlite's. The PostgreSQL leg runs with `-- --postgres` (a throwaway server, Debian's
+// PostgreSQL 15) or DATABASE_URL (a database the bench may fill: it adds a million rows).
+// The data service and the relay run as child processes, so each RSS is its own (sampled with ps).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { createWalletClient, erc20Abi, http } from 'viem'
+import { createWalletClient, erc20Abi, http, type Address } from 'viem'
 import { foundry } from 'viem/chains'
+import { openDatabase, type Database } from '../../services/api/db/createDatabase'
+import { createIndexer } from '../../services/api/indexer'
+import { startPostgres } from '../../services/api/testing/startPostgres'
 import { startAnvil } from '../../services/chain/anvil'
 import { seedChain } from '../../services/chain/seedChain'
-import { openDatabase } from '../../services/api/db/createDatabase'
-import { startApiServer } from '../../services/api/server'
+import { connectRawClient } from '../../services/relay/testing/connectRawClient'
 import { freePorts } from '../../services/stack/ports'
+import { startSyntheticChain } from './syntheticChain'
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const CONNECTIONS = 10
-const TRANSFERS = 300
+const TRANSFERS_ON_ANVIL = 100
+const SEEDED_TRANSFERS = 1_000_000
+/** Accounts the seeded transfers go between; HOT_ACCOUNT is a party to every 20th (50,000 transfers). */
+const ACCOUNTS = 10_000
+const HOT_ACCOUNT = `0x${'0'.repeat(40)}`
+const INDEXER_BLOCKS = Number(process.env.BENCH_INDEXER_BLOCKS ?? 100_000)
+const LOGS_PER_BLOCK = 2
+const SYNTHETIC_CHAIN_ID = 31338
+const RELAY_PAIRS = 20
+const isPostgresAsked = process.argv.includes('--postgres') || Boolean(process.env.DATABASE_URL)
 
-async function load(url: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S })
-  return { rps: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx }
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10
+const accountAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
+/** Resident memory of a process in MB, as ps reports it. */
+const rssMb = (pid: number) => Math.round(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1_024)
+
+type Load = { rps: number; p99Ms: number; errors: number }
+
+/** Loads `url` (or each request's own path from `nextPath`) RUNS times; medians, and the child's highest RSS meanwhile. */
+async function load(url: string, pid: number, nextPath?: () => string): Promise<Load & { rssMb: number }> {
+  const runs: Load[] = []
+  let highest = 0
+  const sampler = setInterval(() => (highest = Math.max(highest, rssMb(pid))), 250)
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const result = await autocannon({
+        url,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
+      })
+      runs.push({ rps: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx })
+    }
+  } finally {
+    clearInterval(sampler)
+  }
+  return { rps: median(runs.map((r) => r.rps)), p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((sum, r) => sum + r.errors, 0), rssMb: highest }
+}
+
+/** One statement: 1,000,000 transfers between ACCOUNTS accounts (HOT_ACCOUNT in every 20th), 4 per block, a few named parties. */
+async function seedTransfers(db: Database) {
+  const started = performance.now()
+  await db.query(
+    `insert into transfers (chain_id, block_number, tx_hash, log_index, from_address, to_address, token, value, status, timestamp)
+     select 31337, 1000000 + g / 4, '0x' || lpad(to_hex(g), 64, '0'), (g % 4)::integer,
+            '0x' || lpad(to_hex(case when g % 20 = 0 then 0 else (g * 7919) % ${ACCOUNTS} + 1 end), 40, '0'),
+            '0x' || lpad(to_hex((g * 104729) % ${ACCOUNTS} + 1), 40, '0'),
+            null, g, 'confirmed', 1700000000 + g / 4
+       from generate_series(1::bigint, ${SEEDED_TRANSFERS}::bigint) as g
+     on conflict do nothing`,
+  )
+  await db.query(`insert into names (name, address, coin_type) select 'bench' || g || '.tessera.id', '0x' || lpad(to_hex(g), 40, '0'), 60 from generate_series(1, 1000) as g on conflict do nothing`)
+  await db.query('analyze transfers')
+  return seconds(started)
+}
+
+/** Starts `npm run api`'s entry point as a child process and resolves once it listens. */
+async function startDataService(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  await waitForLine(child, 'Tessera data service on', 'the data service')
+  return child
+}
+
+async function waitForLine(child: ChildProcess, line: string, name: string) {
+  let output = ''
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench: ${name} did not start in 60 s\n${output}`)), 60_000)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes(line)) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`bench: ${name} exited (${code})\n${output}`))
+    })
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL')
+    throw error
+  })
+}
+
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await Promise.race([exited, sleep(5_000)])
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+}
+
+type Chain = { rpcUrl: string; multicall3: Address; tokens: { address: Address; name: string; symbol: string; decimals: number }[]; receiver: Address }
+
+/** One database: seeded, then served by the data service in its own process, idle and under load. */
+async function benchDataService({ chain, port, env, seed }: { chain: Chain; port: number; env: Record<string, string>; seed: () => Promise<number> }) {
+  const seedS = await seed()
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-config-'))
+  const configPath = join(dir, 'config.json')
+  const chains = [{ chainId: 31337, name: 'Local', rpcUrl: chain.rpcUrl, multicall3: chain.multicall3, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, tokens: chain.tokens }]
+  writeFileSync(configPath, JSON.stringify({ projects: [{ id: 'bench', allowedOrigins: [] }], chains, prices: { ETH: 3_000, TUSD: 1, TSR: 2.5 } }))
+  const child = await startDataService({ ...env, TESSERA_API_CONFIG: configPath, PORT: String(port) })
+  try {
+    const url = `http://127.0.0.1:${port}`
+    const query = 'projectId=bench&chainId=eip155:31337'
+    // The indexer catches up with the small anvil chain, then the service idles.
+    await sleep(3_000)
+    const idleRssMb = rssMb(child.pid!)
+    const balance = await load(`${url}/v1/account/${chain.receiver}/balance?${query}`, child.pid!)
+    // The account in 50,000 of the million transfers; its first page again and again (the 1 s cache answers most).
+    const history = await load(`${url}/v1/account/${HOT_ACCOUNT}/history?${query}`, child.pid!)
+    // Another account each request: every one a query (the cache cannot help).
+    let next = 0
+    const historyUncached = await load(url, child.pid!, () => `/v1/account/${accountAddress((next++ % ACCOUNTS) + 1)}/history?${query}`)
+    const loadRssMb = Math.max(balance.rssMb, history.rssMb, historyUncached.rssMb)
+    const strip = ({ rssMb: _, ...figures }: Load & { rssMb: number }) => figures
+    return { seededTransfers: SEEDED_TRANSFERS, seedS, idleRssMb, loadRssMb, balance: strip(balance), history: strip(history), historyUncached: strip(historyUncached) }
+  } finally {
+    await stopProcess(child)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A catch-up of INDEXER_BLOCKS blocks served by a synthetic node (anvil takes minutes to mine them), into `db`. */
+async function benchIndexer(db: Database) {
+  const token: Address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+  // Its own chain id: the rows of the served chain (31337) stay as they are.
+  const node = await startSyntheticChain({ blocks: INDEXER_BLOCKS, logsPerBlock: LOGS_PER_BLOCK, token, chainId: SYNTHETIC_CHAIN_ID })
+  try {
+    const chain = { chainId: SYNTHETIC_CHAIN_ID, name: 'Synthetic', rpcUrl: node.rpcUrl, multicall3: token, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, tokens: [{ address: token, name: 'T', symbol: 'T', decimals: 18 }] }
+    let transfers = 0
+    const indexer = createIndexer({ db, chain, onIndexed: (indexed) => void (transfers += indexed.transfers) })
+    const started = performance.now()
+    await indexer.catchUp()
+    const catchUpS = (performance.now() - started) / 1_000
+    return {
+      source: 'synthetic JSON-RPC node (scripts/bench/syntheticChain.ts)',
+      blocks: INDEXER_BLOCKS,
+      transfers,
+      catchUpS: Math.round(catchUpS * 10) / 10,
+      blocksPerS: Math.round(INDEXER_BLOCKS / catchUpS),
+      transfersPerS: Math.round(transfers / catchUpS),
+    }
+  } finally {
+    await node.stop()
+  }
+}
+
+/** The relay alone: idle, then RELAY_PAIRS pairs publishing small messages to each other for DURATION_S. */
+async function benchRelay(port: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/relay/main.ts'], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  await waitForLine(child, 'WalletConnect relay on', 'the relay')
+  const url = `ws://127.0.0.1:${port}`
+  const clients: Awaited<ReturnType<typeof connectRawClient>>[] = []
+  try {
+    await sleep(1_000)
+    const idleRssMb = rssMb(child.pid!)
+    let highest = idleRssMb
+    const sampler = setInterval(() => (highest = Math.max(highest, rssMb(child.pid!))), 250)
+    let published = 0
+    const deadline = Date.now() + DURATION_S * 1_000
+    await Promise.all(
+      Array.from({ length: RELAY_PAIRS }, async (_, pair) => {
+        const [a, b] = await Promise.all([connectRawClient(url), connectRawClient(url)])
+        clients.push(a, b)
+        const topic = pair.toString(16).padStart(64, '0')
+        await b.request('irn_subscribe', { topic })
+        while (Date.now() < deadline) {
+          const reply = await a.request('irn_publish', { topic, message: 'x'.repeat(512), ttl: 300, tag: 1108 })
+          if (reply.result === true) published += 1
+        }
+      }),
+    )
+    clearInterval(sampler)
+    return { idleRssMb, loadRssMb: highest, pairs: RELAY_PAIRS, publishesPerS: Math.round(published / DURATION_S) }
+  } finally {
+    for (const client of clients) client.close()
+    await stopProcess(child)
+  }
 }
 
 async function main() {
   const ports = await freePorts()
   const anvil = await startAnvil({ port: ports.anvil, chainId: 31337 })
-  const seeded = await seedChain({ rpcUrl: anvil.rpcUrl })
-  const [sender, receiver] = seeded.devAccounts
-  const wallet = createWalletClient({ chain: foundry, transport: http(anvil.rpcUrl) })
-  for (let i = 0; i < TRANSFERS; i++) {
-    await wallet.writeContract({ account: sender!, address: seeded.tokens[0]!.address, abi: erc20Abi, functionName: 'transfer', args: [receiver!, BigInt(i + 1)] })
-  }
-  const server = await startApiServer({
-    port: ports.api,
-    db: await openDatabase({}),
-    projects: [{ id: 'bench', allowedOrigins: [] }],
-    chains: [{ chainId: 31337, name: 'Local', rpcUrl: anvil.rpcUrl, multicall3: seeded.multicall3, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, tokens: seeded.tokens }],
-    prices: { ETH: 3_000, TUSD: 1, TSR: 2.5 },
-  })
+  const stops: (() => unknown)[] = [() => anvil.stop()]
   try {
-    await server.indexers[0]!.catchUp()
-    const query = 'projectId=bench&st=bench&sv=bench-x-1&chainId=eip155:31337'
-    const balance = await load(`${server.url}/v1/account/${receiver}/balance?${query}`)
-    const history = await load(`${server.url}/v1/account/${receiver}/history?${query}`)
-    console.log(JSON.stringify({ balance, history, durationS: DURATION_S, connections: CONNECTIONS, transfersIndexed: TRANSFERS }, null, 2))
+    const seeded = await seedChain({ rpcUrl: anvil.rpcUrl })
+    const [sender, receiver] = seeded.devAccounts
+    const wallet = createWalletClient({ chain: foundry, transport: http(anvil.rpcUrl) })
+    for (let i = 0; i < TRANSFERS_ON_ANVIL; i++) {
+      await wallet.writeContract({ account: sender!, address: seeded.tokens[0]!.address, abi: erc20Abi, functionName: 'transfer', args: [receiver!, BigInt(i + 1)] })
+    }
+    const chain: Chain = { rpcUrl: anvil.rpcUrl, multicall3: seeded.multicall3, tokens: seeded.tokens, receiver: receiver! }
+
+    // PGlite: seeded in this process, then served by the child (one process at a time may open a PGlite directory).
+    const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-pglite-'))
+    stops.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const pglite = await benchDataService({
+      chain,
+      port: ports.api,
+      env: { TESSERA_DATA_DIR: dataDir, DATABASE_URL: '' },
+      seed: async () => {
+        const db = await openDatabase({ dataDir })
+        try {
+          return await seedTransfers(db)
+        } finally {
+          await db.close()
+        }
+      },
+    })
+    const indexerDir = mkdtempSync(join(tmpdir(), 'tessera-bench-indexer-'))
+    stops.push(() => rmSync(indexerDir, { recursive: true, force: true }))
+    const indexerDb = await openDatabase({ dataDir: indexerDir })
+    const indexer = await benchIndexer(indexerDb).finally(() => indexerDb.close())
+
+    let postgres: (Awaited<ReturnType<typeof benchDataService>> & { indexer: Awaited<ReturnType<typeof benchIndexer>> }) | null = null
+    if (isPostgresAsked) {
+      let databaseUrl = process.env.DATABASE_URL
+      if (!databaseUrl) {
+        const server = await startPostgres()
+        stops.push(() => server.stop())
+        databaseUrl = server.url
+      }
+      const figures = await benchDataService({
+        chain,
+        port: ports.api,
+        env: { DATABASE_URL: databaseUrl },
+        seed: async () => {
+          const db = await openDatabase({ databaseUrl })
+          try {
+            return await seedTransfers(db)
+          } finally {
+            await db.close()
+          }
+        },
+      })
+      const db = await openDatabase({ databaseUrl })
+      postgres = { ...figures, indexer: await benchIndexer(db).finally(() => db.close()) }
+    }
+    const relay = await benchRelay(ports.relay)
+
+    const { balance, history, historyUncached, idleRssMb, loadRssMb } = pglite
+    console.log(
+      JSON.stringify(
+        { balance, history, historyUncached, idleRssMb, loadRssMb, relay, indexer, pglite, postgres, durationS: DURATION_S, runs: RUNS, connections: CONNECTIONS },
+        null,
+        2,
+      ),
+    )
   } finally {
-    await server.stop()
-    await anvil.stop()
+    for (const stop of stops.reverse()) await stop()
   }
 }
 

@@ -5,6 +5,7 @@ import { analyticsRoutes } from './routes/analytics'
 import { assetRoutes } from './routes/assets'
 import { balanceRoutes } from './routes/balance'
 import { historyRoutes } from './routes/history'
+import { createHistoryCache, HISTORY_CACHE_MS } from './routes/historyCache'
 import { nameRoutes } from './routes/names'
 import { onrampRoutes } from './routes/onramp'
 import { sessionRoutes } from './routes/sessions'
@@ -21,9 +22,11 @@ const openPaths = new Set(['/health'])
  * unexpected failure answers a generic 500 and one escaped log line.
  * @example serve({ fetch: createApiApp(config).fetch, port: 8787 })
  */
-export function createApiApp(config: ApiConfig): Hono {
-  const { log = console.error } = config
-  const limits = resolveLimits(config.limits)
+export function createApiApp(appConfig: ApiConfig): Hono {
+  const { log = console.error } = appConfig
+  const limits = resolveLimits(appConfig.limits)
+  // One history cache for the history route and the writes that invalidate it.
+  const config: ApiConfig = { ...appConfig, historyCache: appConfig.historyCache ?? createHistoryCache({ maxBytes: limits.historyCacheBytes, ttlMs: HISTORY_CACHE_MS }) }
   const app = new Hono()
   const projects = new Map(config.projects.map((p) => [p.id, { ...p, origins: new Set(p.allowedOrigins) }]))
 

@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { Database } from './db/createDatabase'
+import type { HistoryCache } from './routes/historyCache'
 
 export type ServiceToken = { address: Address; name: string; symbol: string; decimals: number; iconUrl?: string }
 
@@ -47,6 +48,11 @@ export type ApiConfig = {
   limits?: Partial<ApiLimits>
   /** Where the service writes its error lines (default console.error); every line goes through `escapeForLog`. */
   log?: (line: string) => void
+  /**
+   * The history pages answered lately, which the indexers and name registrations invalidate: pass the same one to
+   * them (startApiServer does). Without one, createApiApp makes its own.
+   */
+  historyCache?: HistoryCache
 }
 
 export type ApiLimits = {
@@ -54,6 +60,8 @@ export type ApiLimits = {
   bodyBytes: number
   /** Balances kept for the 30 s cache, least recently used dropped first. */
   balanceCacheEntries: number
+  /** UTF-8 bytes of history pages kept for the 1 s cache, least recently used dropped first. */
+  historyCacheBytes: number
   /** Analytics events kept per project; past it the oldest go (checked every `analyticsPruneEvery` events). */
   analyticsEventsPerProject: number
   analyticsPruneEvery: number
@@ -69,6 +77,7 @@ export type ApiLimits = {
 export const defaultLimits: ApiLimits = {
   bodyBytes: 64 * 1024,
   balanceCacheEntries: 10_000,
+  historyCacheBytes: 4 * 1_024 * 1_024,
   analyticsEventsPerProject: 100_000,
   analyticsPruneEvery: 100,
   analyticsRetentionMs: 90 * 24 * 3_600_000,

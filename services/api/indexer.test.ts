@@ -6,7 +6,7 @@ import { freePorts } from '../stack/ports'
 import { createApiApp } from './app'
 import type { ServiceChain } from './config'
 import { openDatabase, type Database } from './db/createDatabase'
-import { createIndexer, type Indexer, type IndexerRollback } from './indexer'
+import { createIndexer, PRUNE_BLOCK_HASHES, type Indexer, type IndexerRollback } from './indexer'
 
 const RECENT_BLOCKS = 4
 
@@ -113,5 +113,35 @@ describe('history indexer on anvil: resets and reorgs', () => {
     await indexer.catchUp()
     expect(await history()).toEqual([fresh.hash])
     expect(rollbacks).toEqual([{ reason: 'reset', fromBlock: 0n }])
+  })
+})
+
+describe('history indexer: pruning block hashes', () => {
+  let db: Database
+  beforeAll(async () => {
+    db = await openDatabase({})
+  }, 60_000)
+  afterAll(() => db?.close())
+
+  it('looks each block up in transfers_chain_block, even when the statistics know none of the chain', async () => {
+    const insertTransfers = (chainId: number, count: number) =>
+      db.query(
+        `insert into transfers (chain_id, block_number, tx_hash, log_index, from_address, to_address, token, value, status, timestamp)
+         select $1, g, '0x' || g, 0, '0xa', '0xb', null, 1, 'confirmed', 1 from generate_series(1, $2::integer) as g`,
+        [chainId, count],
+      )
+    await insertTransfers(1, 20_000)
+    await db.query('analyze transfers')
+    // A chain added after the statistics were taken.
+    await insertTransfers(2, 5_000)
+    await db.query(`insert into indexed_blocks (chain_id, number, hash, parent_hash, timestamp) select 2, g, 'h', 'p', 1 from generate_series(1, 6000) as g`)
+    const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain ${PRUNE_BLOCK_HASHES}`, [2, 4_000, 6_000])).map((row) => row['QUERY PLAN']).join('\n')
+    expect(plan).toMatch(/SubPlan/)
+    expect(plan).toMatch(/Index Cond: \(\(chain_id = b\.chain_id\) AND \(block_number = b\.number\)\)/)
+    expect(plan).not.toMatch(/Join/)
+    await db.transaction((tx) => tx.query(PRUNE_BLOCK_HASHES, [2, 4_000, 6_000]))
+    const [{ kept }] = (await db.query<{ kept: string }>('select count(*)::text as kept from indexed_blocks where chain_id = 2')) as [{ kept: string }]
+    // Blocks 1–5000 hold transfers; of 5001–6000, those below 6000 go.
+    expect(kept).toBe('5001')
   })
 })

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server'
 import { createApiApp } from './app'
 import { escapeForLog, resolveLimits, type ApiConfig } from './config'
 import { createIndexer, type Indexer } from './indexer'
+import { createHistoryCache, HISTORY_CACHE_MS } from './routes/historyCache'
 
 export type ApiServer = { url: string; indexers: Indexer[]; stop: () => Promise<void> }
 
@@ -10,9 +11,11 @@ export type ApiServer = { url: string; indexers: Indexer[]; stop: () => Promise<
  * stop() ends the indexers, the server and the database.
  */
 export async function startApiServer({ host = '127.0.0.1', port, indexerPollIntervalMs = 1_000, ...config }: ApiConfig & { host?: string; port: number; indexerPollIntervalMs?: number }): Promise<ApiServer> {
-  const app = createApiApp(config)
   const { log = console.error } = config
   const limits = resolveLimits(config.limits)
+  // What the indexers write or drop changes history: they and the app share its cache.
+  const historyCache = config.historyCache ?? createHistoryCache({ maxBytes: limits.historyCacheBytes, ttlMs: HISTORY_CACHE_MS })
+  const app = createApiApp({ ...config, historyCache })
   // An RPC's error text is not ours: escaped like request text, so it stays one line.
   const indexers = config.chains.map((chain) =>
     createIndexer({
@@ -20,7 +23,13 @@ export async function startApiServer({ host = '127.0.0.1', port, indexerPollInte
       chain,
       pollIntervalMs: indexerPollIntervalMs,
       onError: (error) => log(escapeForLog(`indexer eip155:${chain.chainId}: ${(error as Error)?.message ?? String(error)}`)),
-      onRollback: ({ reason, fromBlock }) => log(`indexer eip155:${chain.chainId}: ${reason === 'reset' ? 'the chain was reset' : 'a reorganisation'}: history dropped from block ${fromBlock} on and indexed again`),
+      onRollback: ({ reason, fromBlock }) => {
+        historyCache.invalidate()
+        log(`indexer eip155:${chain.chainId}: ${reason === 'reset' ? 'the chain was reset' : 'a reorganisation'}: history dropped from block ${fromBlock} on and indexed again`)
+      },
+      onIndexed: ({ transfers }) => {
+        if (transfers > 0) historyCache.invalidate()
+      },
     }),
   )
   // Slow clients: a client that dribbles its headers or body is cut off, and connections are bounded, so idle or

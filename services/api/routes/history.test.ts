@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServiceChain } from '../config'
 import { openDatabase, type Database } from '../db/createDatabase'
-import { historyRoutes } from './history'
+import { historyQuery, historyRoutes } from './history'
+import { createHistoryCache } from './historyCache'
 
 const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const named = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -73,5 +74,65 @@ describe('history route: parties and directions', () => {
     expect(forgottenToken!.transfers[0]).toMatchObject({ fungible_info: { symbol: '', name: '' }, quantity: { numeric: '123456789' } })
     expect(received!.transfers[0]).toMatchObject({ fungible_info: { symbol: 'TSR' }, quantity: { numeric: '2' } })
     expect(self!.transfers[0]).toMatchObject({ fungible_info: { symbol: 'ETH' }, quantity: { numeric: '0.001' } })
+  })
+})
+
+describe('history route: a page costs the same however many transfers an account has', () => {
+  let db: Database
+  const busy = '0x0000000000000000000000000000000000000000'
+  const pageOf = async (cursor?: string) => {
+    const response = await historyRoutes({ db, chains: [chain], projects: [] }).request(`/v1/account/${busy}/history?chainId=eip155:31337${cursor ? `&cursor=${cursor}` : ''}`)
+    expect(response.status).toBe(200)
+    return (await response.json()) as { data: Entry[]; next: string | null }
+  }
+
+  beforeAll(async () => {
+    db = await openDatabase({})
+    // 40,000 transfers between 1,000 accounts; `busy` sends every 50th and receives every 75th (every 150th to itself).
+    await db.query(
+      `insert into transfers (chain_id, block_number, tx_hash, log_index, from_address, to_address, token, value, status, timestamp)
+       select 31337, g / 2, '0x' || lpad(to_hex(g), 64, '0'), g % 2,
+              '0x' || lpad(to_hex(case when g % 50 = 0 then 0 else g % 1000 + 1 end), 40, '0'),
+              '0x' || lpad(to_hex(case when g % 75 = 0 then 0 else g % 997 + 1 end), 40, '0'),
+              null, g, 'confirmed', 1700000000 + g
+         from generate_series(1, 40000) as g`,
+    )
+    await db.query('analyze transfers')
+  }, 60_000)
+  afterAll(() => db?.close())
+
+  it('walks the senders and receivers indexes a page deep, and sorts no more than two pages', async () => {
+    for (const options of [{ hasChainId: true, hasCursor: true }, { hasChainId: false, hasCursor: false }]) {
+      const params = [busy, ...(options.hasChainId ? [31337] : []), ...(options.hasCursor ? ['9000', '18000'] : [])]
+      const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain ${historyQuery(options)}`, params)).map((row) => row['QUERY PLAN']).join('\n')
+      expect(plan).toMatch(/Index Scan using transfers_from/)
+      expect(plan).toMatch(/Index Scan using transfers_to/)
+      expect(plan).not.toMatch(/Seq Scan|Bitmap/)
+    }
+  })
+
+  it('pages through every transfer of the account once, newest first', async () => {
+    const seen: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = await pageOf(cursor)
+      seen.push(...page.data.map((entry) => entry.metadata.hash))
+      cursor = page.next ?? undefined
+    } while (cursor)
+    // Every 50th sent, every 75th received, every 150th both (to itself).
+    expect(seen).toHaveLength(800 + 533 - 266)
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen.map((h) => BigInt(h))).toEqual(seen.map((h) => BigInt(h)).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)))
+  })
+
+  it('serves a cached page until the cache is invalidated', async () => {
+    const historyCache = createHistoryCache({ maxBytes: 1 << 20, ttlMs: 60_000 })
+    const app = historyRoutes({ db, chains: [chain], projects: [], historyCache })
+    const first = async () => ((await (await app.request(`/v1/account/${unnamed}/history`)).json()) as { data: Entry[] }).data.map((entry) => entry.metadata.hash)
+    expect(await first()).toEqual([])
+    await db.query(`insert into transfers (chain_id, block_number, tx_hash, log_index, from_address, to_address, token, value, status, timestamp) values (31337, 99999, $1, -1, $2, $3, null, 1, 'confirmed', 1)`, [hash(99_999), account, unnamed])
+    expect(await first()).toEqual([])
+    historyCache.invalidate()
+    expect(await first()).toEqual([hash(99_999)])
   })
 })

@@ -30,7 +30,7 @@ const coinType = boundedInt({ min: 0, max: PG_INTEGER_MAX })
  * Names (SPEC §7): register with a signature over {name, attributes, timestamp, coinType} (every stored field is
  * signed), look up, reverse, suggest. Names are 4 to 63 letters, digits and hyphens, with or without the suffix.
  */
-export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now }: ApiConfig) {
+export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, historyCache }: ApiConfig) {
   const app = new Hono()
   const fullName = (name: string) => (name.endsWith(nameSuffix) ? name : `${name}${nameSuffix}`)
   const label = (name: string) => (name.endsWith(nameSuffix) ? name.slice(0, -nameSuffix.length) : name)
@@ -81,6 +81,8 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now }: A
       ]),
     )
     if (inserted.length === 0) return c.json(errorBody('NAME_TAKEN', `${fullName(name)} is already registered`, 'message.name'), 409)
+    // History pages name their parties: the cached ones may now miss this name.
+    historyCache?.invalidate()
     return c.json({ success: true })
   })
 
