@@ -9,6 +9,8 @@ import { expect, test } from '../fixtures'
 const demoRoot = fileURLToPath(new URL('../../demo', import.meta.url))
 
 test('the demo in Vite dev: the first WalletConnect click shows its QR code without Vite reloading the page', async ({ page, stack }) => {
+  // A Vite dev server pre-bundling the workers' dependencies from an empty cache: 22 s on a loaded 2-core machine.
+  test.setTimeout(120_000)
   const vite = await import('vite')
   const cacheDir = mkdtempSync(join(tmpdir(), 'tessera-demo-deps-'))
   // The host-app origin is one the local project accepts; no other journey uses it meanwhile (one worker).

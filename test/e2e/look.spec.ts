@@ -107,6 +107,7 @@ test.describe('the look', () => {
   })
 
   test('an account with a name shows it, with its identity image, on the account button and in Account', async ({ page, stack }) => {
+    test.setTimeout(60_000)
     const { mnemonicToAccount } = await import('viem/accounts')
     const { ANVIL_MNEMONIC } = await import('../../services/relay/testing/createNodeWallet')
     const owner = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 12 })
