@@ -5,10 +5,10 @@ import { expect, test } from '../fixtures'
 /**
  * Size budgets of the UI issue, enforced on every `npm test` (sizes are deterministic; timings live in bench:ui). The
  * package's own first-click JS is held to 35 KiB by size-limit (`.size-limit.js`, 34.6 kB with e-mail login and four
- * families); this page, built from source by Vite, also carries its own four network variants and Vite's chunk glue
- * (zod in a chunk of its own since the lazy auth connector shares it): 36.7 KiB, held to 37.
+ * families); this page, built from source by Vite, also carries its own four network variants and Vite's chunk glue:
+ * 36.3 KiB since e-mail login (34.9 before), held to 36.5 until the start-up work of issue 19 brings it back to 35.
  */
-const OVER_REACT_FLOOR_KIB = 37
+const OVER_REACT_FLOOR_KIB = 36.5
 const WITH_WORKER_KIB = 150
 
 async function initialScriptsGzKiB(page: Page, path: string) {

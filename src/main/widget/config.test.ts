@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bitcoinNetworks } from '../../shared/protocol/addresses/bitcoin'
-import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig, polkadotRpcUrl } from './config'
+import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig } from './config'
+import { polkadotRpcUrl } from './polkadotRpcUrl'
 
 const local = {
   chainNamespace: 'eip155' as const,

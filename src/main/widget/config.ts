@@ -87,10 +87,6 @@ export type SolanaNetwork = z.infer<typeof solanaNetwork>
 export type BitcoinWidgetNetwork = z.infer<typeof bitcoinNetwork>
 export type PolkadotWidgetNetwork = z.infer<typeof polkadotNetwork>
 
-/** The WebSocket URL the core reaches a Polkadot network by: its first webSocket URL, else its first http URL as ws(s). */
-export const polkadotRpcUrl = (network: Pick<WidgetNetwork, 'rpcUrls'>): string | undefined =>
-  network.rpcUrls.default.webSocket?.[0] ?? network.rpcUrls.default.http[0]?.replace(/^http(s?):/, 'ws$1:')
-
 /** Features and their defaults (SPEC §9). */
 export const defaultFeatures = DEFAULT_FEATURES
 

@@ -5,7 +5,8 @@ import { createWidgetError } from '../../../shared/protocol/errors'
 import type { PolkadotConnector } from '../../providers/polkadot/createInjectedWeb3Connector'
 import { discoverPolkadotWallets } from '../../providers/polkadot/discoverPolkadotWallets'
 import type { InjectedAccount } from '../../providers/polkadot/injectedWeb3'
-import { polkadotRpcUrl, type PolkadotWidgetNetwork, type WidgetNetwork } from '../../widget/config'
+import type { PolkadotWidgetNetwork, WidgetNetwork } from '../../widget/config'
+import { polkadotRpcUrl } from '../../widget/polkadotRpcUrl'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
 
 type Hex = `0x${string}`
