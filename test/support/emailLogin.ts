@@ -10,7 +10,9 @@ export async function waitForMail(stack: StackManifest, to: string, subject: Reg
   await expect
     .poll(
       async () => {
-        const response = await fetch(`${stack.auth!.inboxUrl}/messages?to=${encodeURIComponent(to)}`)
+        // Each look is bounded: a request that hangs (a stale keep-alive socket) becomes a retry, not a stuck test.
+        const response = await fetch(`${stack.auth!.inboxUrl}/messages?to=${encodeURIComponent(to)}`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined)
+        if (!response?.ok) return false
         const { messages } = (await response.json()) as { messages: Mail[] }
         found = messages.find((mail) => subject.test(mail.subject) && Date.parse(mail.receivedAt) >= after)
         return found !== undefined
@@ -39,6 +41,8 @@ export async function approveDeviceFromMail(page: Page, stack: StackManifest, em
   const mailTab = await page.context().newPage()
   await mailTab.goto(link)
   await mailTab.getByRole('button', { name: 'Approve this device' }).click()
+  // Closed once the approval's answer has loaded: closing the tab in the middle of the form's navigation hung Chromium.
+  await expect(mailTab.getByRole('heading', { name: 'Device approved' })).toBeVisible()
   await mailTab.close()
   const codeMail = await waitForMail(stack, email, /is your sign-in code$/, startedAt)
   await expect(page.getByRole('dialog', { name: 'Enter your code' })).toBeVisible({ timeout: 30_000 })
