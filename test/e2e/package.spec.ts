@@ -102,16 +102,34 @@ async function ethersJourney(page: Page, stack: StackManifest, page_: 'ethers' |
 test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed package', () => {
   const built = viteApp({ ...REACT_19, ...WAGMI, wagmi: '3.7.7', ethers: '6.17.0' }, ['index', 'wagmi', 'ethers'], { '@types/react': '19.3.0', '@types/react-dom': '19.3.0' })
 
-  test('the workers (Solana client included) and lazy chunks load, and a phone wallet pairs by WalletConnect through our relay and signs in', async ({ page, stack }) => {
+  test('the workers (Solana, Bitcoin and Polkadot clients included) and lazy chunks load, and a phone wallet pairs by WalletConnect through our relay and signs in', async ({ page, stack }) => {
     expect(existsSync(join(built.app!.dir, 'node_modules/tessera/dist/types/main/index.d.ts'))).toBe(true)
     expect(readdirSync(join(built.app!.dir, 'dist/assets')).some((f) => /^worker-.*\.js$/.test(f))).toBe(true)
     const failed = recordLoadFailures(page)
     const solana = stack.solana!
-    const query = new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, solanaRpc: solana.rpcUrl, solanaNetwork: solana.caipNetworkId, solanaAccount: solana.devAccounts[0]!, api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })
+    const { bitcoin, polkadot } = { bitcoin: stack.bitcoin!, polkadot: stack.polkadot! }
+    const query = new URLSearchParams({
+      rpc: stack.chains[0]!.rpcUrl,
+      solanaRpc: solana.rpcUrl,
+      solanaNetwork: solana.caipNetworkId,
+      solanaAccount: solana.devAccounts[0]!,
+      // The Bitcoin and Polkadot family modules, each a file of the package that the host's worker imports by URL.
+      bitcoinApi: bitcoin.apiUrl,
+      bitcoinNetwork: bitcoin.caipNetworkId,
+      bitcoinAccount: bitcoin.devAccounts[0]!.payment.address,
+      polkadotRpc: polkadot.rpcUrl,
+      polkadotNetwork: polkadot.caipNetworkId,
+      polkadotAccount: polkadot.devAccounts[0]!.address,
+      api: stack.services.api,
+      relay: stack.services.relay,
+      project: stack.services.projectId,
+    })
     await page.goto(`${stack.hostApp!.url}/?${query}`)
     await expect(page.locator('#react')).toHaveText('React 19.3.1')
     await expect(page.locator('#core')).toHaveText(/^block \d+$/)
     await expect(page.locator('#solana')).toHaveText(/^lamports \d+$/)
+    await expect(page.locator('#bitcoin')).toHaveText(/^sats [1-9]\d*$/)
+    await expect(page.locator('#polkadot')).toHaveText(/^planck [1-9]\d*$/, { timeout: 20_000 })
 
     const wallet = await createNodeWallet({ relayUrl: stack.services.relay, chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })), addressIndex: 8, name: 'Packed Phone' })
     try {

@@ -2,14 +2,25 @@ import { version } from 'react'
 import { createRoot } from 'react-dom/client'
 import { ConnectButton, createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from 'tessera'
 
-// The local stack's URLs come in the query: ?rpc=…&api=…&relay=…&project=…, and for Solana ?solanaRpc=…&solanaNetwork=…&solanaAccount=…
+// The local stack's URLs come in the query: ?rpc=…&api=…&relay=…&project=…, for Solana ?solanaRpc=…&solanaNetwork=…&solanaAccount=…,
+// for Bitcoin ?bitcoinApi=…&bitcoinNetwork=…&bitcoinAccount=…, for Polkadot ?polkadotRpc=…&polkadotNetwork=…&polkadotAccount=…
 const query = new URLSearchParams(location.search)
 const rpcUrl = query.get('rpc') ?? 'http://127.0.0.1:8545'
 const solanaRpc = query.get('solanaRpc')
 const solanaNetwork = query.get('solanaNetwork')
+const bitcoinApi = query.get('bitcoinApi')
+const bitcoinNetwork = query.get('bitcoinNetwork')
+const polkadotRpc = query.get('polkadotRpc')
+const polkadotNetwork = query.get('polkadotNetwork')
 const networks: WidgetNetwork[] = [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } }]
 if (solanaRpc && solanaNetwork) {
   networks.push({ chainNamespace: 'solana', caipNetworkId: solanaNetwork, id: solanaNetwork.split(':')[1]!, name: 'Solana Local', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 }, rpcUrls: { default: { http: [solanaRpc] } } })
+}
+if (bitcoinApi && bitcoinNetwork) {
+  networks.push({ chainNamespace: 'bip122', caipNetworkId: bitcoinNetwork, id: bitcoinNetwork.split(':')[1]!, name: 'Bitcoin Local', nativeCurrency: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 }, rpcUrls: { default: { http: [bitcoinApi] } } })
+}
+if (polkadotRpc && polkadotNetwork) {
+  networks.push({ chainNamespace: 'polkadot', caipNetworkId: polkadotNetwork, id: polkadotNetwork.split(':')[1]!, name: 'Polkadot Local', nativeCurrency: { name: 'Rococo', symbol: 'ROC', decimals: 12 }, rpcUrls: { default: { http: [polkadotRpc.replace(/^ws/, 'http')], webSocket: [polkadotRpc] } } })
 }
 const api = query.get('api')
 const relay = query.get('relay')
@@ -23,5 +34,11 @@ document.getElementById('react')!.textContent = `React ${version}`
 widget.core!.getBlockNumber({ chainId: 31337 }).then((n) => show('core')[0](`block ${n}`), show('core')[1])
 if (solanaRpc && solanaNetwork) {
   widget.core!.solana.getBalance({ caipNetworkId: solanaNetwork, address: query.get('solanaAccount')! }).then((v) => show('solana')[0](`lamports ${v}`), show('solana')[1])
+}
+if (bitcoinApi && bitcoinNetwork) {
+  widget.core!.bitcoin.getBalance({ caipNetworkId: bitcoinNetwork, address: query.get('bitcoinAccount')! }).then((b) => show('bitcoin')[0](`sats ${b.confirmed + b.pending}`), show('bitcoin')[1])
+}
+if (polkadotRpc && polkadotNetwork) {
+  widget.core!.polkadot.getBalance({ caipNetworkId: polkadotNetwork, address: query.get('polkadotAccount')! }).then((b) => show('polkadot')[0](`planck ${b.free}`), show('polkadot')[1])
 }
 createRoot(document.getElementById('root')!).render(<WidgetProvider widget={widget}><ConnectButton /><WidgetModal /></WidgetProvider>)
