@@ -13,6 +13,7 @@ import { emailRoutes } from './routes/email'
 import { farcasterRoutes } from './routes/farcaster'
 import { sessionRoutes } from './routes/session'
 import { socialRoutes } from './routes/social'
+import { testingRoutes } from './routes/testing'
 import { createCodeHasher, type CodeHasher } from './secrets'
 
 export type AuthEnv = { Variables: { ip: string; origin: string; projectId: string } }
@@ -199,6 +200,7 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
   app.route('/', sessionRoutes(deps))
   app.route('/', socialRoutes(deps))
   app.route('/', farcasterRoutes(deps))
+  if (config.testRoutes) app.route('/', testingRoutes(deps))
 
   app.notFound((c) => developerError(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`))
   app.onError((error, c) => {

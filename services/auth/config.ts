@@ -142,6 +142,8 @@ export type AuthConfig = {
   /** Behind a reverse proxy: the client IP is the last X-Forwarded-For entry. */
   trustProxy?: boolean
   limits?: Partial<AuthLimits>
+  /** TEST-ONLY: mounts routes/testing.ts (codes made to expire now), for the local stack's end-to-end tests. Never deployed. */
+  testRoutes?: boolean
   now?: () => number
   /** Error lines (default console.error); each goes through escapeForLog. */
   log?: (line: string) => void

@@ -69,6 +69,8 @@ export async function startLocalAuth({ host, ports, db, projectIds, log = () => 
       social: Object.fromEntries(
         socialProviderNames.map((name) => [name, { issuer: idp.issuers[name], clientId: client.clientId, clientSecret: client.clientSecret, ...(name === 'apple' ? { responseMode: 'form_post' as const } : {}) }]),
       ),
+      // The local stack is development only: its tests may make a code expire now (routes/testing.ts).
+      testRoutes: true,
       farcaster: {
         relayUrl: idp.farcasterRelayUrl,
         domain: new URL(frameOrigin).host,

@@ -131,7 +131,8 @@ export function createFrameHandlers({ params, auth, session, vault, networks, sc
     },
     async APP_CONNECT_FARCASTER() {
       const answer = await requireAuth().farcasterComplete(requireFlow(flows.farcaster))
-      if (answer.state === 'pending') throw createWidgetError('AUTH_FLOW_EXPIRED', { details: 'the Farcaster sign-in is still waiting: ask again' })
+      // Still waiting for the person's phone: a code of its own, so the page asks again (an expired flow is AUTH_FLOW_EXPIRED).
+      if (answer.state === 'pending') throw createWidgetError('AUTH_FARCASTER_PENDING', { details: 'the Farcaster sign-in is still waiting: ask again' })
       flows.farcaster = undefined
       return openUser(keep(answer), answer.token)
     },

@@ -66,3 +66,18 @@ export async function enterCode(page: Page, code: string) {
 export const secureFrame = (page: Page) => page.frameLocator('iframe[data-tessera-frame]')
 export const accountButton = (page: Page, address: string) => page.getByRole('button', { name: new RegExp(`${address.slice(-6)}$`, 'i') })
 export const widgetState = (page: Page) => page.evaluate(() => (window as unknown as DemoWindow).widget.getState())
+
+/** A new account's first login: chooses the recovery password of its new wallet in the frame (a share of the key is kept under it). */
+export async function createWalletInFrame(page: Page, password: string) {
+  const frame = secureFrame(page)
+  await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
+  await frame.getByRole('textbox', { name: 'Type it again' }).fill(password)
+  await frame.getByRole('button', { name: 'Create my wallet' }).click()
+}
+
+/** Each chain family's connection as the widget holds it (status, address, network). */
+export const familyStates = (page: Page) =>
+  page.evaluate(() => {
+    const { namespaces } = (window as unknown as { widget: { getState: () => { namespaces: Record<string, { status: string; address?: string; activeCaipNetworkId: string }> } } }).widget.getState()
+    return Object.fromEntries(Object.entries(namespaces).map(([ns, s]) => [ns, { status: s.status, address: s.address, activeCaipNetworkId: s.activeCaipNetworkId }]))
+  })

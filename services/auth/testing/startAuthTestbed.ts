@@ -61,7 +61,8 @@ export async function startAuthTestbed({
   social: socialOverride,
   projects = [PROJECT_ID, OTHER_PROJECT_ID],
   withIdentityProviders = true,
-}: { limits?: Partial<AuthLimits>; mailer?: Mailer; social?: Partial<Record<SocialProviderName, SocialProviderConfig>>; projects?: string[]; withIdentityProviders?: boolean } = {}): Promise<AuthTestbed> {
+  testRoutes = false,
+}: { limits?: Partial<AuthLimits>; mailer?: Mailer; social?: Partial<Record<SocialProviderName, SocialProviderConfig>>; projects?: string[]; withIdentityProviders?: boolean; testRoutes?: boolean } = {}): Promise<AuthTestbed> {
   let offsetMs = 0
   let frozenAt: number | undefined
   const now = () => (frozenAt ?? Date.now()) + offsetMs
@@ -93,6 +94,7 @@ export async function startAuthTestbed({
         }
       : {}),
     limits: { longPollMs: 1_000, pollIntervalMs: 50, ...limits },
+    testRoutes,
     now,
     log: (line) => logLines.push(line),
   }

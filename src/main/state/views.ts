@@ -19,6 +19,9 @@ export const views = [
   // E-mail login (SPEC §1): approve this device from the e-mail, then the code.
   'EmailVerifyDevice',
   'EmailVerifyOtp',
+  // Sign In With Farcaster: its QR code (SPEC §1); the e-mail change of an e-mail account (SPEC §7).
+  'FarcasterLogin',
+  'EmailChange',
 ] as const
 
 export type View = (typeof views)[number]
@@ -43,7 +46,7 @@ export function resolveOpenView({ requestedView, isConnected, isMobile, hasAdapt
 }
 
 /** Views that show a connected account; with the account gone, the modal goes back to Connect. */
-export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'Receive', 'Activity', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage'])
+export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'Receive', 'Activity', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage', 'EmailChange'])
 
 /** Where closing leads in embedded mode (SPEC §2): Account when connected, otherwise Connect. */
 export const embeddedCloseView = (isConnected: boolean): View => (isConnected ? 'Account' : 'Connect')

@@ -115,12 +115,12 @@ export const widgetConfigSchema = z
     cspNonce: z.optional(z.string().check(z.minLength(1))),
     /**
      * E-mail and social login (SPEC §1): the secure frame's page (served from an origin of its own) and the social
-     * providers offered, in this order (default SPEC §9's, without Farcaster). Needs an EVM network.
+     * providers offered, in this order (default SPEC §9's). Needs an EVM network.
      */
     auth: z.optional(
       z.object({
         frameUrl: httpUrl,
-        socials: z.optional(z.array(z.enum(['google', 'x', 'discord', 'github', 'apple', 'facebook'])).check(z.maxLength(6))),
+        socials: z.optional(z.array(z.enum(['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'])).check(z.maxLength(7))),
       }),
     ),
   })

@@ -73,10 +73,11 @@ describe('auth config', () => {
   const base = { projectId: 'demo', networks: [network] }
   it('takes the frame URL and the social providers', () => {
     expect(parseWidgetConfig({ ...base, auth: { frameUrl: 'https://frame.example/', socials: ['github', 'google'] } }).auth).toEqual({ frameUrl: 'https://frame.example/', socials: ['github', 'google'] })
+    expect(parseWidgetConfig({ ...base, auth: { frameUrl: 'https://frame.example/', socials: ['farcaster', 'google'] } }).auth?.socials).toEqual(['farcaster', 'google'])
   })
   it.each([
     [{ frameUrl: 'javascript:alert(1)' }, 'auth.frameUrl'],
-    [{ frameUrl: 'https://frame.example/', socials: ['farcaster'] }, 'auth.socials.0'],
+    [{ frameUrl: 'https://frame.example/', socials: ['myspace'] }, 'auth.socials.0'],
   ])('refuses %j', (auth, field) => {
     expect(() => parseWidgetConfig({ ...base, auth })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', field }))
   })

@@ -6,6 +6,7 @@ import type { AuthConnector, SocialProvider } from '../providers/auth/createAuth
 import type { NamespaceConnector } from '../namespaces/types'
 import type { Router } from '../state/createRouter'
 import type { WidgetNetwork } from './config'
+import { waitForFarcaster } from './createFarcasterLogin'
 
 export type AuthLoginStep = 'email' | 'device' | 'otp' | 'connecting'
 export type AuthLoginError = { code: string; message: string; params?: Record<string, string | number> }
@@ -14,8 +15,10 @@ export type AuthLoginState = {
   step: AuthLoginStep
   /** The address the code goes to. */
   email: string | undefined
-  /** The social provider whose popup is open. */
-  socialProvider: SocialProvider | undefined
+  /** The social provider whose popup is open, or 'farcaster' while its QR code waits for the phone. */
+  socialProvider: SocialProvider | 'farcaster' | undefined
+  /** The Farcaster sign-in's URI, shown as a QR code (once the frame gave it). */
+  farcasterUri?: string | undefined
   isBusy: boolean
   error: AuthLoginError | undefined
 }
@@ -28,6 +31,8 @@ export type CreateAuthLoginParameters = {
   router: Router
   /** The EVM network the login starts on. */
   activeNetwork: () => WidgetNetwork
+  /** The Solana network the login also connects on, when the site configured Solana networks (SPEC §6: eip155 and solana). */
+  solanaNetwork?: () => WidgetNetwork
   /** Makes the EVM family the active one before its account connects. */
   activate: () => void
   setConnected: (connector: NamespaceConnector, accounts: string[], caipNetworkId: CaipNetworkId) => void
@@ -42,7 +47,7 @@ export type CreateAuthLoginParameters = {
   socialTimeoutMs?: number
 }
 
-export const initialAuthLoginState: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }
+export const initialAuthLoginState: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, farcasterUri: undefined, isBusy: false, error: undefined }
 
 const toLoginError = (error: unknown): AuthLoginError => {
   const e: WidgetError = isWidgetError(error) ? error : createWidgetError('SOMETHING_WENT_WRONG', { cause: error })
@@ -55,11 +60,12 @@ const toLoginError = (error: unknown): AuthLoginError => {
  *    (VERIFY_OTP); CONNECT means the frame is signed in with this address already;
  * 2. social: a popup opened in the click (no blocker), sent to the provider's page, whose callback posts the result
  *    back from the auth service's exact origin; the frame finishes the login with it;
- * 3. either way the frame's user is read and connected as the EVM account of the auth connector.
+ * 3. either way the frame's user is read and connected as the EVM account of the auth connector and, when the site
+ *    configured Solana networks, its Solana account too: one login, both families (the EVM one active).
  * Errors stay in the view (in their code's sentence), the view stays.
  * @example const login = createAuthLogin(deps); await login.submitEmail('me@example.com')
  */
-export function createAuthLogin({ store = createStore<AuthLoginState>()(() => initialAuthLoginState), load, router, activeNetwork, activate, setConnected, onConnectSuccess, onConnectDone, window: page, maxDeviceRounds = 24, socialTimeoutMs = 5 * 60_000 }: CreateAuthLoginParameters) {
+export function createAuthLogin({ store = createStore<AuthLoginState>()(() => initialAuthLoginState), load, router, activeNetwork, solanaNetwork, activate, setConnected, onConnectSuccess, onConnectDone, window: page, maxDeviceRounds = 24, socialTimeoutMs = 5 * 60_000 }: CreateAuthLoginParameters) {
   // Bumped by back/reset: a flow still waiting (a device poll, a popup) then stops.
   let generation = 0
 
@@ -78,9 +84,19 @@ export function createAuthLogin({ store = createStore<AuthLoginState>()(() => in
   async function finish(auth: AuthConnector, started: number) {
     store.setState({ step: 'connecting' })
     activate()
-    const { accounts, caipNetworkId } = await auth.eip155.connect(activeNetwork())
+    const evm = await auth.eip155.connect(activeNetwork())
+    if (started === generation) await connectFamilies(auth, started, evm)
+  }
+
+  /**
+   * Connects what the login opened: the Solana account first when the site has Solana networks (a Solana side the
+   * frame cannot open leaves the login on EVM only), then the EVM account, which stays the active family.
+   */
+  async function connectFamilies(auth: AuthConnector, started: number, evm: { accounts: string[]; caipNetworkId: CaipNetworkId }) {
+    const solana = solanaNetwork ? await auth.solana.connect(solanaNetwork()).catch(() => undefined) : undefined
     if (started !== generation) return
-    setConnected(auth.eip155, accounts, caipNetworkId)
+    if (solana) setConnected(auth.solana, solana.accounts, solana.caipNetworkId)
+    setConnected(auth.eip155, evm.accounts, evm.caipNetworkId)
     onConnectSuccess({ method: 'browser', name: auth.eip155.name })
     store.setState(initialAuthLoginState)
     await onConnectDone()
@@ -161,17 +177,24 @@ export function createAuthLogin({ store = createStore<AuthLoginState>()(() => in
           const user = await auth.connectSocial(provider, resultUri, Number(activeNetwork().id))
           if (started !== generation) return
           activate()
-          setConnected(auth.eip155, [user.address], formatCaipNetworkId('eip155', user.chainId))
-          onConnectSuccess({ method: 'browser', name: auth.eip155.name })
-          store.setState(initialAuthLoginState)
-          await onConnectDone()
+          await connectFamilies(auth, started, { accounts: [user.address], caipNetworkId: formatCaipNetworkId('eip155', user.chainId) })
         } finally {
           if (!popup.closed) popup.close()
           if (started === generation) store.setState({ socialProvider: undefined })
         }
       })
     },
-    /** Back to the e-mail field: a device wait or a popup still running stops. */
+    /** Sign In With Farcaster: the Farcaster view shows the frame's URI as a QR code until the person's phone approves. */
+    connectFarcaster() {
+      if (router.store.getState().view !== 'FarcasterLogin') router.push('FarcasterLogin')
+      return run(async (auth, started) => {
+        store.setState({ socialProvider: 'farcaster', farcasterUri: undefined })
+        const user = await waitForFarcaster({ auth, onUri: (farcasterUri) => store.setState({ farcasterUri }), isCurrent: () => started === generation })
+        // Connected as the e-mail login is: the EVM account on the widget's network (the frame's user was on its own).
+        if (user && started === generation) await finish(auth, started)
+      })
+    },
+    /** Back to the e-mail field: a device wait, a popup or a Farcaster wait still running stops. */
     reset() {
       generation += 1
       store.setState(initialAuthLoginState)

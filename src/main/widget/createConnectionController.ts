@@ -37,8 +37,8 @@ export type ConnectionControllerParameters = {
   target: Window | undefined
   /** Loads the WalletConnect connector's code, when a relay is configured; its entry is listed first (SPEC §9 order). */
   loadWalletConnect?: () => Promise<WalletConnectConnector>
-  /** Loads the auth connector (e-mail and social login, when configured): found for reconnect and disconnect, never listed as a wallet. */
-  loadAuthConnector?: () => Promise<NamespaceConnector>
+  /** Loads the auth connector's sides (e-mail and social login, when configured; one per family it serves): found for reconnect and disconnect, never listed as a wallet. */
+  loadAuthConnector?: () => Promise<readonly NamespaceConnector[]>
   /** Told when an account is connected (after connect or reconnect): sign-in decides whether to ask. */
   onConnected: () => Promise<boolean>
   onConnectSuccess: (event: { method: 'browser' | 'qrcode' | 'mobile'; name: string }) => void
@@ -66,8 +66,8 @@ export function createConnectionController({ config, store, storage, core, route
   let isDestroyed = false
   // One WalletConnect session spans families: each family drives its own side of it.
   const walletConnect = new Map<ChainNamespace, NamespaceConnector>()
-  let authConnector: NamespaceConnector | undefined
-  const ownConnectors = () => [...walletConnect.values(), ...(authConnector ? [authConnector] : [])]
+  let authConnectors: readonly NamespaceConnector[] = []
+  const ownConnectors = () => [...walletConnect.values(), ...authConnectors]
 
   const networkById = (id: string) => networks.find((n) => n.caipNetworkId === id)
   const namespaceOf = (id: string) => parseCaipNetworkId(id)?.namespace
@@ -93,8 +93,8 @@ export function createConnectionController({ config, store, storage, core, route
   let loading: Promise<void> | undefined
   const load = () =>
     (loading ??= Promise.all([
-      loadAuthConnector?.().then((connector) => {
-        if (!isDestroyed) authConnector = connector
+      loadAuthConnector?.().then((connectors) => {
+        if (!isDestroyed) authConnectors = connectors
       }),
       ...families.map(async (ns) => {
         const adapter = await loadAdapter(ns)
@@ -372,11 +372,14 @@ export function createConnectionController({ config, store, storage, core, route
 
 export type ConnectionController = ReturnType<typeof createConnectionController>
 
-/** Each configured family's starting state: the stored network when it is the stored family's, else its default network. */
-export function initialNamespaces(config: WidgetConfig, storage: WidgetStorage): { namespaces: Partial<Record<ChainNamespace, NamespaceState>>; activeNamespace: ChainNamespace } {
+/**
+ * Each configured family's starting state: the stored network when it is the stored family's, else its default network
+ * (without storage, the defaults).
+ */
+export function initialNamespaces(config: WidgetConfig, storage?: WidgetStorage): { namespaces: Partial<Record<ChainNamespace, NamespaceState>>; activeNamespace: ChainNamespace } {
   const networks = config.networks
-  const storedNetwork = storage.get('activeCaipNetworkId')
-  const storedNamespace = storage.get('activeNamespace')
+  const storedNetwork = storage?.get('activeCaipNetworkId')
+  const storedNamespace = storage?.get('activeNamespace')
   const families: ChainNamespace[] = [...new Set(networks.map((n) => n.chainNamespace))]
   const namespaces: Partial<Record<ChainNamespace, NamespaceState>> = {}
   for (const ns of families) {

@@ -68,7 +68,8 @@ export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
 export function createWidget({ adapters = [], window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...input }: CreateWidgetParameters) {
   const config: WidgetConfig = parseWidgetConfig(input)
   const networks = config.networks
-  const { namespaces, activeNamespace } = initialNamespaces(config, storage)
+  // Storage is read in the task after this one (restoreStoredState): see createWidgetStorage.
+  const { namespaces, activeNamespace } = initialNamespaces(config)
   const sdkVersion = formatSdkVersion({ type: 'react', adapters: sdkAdapterNames(adapters, [...new Set(networks.map((n) => n.chainNamespace))]), version: SDK_VERSION })
 
   const store = createStore<WidgetState>()(
@@ -79,7 +80,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       isSwitchingNamespace: false,
       requestedCaipNetworkIds: networks.map((n) => n.caipNetworkId as CaipNetworkId),
       connectors: [],
-      recentWallets: storage.get('recentWallets') ?? [],
+      recentWallets: [],
       themeMode: config.themeMode,
       siwxError: undefined,
       error: undefined,
@@ -90,6 +91,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       wcError: undefined,
     })),
   )
+  const initialState = store.getState()
   const router = createRouter()
   const modal = createModal()
   const notifications = createNotifications()
@@ -169,6 +171,13 @@ export function createWidget({ adapters = [], window: target = globalThis.window
         storage,
         theme: () => ({ themeMode: store.getState().themeMode, ...(config.themeVariables && { themeVariables: config.themeVariables }) }),
         dappData: { sdkType: 'tessera', ...(config.metadata && { metadata: config.metadata }) },
+        notifications,
+        // The Solana side's cluster before it is connected or switched (reconnect): the widget's, when it is a configured one.
+        solanaCaipNetworkId: () => {
+          const solanaNetworks = networks.filter((n) => n.chainNamespace === 'solana')
+          const id = store.getState().namespaces.solana?.activeCaipNetworkId
+          return (solanaNetworks.find((n) => n.caipNetworkId === id) ?? solanaNetworks[0])?.caipNetworkId as CaipNetworkId | undefined
+        },
       }),
     ))
   const authConfig = config.auth && target ? config.auth : undefined
@@ -183,7 +192,12 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     notifications,
     target,
     loadWalletConnect: relayUrl && hasWalletConnectFamily ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
-    loadAuthConnector: authConfig ? async () => (await loadAuth(authConfig)).eip155 : undefined,
+    loadAuthConnector: authConfig
+      ? async () => {
+          const auth = await loadAuth(authConfig)
+          return [auth.eip155, auth.solana]
+        }
+      : undefined,
     onConnected: () => requireSignIn(),
     onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
   })
@@ -274,6 +288,8 @@ export function createWidget({ adapters = [], window: target = globalThis.window
         load: () => loadAuth(authConfig!),
         router,
         activeNetwork: () => connection.activeNetwork('eip155'),
+        // One login connects the Solana account too when the site has Solana networks (SPEC §6).
+        ...(networks.some((n) => n.chainNamespace === 'solana') && { solanaNetwork: () => connection.activeNetwork('solana') }),
         activate: () => connection.internals.activate('eip155'),
         setConnected: connection.setConnected,
         onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
@@ -358,7 +374,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     auth: authConfig
       ? {
           store: authStore,
-          socials: authConfig.socials ?? (['google', 'x', 'discord', 'github', 'apple', 'facebook'] as const),
+          socials: authConfig.socials ?? (['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const),
           /** Loads the login's code and the secure frame ahead of the first login (the Connect view does it). */
           preload: () => void authLogin().then((login) => login.preload(), () => {}),
           submitEmail: async (email: string) => (await authLogin()).submitEmail(email),
@@ -368,6 +384,8 @@ export function createWidget({ adapters = [], window: target = globalThis.window
             const popup = target?.open('about:blank', 'tessera-social-login', 'popup,width=480,height=640') ?? null
             return authLogin().then((login) => login.connectSocial(provider, popup))
           },
+          /** Sign In With Farcaster: its view shows a QR code until the person's phone approves. */
+          connectFarcaster: async () => (await authLogin()).connectFarcaster(),
           /** Back to the e-mail field: a device wait or a popup still running stops. */
           reset: () => void authLoginLoad?.then((login) => login.reset()),
           connector: () => loadAuth(authConfig),
@@ -412,7 +430,11 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     setThemeMode(mode: 'light' | 'dark') {
       store.setState({ themeMode: mode })
     },
-    reconnect: connection.reconnect,
+    /** Reconnects the stored connections (the widget does it in the task after it is made). */
+    reconnect: () => {
+      restoreStoredState()
+      return connection.reconnect()
+    },
     /** Reads the active account's native balance again (into the core's mirrored store, where the UI reads it). */
     refreshBalance: connection.refreshBalance,
     /** Frees everything the widget started: its workers, timers and listeners. */
@@ -434,9 +456,25 @@ export function createWidget({ adapters = [], window: target = globalThis.window
       void authLoad?.then((auth) => auth.destroy())
     },
   }
+  /** What the last visit stored (SPEC §4): the family and network it was on and the recent wallets, unless changed since. */
+  let isRestored = false
+  const restoreStoredState = () => {
+    if (isRestored) return
+    isRestored = true
+    const stored = initialNamespaces(config, storage)
+    store.setState((state) => ({
+      ...(state.recentWallets === initialState.recentWallets && { recentWallets: storage.get('recentWallets') ?? [] }),
+      ...(state.namespaces === initialState.namespaces &&
+        state.activeNamespace === initialState.activeNamespace && {
+          ...(topFields(stored.namespaces[stored.activeNamespace]!) as Partial<WidgetState>),
+          activeNamespace: stored.activeNamespace,
+          namespaces: stored.namespaces,
+        }),
+    }))
+  }
   for (const adapter of adapters) adapter.attach?.(widget)
   // In a task of its own: creating the widget stays short in the page's start-up task.
-  const reconnectTimer = setTimeout(() => void connection.reconnect(), 0)
+  const reconnectTimer = setTimeout(() => void widget.reconnect(), 0)
   return widget
 }
 

@@ -163,6 +163,8 @@ export const errorTable = {
   RECOVERY_PASSWORD_WRONG: { message: 'The recovery password is not correct', kind: 'validation' },
   RECOVERY_PASSWORD_TOO_SHORT: { message: 'Choose a recovery password of at least {n} characters', kind: 'validation' },
   AUTH_DEVICE_NOT_APPROVED: { message: 'This device is not approved yet: open the link we sent by e-mail, then try again', kind: 'service' },
+  // A Farcaster sign-in whose QR code was not approved yet: the widget asks the frame again (it is never shown as a failure).
+  AUTH_FARCASTER_PENDING: { message: 'The Farcaster sign-in is not approved yet: scan the QR code with your phone and approve it', kind: 'service' },
   UNKNOWN: { message: 'An error occurred', kind: 'widget' },
 } as const satisfies Record<string, { message: string; kind: ErrorKind; rpcCode?: number }>
 

@@ -48,6 +48,7 @@ describe('WidgetError', () => {
         "AUTH_EMAIL_TAKEN": "This e-mail address belongs to another account",
         "AUTH_EMAIL_UNCHANGED": "This is already your e-mail address",
         "AUTH_FARCASTER_FAILED": "The Farcaster sign-in could not be verified. Please try again",
+        "AUTH_FARCASTER_PENDING": "The Farcaster sign-in is not approved yet: scan the QR code with your phone and approve it",
         "AUTH_FLOW_EXPIRED": "This sign-in has expired. Please start again",
         "AUTH_RATE_LIMITED": "Too many attempts. Please wait {n} min and try again",
         "AUTH_SESSION_EXPIRED": "Your session has ended. Please sign in again",

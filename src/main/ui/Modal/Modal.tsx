@@ -15,6 +15,8 @@ import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
 import { ApproveTransactionView } from '../views/ApproveTransactionView'
 import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
 import { EmailVerifyDeviceView, EmailVerifyOtpView } from '../views/EmailLoginViews'
+import { FarcasterLoginView } from '../views/FarcasterLoginView'
+import { EmailChangeView } from '../views/EmailChangeView'
 import type { MessageKey } from '../i18n/en'
 import { Glyph } from './Glyph'
 import { modalCss } from './modalCss'
@@ -40,6 +42,8 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   ApproveTransaction: ApproveTransactionView,
   EmailVerifyDevice: EmailVerifyDeviceView,
   EmailVerifyOtp: EmailVerifyOtpView,
+  FarcasterLogin: FarcasterLoginView,
+  EmailChange: EmailChangeView,
 }
 
 /** The focused element, looking inside shadow roots (our buttons live in one). */

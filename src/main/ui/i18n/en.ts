@@ -149,6 +149,24 @@ export const en = {
   'email.otpInvalid': 'The code has 6 digits',
   'email.connecting': 'Opening your wallet…',
   'email.useAnother': 'Use another e-mail address',
+  // Sign In With Farcaster (SPEC §1) and the e-mail change (SPEC §7)
+  'view.FarcasterLogin': 'Farcaster',
+  'farcaster.scan': 'Scan this QR code with your phone.',
+  'farcaster.qr': 'QR code to sign in with Farcaster',
+  'farcaster.preparing': 'Preparing your Farcaster sign-in…',
+  'farcaster.waiting': 'Waiting for your approval in Farcaster…',
+  'farcaster.copy': 'Copy link',
+  'farcaster.copied': 'Link copied',
+  'farcaster.open': 'Open in Farcaster on this device',
+  'view.EmailChange': 'Change e-mail',
+  'account.email': 'Signed in as {email}.',
+  'account.changeEmail': 'Change e-mail',
+  'emailChange.intro': 'Your e-mail address is {email}. Enter the new one: we send a code to each address to confirm the change.',
+  'emailChange.newLabel': 'New e-mail address',
+  'emailChange.primary': 'Enter the 6-digit code we sent to {email}, your current address.',
+  'emailChange.secondary': 'Enter the 6-digit code we sent to {email}, your new address.',
+  'emailChange.done': 'Your e-mail address is now {email}.',
+  'emailChange.back': 'Back to my account',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -53,7 +53,9 @@ export function AccountView() {
   // Activity and names are EVM's (SPEC §9); sending is EVM's, Solana's, Bitcoin's and Polkadot's.
   const isEvm = activeNamespace === 'eip155'
   const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122' || activeNamespace === 'polkadot'
-  const go = (view: 'Networks' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName') => () => widget.router.push(view)
+  const go = (view: 'Networks' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
+  // An e-mail login (the auth connector, id 'auth', with the address it signed in with) can change its address (SPEC §7).
+  const email = widget.auth && connectorId === 'auth' ? widget.storage.get('email') : undefined
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
@@ -75,11 +77,13 @@ export function AccountView() {
           <span>{t('account.connectedWith', { wallet: wallet.name })}</span>
         </span>
       ) : null}
+      {email ? <p className="muted">{t('account.email', { email })}</p> : null}
       <div className="actions">
         <Row icon={<NetworkIcon network={network} size={20} />} label={t('account.network')} value={network.name} isNavigation onClick={go('Networks')} />
         {otherConnected.map((ns) => (
           <Row key={ns} icon={<Glyph name="switch" />} label={t('account.switchTo', { family: t(`family.${ns}`) })} value={shortenAddress(namespaces[ns]!.address!)} onClick={() => widget.setActiveNamespace(ns)} />
         ))}
+        {email ? <Row icon={<Glyph name="name" />} label={t('account.changeEmail')} isNavigation onClick={go('EmailChange')} /> : null}
         {canSend && config.features.send ? <Row icon={<Glyph name="send" />} label={t('account.send')} isNavigation onClick={go('Send')} /> : null}
         {config.features.receive ? <Row icon={<Glyph name="receive" />} label={t('account.receive')} isNavigation onClick={go('Receive')} /> : null}
         {isEvm && config.features.history ? <Row icon={<Glyph name="activity" />} label={t('account.activity')} isNavigation onClick={go('Activity')} /> : null}

@@ -6,13 +6,13 @@ import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 
 /** Brand names, the same in every language. */
-const socialNames = { google: 'Google', x: 'X', discord: 'Discord', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' } as const
+const socialNames = { google: 'Google', x: 'X', discord: 'Discord', farcaster: 'Farcaster', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' } as const
 
 const noLogin = { getState: () => idle, subscribe: () => () => {} }
-const idle: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }
+const idle: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, farcasterUri: undefined, isBusy: false, error: undefined }
 
 /** The login's state, or an idle one without e-mail login configured. */
-function useAuthLogin<T>(select: (state: AuthLoginState) => T): T {
+export function useAuthLogin<T>(select: (state: AuthLoginState) => T): T {
   const widget = useWidget()
   return useStoreSelector<AuthLoginState, T>(widget.auth?.store ?? noLogin, select)
 }
@@ -42,8 +42,8 @@ export function AuthLoginOptions() {
     setInvalid(false)
     void auth.submitEmail(value)
   }
-  // The error of this view: the e-mail's (throttle, dependency) or a social login's; the code views show their own.
-  const shownError = step === 'email' ? error : undefined
+  // The error of this view: the e-mail's (throttle, dependency) or a social login's; the code and Farcaster views show their own.
+  const shownError = step === 'email' && socialProvider !== 'farcaster' ? error : undefined
   return (
     <div className="auth-login">
       <p className="auth-divider" aria-hidden="true">
@@ -82,8 +82,9 @@ export function AuthLoginOptions() {
         <ul className="list auth-socials">
           {auth.socials.map((provider) => (
             <li key={provider}>
-              <button type="button" className="item" disabled={isBusy} onClick={() => void auth.connectSocial(provider)}>
-                <span className="row-label">{socialProvider === provider ? t('connect.socialWaiting', { provider: socialNames[provider] }) : t('connect.social', { provider: socialNames[provider] })}</span>
+              {/* Farcaster has no popup: its view shows a QR code for the person's phone. */}
+              <button type="button" className="item" disabled={isBusy} onClick={() => void (provider === 'farcaster' ? auth.connectFarcaster() : auth.connectSocial(provider))}>
+                <span className="row-label">{socialProvider === provider && provider !== 'farcaster' ? t('connect.socialWaiting', { provider: socialNames[provider] }) : t('connect.social', { provider: socialNames[provider] })}</span>
               </button>
             </li>
           ))}
