@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { widgetAliases } from './vite.aliases.ts'
+import { compactWidgetCss } from './vite.widgetCss.ts'
 
 /** What the host brings: React, and for the library adapters wagmi and ethers (peer dependencies). */
 const hostPackages = ['react', 'react-dom', 'wagmi', 'ethers']
@@ -21,7 +22,7 @@ const asTheHostNamesThem = { name: 'as-the-host-names-them', enforce: 'pre' as c
 export default defineConfig({
   // Relative URLs: the worker file is found next to the package's code wherever a host's bundler puts it.
   base: './',
-  plugins: [asTheHostNamesThem, react()],
+  plugins: [asTheHostNamesThem, react(), compactWidgetCss()],
   resolve: { alias: widgetAliases },
   // @solana/kit (in the Solana family's module) reads process.env.NODE_ENV, which no browser has: fixed at build time.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },

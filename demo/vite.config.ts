@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { widgetAliases } from '../vite.aliases.ts'
+import { compactWidgetCss } from '../vite.widgetCss.ts'
 
 /**
  * What the widget's workers import (the core's, with its Solana, Bitcoin and Polkadot clients, and WalletConnect's with its sign
@@ -28,7 +29,7 @@ export const workerDependencies = [
 
 /** The demo dApp. The local stack injects its manifest as __TESSERA_STACK__ (services/stack/startStack.ts). */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), compactWidgetCss()],
   resolve: { alias: widgetAliases },
   worker: { format: 'es' },
   build: { target: 'es2022' },

@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { widgetAliases } from '../../vite.aliases.ts'
+import { compactWidgetCss } from '../../vite.widgetCss.ts'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
 /** A bare page that exposes Tessera's entry points to browser tests (test/browser). */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), compactWidgetCss()],
   resolve: { alias: widgetAliases },
   worker: { format: 'es' },
   build: {

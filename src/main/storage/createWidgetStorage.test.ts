@@ -34,10 +34,26 @@ describe('createWidgetStorage', () => {
     expect(storage.getItem(key)).toBeNull()
   })
 
-  it('drops keys of other versions and leaves other apps’ keys alone', () => {
+  it('drops keys of other versions on first use and leaves other apps’ keys alone', () => {
     const { storage, keys } = memory({ 'tessera:v0:walletId': '"old"', 'tessera:v9:walletId': '"new"', 'other:key': 'x' })
-    createWidgetStorage({ storage })
+    const s = createWidgetStorage({ storage })
+    expect(keys()).toHaveLength(3)
+    expect(s.get('walletId')).toBeUndefined()
     expect(keys()).toEqual(['other:key'])
+  })
+
+  it('touches browser storage only on first use (its first access blocks the page)', () => {
+    let accesses = 0
+    const counted = new Proxy(memory({ 'tessera:v1:walletId': '"dev"' }).storage, {
+      get(target, property, receiver) {
+        accesses += 1
+        return Reflect.get(target, property, receiver)
+      },
+    })
+    const s = createWidgetStorage({ storage: counted })
+    expect(accesses).toBe(0)
+    expect(s.get('walletId')).toBe('dev')
+    expect(accesses).toBeGreaterThan(0)
   })
 
   it('refuses to write a malformed value, naming the field', () => {

@@ -78,7 +78,7 @@ function defaultStorage(): StorageLike {
  * Falls back to memory when localStorage is unavailable (private modes, sandboxed frames, server rendering).
  * @example const storage = createWidgetStorage(); storage.set('recentWallets', [wallet])
  */
-export function createWidgetStorage({ storage = defaultStorage(), prefix = 'tessera' }: { storage?: StorageLike; prefix?: string } = {}) {
+export function createWidgetStorage({ storage: given, prefix = 'tessera' }: { storage?: StorageLike; prefix?: string } = {}) {
   const keyFor = (item: StorageItem) => `${prefix}:v${STORAGE_VERSION}:${item}`
   const ours = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:v(\\d+):`)
 
@@ -90,22 +90,29 @@ export function createWidgetStorage({ storage = defaultStorage(), prefix = 'tess
     }
   }
 
-  // Drop what an older or newer version left behind: its shapes are not ours.
-  const stale: string[] = []
-  for (let i = 0; i < safely(() => storage.length, 0); i++) {
-    const key = safely(() => storage.key(i), null)
-    const match = key ? ours.exec(key) : null
-    if (key && match && Number(match[1]) !== STORAGE_VERSION) stale.push(key)
+  // Opened on first use, not when the widget is made: a page's first localStorage access is a synchronous round trip to
+  // the browser process, which would lengthen the task that evaluates the page's scripts.
+  let opened: StorageLike | undefined
+  const open = () => {
+    if (opened) return opened
+    const storage = (opened = given ?? defaultStorage())
+    const stale: string[] = []
+    for (let i = 0; i < safely(() => storage.length, 0); i++) {
+      const key = safely(() => storage.key(i), null)
+      const match = key ? ours.exec(key) : null
+      if (key && match && Number(match[1]) !== STORAGE_VERSION) stale.push(key)
+    }
+    for (const key of stale) safely(() => storage.removeItem(key), undefined)
+    return storage
   }
-  for (const key of stale) safely(() => storage.removeItem(key), undefined)
 
   return {
     get<K extends StorageItem>(item: K): StorageValue<K> | undefined {
-      const raw = safely(() => storage.getItem(keyFor(item)), null)
+      const raw = safely(() => open().getItem(keyFor(item)), null)
       if (raw === null) return undefined
       const parsed = safely(() => safeParse(schemaOf(item), JSON.parse(raw)), undefined)
       if (parsed?.success) return parsed.data as StorageValue<K>
-      safely(() => storage.removeItem(keyFor(item)), undefined)
+      safely(() => open().removeItem(keyFor(item)), undefined)
       return undefined
     },
     set<K extends StorageItem>(item: K, value: StorageValue<K>) {
@@ -113,10 +120,10 @@ export function createWidgetStorage({ storage = defaultStorage(), prefix = 'tess
       if (!checked.success) {
         throw new Error(`Cannot store ${item}: ${checked.error.issues.map((i) => `${[item, ...i.path].join('.')}: ${i.message}`).join('; ')}`)
       }
-      safely(() => storage.setItem(keyFor(item), JSON.stringify(checked.data)), undefined)
+      safely(() => open().setItem(keyFor(item), JSON.stringify(checked.data)), undefined)
     },
     remove(item: StorageItem) {
-      safely(() => storage.removeItem(keyFor(item)), undefined)
+      safely(() => open().removeItem(keyFor(item)), undefined)
     },
   }
 }

@@ -40,7 +40,14 @@ export function WidgetModal() {
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
-  useEffect(() => whenIdle(() => prefetchModal(widget)), [widget])
+  useEffect(() => {
+    // Two idle periods, the modal's code and then the connection's: each task stays short on a busy page.
+    let cancel = whenIdle(() => {
+      void loadModal()
+      cancel = whenIdle(() => widget.prefetch())
+    })
+    return () => cancel()
+  }, [widget])
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
       {isOpen && LoadedModal ? <LoadedModal /> : null}

@@ -266,3 +266,45 @@ describe('the SDK version string (type-adapters-version, SPEC §1)', () => {
     expect(attached).toEqual([widget])
   })
 })
+
+describe('start-up: storage is read in the task after the widget is made', () => {
+  const evm = (id: number) => ({ chainNamespace: 'eip155' as const, caipNetworkId: `eip155:${id}`, id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } })
+  const solana = { chainNamespace: 'solana' as const, caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', id: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1', name: 'Solana Devnet', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 }, rpcUrls: { default: { http: [] } } }
+  const recent = [{ id: 'dev.tessera.wallet', name: 'Tessera Dev Wallet' }]
+
+  function storedPage() {
+    const backing = createMemoryStorage()
+    const seed = createWidgetStorage({ storage: backing })
+    seed.set('activeNamespace', 'solana')
+    seed.set('activeCaipNetworkId', solana.caipNetworkId)
+    seed.set('recentWallets', recent)
+    let accesses = 0
+    const counted = new Proxy(backing, {
+      get(target, property, receiver) {
+        accesses += 1
+        return Reflect.get(target, property, receiver)
+      },
+    })
+    const widget = createWidget({ projectId: 'test', networks: [evm(1), evm(10), solana], storage: createWidgetStorage({ storage: counted }), window: new EventTarget() as Window })
+    return { widget, accesses: () => accesses }
+  }
+  const nextTask = () => new Promise((done) => setTimeout(done, 0))
+
+  it('makes the widget without touching browser storage, then restores the stored family, network and recent wallets', async () => {
+    const { widget, accesses } = storedPage()
+    expect(accesses()).toBe(0)
+    expect(widget.getState()).toMatchObject({ activeNamespace: 'eip155', activeCaipNetworkId: 'eip155:1', recentWallets: [] })
+    await nextTask()
+    expect(accesses()).toBeGreaterThan(0)
+    expect(widget.getState()).toMatchObject({ activeNamespace: 'solana', activeCaipNetworkId: solana.caipNetworkId, recentWallets: recent })
+    widget.destroy()
+  })
+
+  it('keeps a network chosen before the stored one was read', async () => {
+    const { widget } = storedPage()
+    widget.store.setState((s) => ({ namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, activeCaipNetworkId: 'eip155:10' } }, activeCaipNetworkId: 'eip155:10' }))
+    await nextTask()
+    expect(widget.getState()).toMatchObject({ activeNamespace: 'eip155', activeCaipNetworkId: 'eip155:10', recentWallets: recent })
+    widget.destroy()
+  })
+})
