@@ -4,13 +4,27 @@ import type { StackManifest } from '../../services/stack/manifest'
 
 declare const __TESSERA_STACK__: StackManifest
 
-/** The floor of `npm run bench:ui`: a plain React page built the same way, with one button. */
+/** The floor of `npm run bench:ui`: a plain React page built the same way, a button that opens a dialog of four wallets. */
+const wallets = ['MetaMask', 'Rabby', 'Phantom', 'WalletConnect']
 function App() {
-  const [count, setCount] = useState(0)
+  const [isOpen, setOpen] = useState(false)
   return (
-    <button type="button" onClick={() => setCount(count + 1)}>
-      Clicked {count}
-    </button>
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Connect Wallet
+      </button>
+      {isOpen ? (
+        <div role="dialog" aria-label="Connect Wallet">
+          <ul>
+            {wallets.map((name) => (
+              <li key={name}>
+                <button type="button">{name}</button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </>
   )
 }
 

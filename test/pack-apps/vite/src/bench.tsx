@@ -1,0 +1,15 @@
+import { createRoot } from 'react-dom/client'
+import { ConnectButton, createWidget, WidgetModal, WidgetProvider } from 'tessera'
+
+// `npm run bench:ui`: a site's page with the widget's button and modal and nothing else; the node's URL in ?rpc=….
+const rpcUrl = new URLSearchParams(location.search).get('rpc') ?? 'http://127.0.0.1:8545'
+const widget = createWidget({
+  projectId: 'bench',
+  networks: [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } }],
+})
+createRoot(document.getElementById('root')!).render(
+  <WidgetProvider widget={widget}>
+    <ConnectButton />
+    <WidgetModal />
+  </WidgetProvider>,
+)
