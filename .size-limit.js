@@ -53,12 +53,12 @@ export default [
   },
   {
     // 30 KiB until the views gained their icons, the token picker and the Activity rows (issue 15, 31.2 kB), then the
-    // e-mail login views (issue 18, 32.8 kB).
+    // e-mail login views (issue 18, 32.8 kB); 36 KiB since the views' CSS moved here from the first-click CSS (issue 19).
     name: 'the modal and its views (prefetched on idle or hover)',
     path: 'dist/Modal-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '34 KiB',
+    limit: '36 KiB',
   },
   {
     name: 'WalletConnect: its worker and the sign client (on first use only)',

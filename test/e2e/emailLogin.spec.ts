@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, parseEther, toHex, verifyMessage, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
-import { accountButton, enterCode, secureFrame, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
+import { accountButton, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
 
 test('e-mail login: the code from the inbox opens an embedded wallet that signs and sends after approval in the frame, and stays after a reload', async ({ page, stack }) => {
   test.setTimeout(150_000)
@@ -73,28 +73,8 @@ test('social login: the local GitHub provider signs in through its popup, and th
   const user = stack.auth!.devUsers[0]!
   await page.goto(`${stack.demo!.url}/?families=eip155`)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  const popupOpened = page.waitForEvent('popup')
-  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with GitHub' }).click()
-  const popup = await popupOpened
-  await popup.getByLabel('E-mail').fill(user.email)
-  await popup.getByLabel('Password').fill(user.password)
-  await popup.getByRole('button', { name: 'Sign in' }).click()
-  await popup.getByRole('button', { name: 'Allow' }).click()
-
-  // The account may be new (a first run) or known from an earlier run on this stack: a new one chooses its recovery
-  // password; a known one on this new browser enters it.
-  const frame = secureFrame(page)
-  const password = 'a long recovery password 2'
-  const created = frame.getByRole('button', { name: 'Create my wallet' })
-  await expect(created.or(frame.getByRole('button', { name: 'Open my wallet' }))).toBeVisible({ timeout: 30_000 })
-  if (await created.isVisible()) {
-    await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
-    await frame.getByRole('textbox', { name: 'Type it again' }).fill(password)
-    await created.click()
-  } else {
-    await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
-    await frame.getByRole('button', { name: 'Open my wallet' }).click()
-  }
+  // The account may be new (a first run) or known from an earlier run on this stack.
+  await socialLogin(page, 'GitHub', user, 'a long recovery password 2')
   await expect.poll(() => page.evaluate(() => (window as unknown as DemoWindow).widget.getState().status), { timeout: 30_000 }).toBe('connected')
   const address = (await page.evaluate(() => (window as unknown as DemoWindow).widget.getState().address)) as Address
   await expect(accountButton(page, address)).toBeVisible()

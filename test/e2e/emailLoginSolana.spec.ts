@@ -3,7 +3,7 @@ import { ed25519 } from '@noble/curves/ed25519'
 import { base58 } from '@scure/base'
 import type { StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
-import { accountButton, createWalletInFrame, enterCode, familyStates, secureFrame, startEmailLogin } from '../support/emailLogin'
+import { accountButton, createWalletInFrame, enterCode, familyStates, secureFrame, socialLogin, startEmailLogin } from '../support/emailLogin'
 
 /** The widget's short address (SPEC §5): 4 characters at the start and 6 at the end. */
 const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
@@ -119,25 +119,8 @@ test('a social login on a site with EVM and Solana networks connects both accoun
   const user = stack.auth!.devUsers[1]!
   await page.goto(`${stack.demo!.url}/?families=eip155,solana`)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  const popupOpened = page.waitForEvent('popup')
-  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with Google' }).click()
-  const popup = await popupOpened
-  await popup.getByLabel('E-mail').fill(user.email)
-  await popup.getByLabel('Password').fill(user.password)
-  await popup.getByRole('button', { name: 'Sign in' }).click()
-  await popup.getByRole('button', { name: 'Allow' }).click()
-
-  // New on a first run, known on a later run against the same stack: made, or opened with its password on this new browser.
-  const frame = secureFrame(page)
-  const password = 'a long recovery password 6'
-  const created = frame.getByRole('button', { name: 'Create my wallet' })
-  await expect(created.or(frame.getByRole('button', { name: 'Open my wallet' }))).toBeVisible({ timeout: 30_000 })
-  if (await created.isVisible()) {
-    await createWalletInFrame(page, password)
-  } else {
-    await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
-    await frame.getByRole('button', { name: 'Open my wallet' }).click()
-  }
+  // New on a first run, known on a later run against the same stack.
+  await socialLogin(page, 'Google', user, 'a long recovery password 6')
   await expect.poll(async () => Object.values(await familyStates(page)).map((s) => s.status), { timeout: 30_000 }).toEqual(['connected', 'connected'])
   const states = await familyStates(page)
   expect(states.eip155!.address).toMatch(/^0x[0-9a-fA-F]{40}$/)

@@ -81,3 +81,23 @@ export const familyStates = (page: Page) =>
     const { namespaces } = (window as unknown as { widget: { getState: () => { namespaces: Record<string, { status: string; address?: string; activeCaipNetworkId: string }> } } }).widget.getState()
     return Object.fromEntries(Object.entries(namespaces).map(([ns, s]) => [ns, { status: s.status, address: s.address, activeCaipNetworkId: s.activeCaipNetworkId }]))
   })
+
+/**
+ * A social login through the local identity provider's popup (its login and consent pages), then the frame's wallet:
+ * new on a first run (made with `password`), or known from an earlier run on this stack (opened with it on this browser).
+ */
+export async function socialLogin(page: Page, provider: string, user: { email: string; password: string }, password: string) {
+  const popupOpened = page.waitForEvent('popup')
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: `Continue with ${provider}` }).click()
+  const popup = await popupOpened
+  await popup.getByLabel('E-mail').fill(user.email)
+  await popup.getByLabel('Password').fill(user.password)
+  await popup.getByRole('button', { name: 'Sign in' }).click()
+  await popup.getByRole('button', { name: 'Allow' }).click()
+  const frame = secureFrame(page)
+  const created = frame.getByRole('button', { name: 'Create my wallet' })
+  await expect(created.or(frame.getByRole('button', { name: 'Open my wallet' }))).toBeVisible({ timeout: 30_000 })
+  if (await created.isVisible()) return createWalletInFrame(page, password)
+  await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
+  await frame.getByRole('button', { name: 'Open my wallet' }).click()
+}
