@@ -80,11 +80,12 @@ async function workersHeapBytes(browser: Browser) {
 
 /** CPU time (thread time of top-level tasks) of the page's main thread and of its workers, from a trace of the load. */
 function cpuFromTrace(path: string) {
-  type TraceEvent = { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string; data?: { frame?: { processId?: number; url?: string }; frames?: { processId?: number; url?: string }[] } } }
+  type Frame = { processId?: number; url?: string }
+  type TraceEvent = { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string; data?: Frame & { frames?: Frame[] } } }
   const { traceEvents } = JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: TraceEvent[] }
   // The page's renderer: the process its frames committed in (the trace also holds the browser's own renderers).
-  const frames = traceEvents.flatMap((e) => (e.name === 'FrameCommittedInBrowser' ? [e.args?.data?.frame] : e.name === 'TracingStartedInBrowser' ? (e.args?.data?.frames ?? []) : []))
-  const pagePids = new Set(frames.filter((f) => f?.url?.startsWith('http') && f.processId !== undefined).map((f) => f!.processId!))
+  const frames = traceEvents.flatMap((e): Frame[] => (e.name === 'FrameCommittedInBrowser' && e.args?.data ? [e.args.data] : e.name === 'TracingStartedInBrowser' ? (e.args?.data?.frames ?? []) : []))
+  const pagePids = new Set(frames.filter((f) => f.url?.startsWith('http') && f.processId !== undefined).map((f) => f.processId!))
   const threads = new Map<string, string>()
   for (const e of traceEvents) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? '')
   const cpu = { main: 0, workers: 0 }

@@ -9,6 +9,7 @@ import { createPublicClient, http } from 'viem'
 import { createNodeWallet } from '../../services/relay/testing/createNodeWallet'
 import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
+import { createWalletInFrame, enterCode, startEmailLogin } from '../support/emailLogin'
 import { createHostApp, devWalletScript, recordLoadFailures, run, serveStatic, startServer, type HostApp } from './hostApps'
 
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
@@ -154,6 +155,27 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
 
   test('ethers 6: the signer opens Tessera, signs and sends; the read provider reads through the worker', async ({ page, stack }) => {
     await ethersJourney(page, stack, 'ethers')
+  })
+
+  test('e-mail login through the secure frame: the mailed code connects a new embedded wallet, and a reload keeps it', async ({ page, stack }) => {
+    test.setTimeout(150_000)
+    const failed = recordLoadFailures(page)
+    const email = `e2e-packed-${Date.now()}@tessera.test`
+    // The stack's frame accepts the host app's origin (an extra origin of the stack) for the stack's project.
+    const query = chainQuery(stack, { project: stack.services.projectId, frame: `${stack.auth!.frameOrigin}/` })
+    await page.goto(`${stack.hostApp!.url}/?${query}`)
+    await expect(page.locator('#core')).toHaveText(/^block \d+$/)
+    await enterCode(page, await startEmailLogin(page, stack, email))
+    await createWalletInFrame(page, 'a long recovery password 6')
+    const account = page.getByRole('button', { name: /0x[0-9a-f]{2}…[0-9a-f]{6}$/i })
+    await expect(account).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    const shown = /0x[0-9a-f]{2}…[0-9a-f]{6}/i.exec((await account.textContent())!)![0]
+    // The frame's session and this browser's key share open the same wallet after a reload, without a password.
+    await page.reload()
+    await expect(page.getByRole('button', { name: new RegExp(`${shown}$`) })).toBeVisible({ timeout: 30_000 })
+    await expect(page.locator('iframe[data-tessera-frame]')).toHaveCSS('visibility', 'hidden')
+    expect(failed).toEqual([])
   })
 })
 

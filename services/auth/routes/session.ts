@@ -47,7 +47,8 @@ export function sessionRoutes(deps: AuthDeps) {
   app.get('/v1/auth-share', async (c) => {
     const session = await deps.requireSession(c)
     const [row] = await db.query<{ share: string; created_at: number }>('select share, created_at from auth_shares where user_id = $1', [session.user_id])
-    if (!row) throw new AuthRefusal('AUTH_SHARE_MISSING')
+    // A new account has none yet: an answer, not an error (the frame then offers to create the wallet).
+    if (!row) return c.json({ share: null, createdAt: null })
     return c.json({ share: row.share, createdAt: Number(row.created_at) })
   })
 

@@ -13,7 +13,6 @@ const personCodes = new Set<ErrorCode>([
   'AUTH_FLOW_EXPIRED',
   'AUTH_SESSION_EXPIRED',
   'AUTH_SHARE_EXISTS',
-  'AUTH_SHARE_MISSING',
   'AUTH_EMAIL_UNCHANGED',
   'AUTH_EMAIL_TAKEN',
   'AUTH_EMAIL_NOT_SENT',
@@ -106,14 +105,7 @@ export function createAuthClient({ authUrl, projectId, deviceId, fetch: fetchFn 
     session: (token: string) => call('/v1/session', z.object({ user: authUserSchema, expiresAt: z.number() }), { method: 'GET', token }),
     signOut: (token: string) => call('/v1/session/sign-out', z.unknown(), { token }),
     /** The account's auth share, or undefined when it has none yet. */
-    async getAuthShare(token: string): Promise<string | undefined> {
-      try {
-        return (await call('/v1/auth-share', z.object({ share: z.string() }), { method: 'GET', token })).share
-      } catch (error) {
-        if ((error as WidgetError).code === 'AUTH_SHARE_MISSING') return undefined
-        throw error
-      }
-    },
+    getAuthShare: async (token: string): Promise<string | undefined> => (await call('/v1/auth-share', z.object({ share: z.nullable(z.string()) }), { method: 'GET', token })).share ?? undefined,
     putAuthShare: (share: string, token: string) => call('/v1/auth-share', z.unknown(), { method: 'PUT', body: { share }, token }),
   }
 }

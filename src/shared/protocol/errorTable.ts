@@ -150,7 +150,6 @@ export const errorTable = {
   AUTH_FLOW_EXPIRED: { message: 'This sign-in has expired. Please start again', kind: 'service' },
   AUTH_SESSION_EXPIRED: { message: 'Your session has ended. Please sign in again', kind: 'service' },
   AUTH_SHARE_EXISTS: { message: 'This account already has its key share', kind: 'service' },
-  AUTH_SHARE_MISSING: { message: 'This account has no key share yet', kind: 'service' },
   AUTH_EMAIL_UNCHANGED: { message: 'This is already your e-mail address', kind: 'service' },
   AUTH_EMAIL_TAKEN: { message: 'This e-mail address belongs to another account', kind: 'service' },
   AUTH_EMAIL_NOT_SENT: { message: 'The e-mail could not be sent. Please try again later', kind: 'service' },

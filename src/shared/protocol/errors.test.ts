@@ -53,7 +53,6 @@ describe('WidgetError', () => {
         "AUTH_RATE_LIMITED": "Too many attempts. Please wait {n} min and try again",
         "AUTH_SESSION_EXPIRED": "Your session has ended. Please sign in again",
         "AUTH_SHARE_EXISTS": "This account already has its key share",
-        "AUTH_SHARE_MISSING": "This account has no key share yet",
         "AUTH_SOCIAL_CANCELLED": "Sign-in with {provider} was cancelled",
         "AUTH_SOCIAL_FAILED": "Sign-in with {provider} failed. Please try again",
         "AUTH_SOCIAL_UNAVAILABLE": "Sign-in with {provider} is not available",

@@ -150,7 +150,6 @@ export const frErrors: Partial<Record<ErrorCode, string>> = {
   AUTH_FLOW_EXPIRED: 'Cette connexion a expiré. Veuillez recommencer',
   AUTH_SESSION_EXPIRED: 'Votre session a pris fin. Veuillez vous reconnecter',
   AUTH_SHARE_EXISTS: 'Ce compte a déjà sa part de clé',
-  AUTH_SHARE_MISSING: 'Ce compte n’a pas encore de part de clé',
   AUTH_EMAIL_UNCHANGED: 'C’est déjà votre adresse e-mail',
   AUTH_EMAIL_TAKEN: 'Cette adresse e-mail appartient à un autre compte',
   AUTH_EMAIL_NOT_SENT: 'L’e-mail n’a pas pu être envoyé. Veuillez réessayer plus tard',

@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client'
 import { ConnectButton, createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from 'tessera'
 
 // The local stack's URLs come in the query: ?rpc=…&api=…&relay=…&project=…, for Solana ?solanaRpc=…&solanaNetwork=…&solanaAccount=…,
-// for Bitcoin ?bitcoinApi=…&bitcoinNetwork=…&bitcoinAccount=…, for Polkadot ?polkadotRpc=…&polkadotNetwork=…&polkadotAccount=…
+// for Bitcoin ?bitcoinApi=…&bitcoinNetwork=…&bitcoinAccount=…, for Polkadot ?polkadotRpc=…&polkadotNetwork=…&polkadotAccount=…,
+// for e-mail and social login ?frame=… (the secure frame's URL, on an origin of its own).
 const query = new URLSearchParams(location.search)
 const rpcUrl = query.get('rpc') ?? 'http://127.0.0.1:8545'
 const solanaRpc = query.get('solanaRpc')
@@ -24,10 +25,12 @@ if (polkadotRpc && polkadotNetwork) {
 }
 const api = query.get('api')
 const relay = query.get('relay')
+const frameUrl = query.get('frame')
 const widget = createWidget({
   projectId: query.get('project') ?? 'host',
   networks,
   ...(api && relay ? { services: { api, relay }, siwx: { required: true } } : {}),
+  ...(frameUrl ? { auth: { frameUrl } } : {}),
 })
 const show = (id: string) => [(text: string) => (document.getElementById(id)!.textContent = text), (e: { code?: string; details?: string; message?: string }) => (document.getElementById(id)!.textContent = `error ${e.code} ${e.details ?? e.message}`)] as const
 document.getElementById('react')!.textContent = `React ${version}`
