@@ -1,9 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
-import { isEmail } from '../../../shared/protocol/rules'
+import { useEffect } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { AuthLoginState } from '../../widget/createAuthLogin'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
+import { AuthTextForm } from './AuthTextForm'
 
 /** Brand names, the same in every language. */
 const socialNames = { google: 'Google', x: 'X', discord: 'Discord', farcaster: 'Farcaster', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' } as const
@@ -25,9 +25,6 @@ export function AuthLoginOptions() {
   const widget = useWidget()
   const t = useTranslate()
   const auth = widget.auth
-  const fieldId = useId()
-  const [email, setEmail] = useState('')
-  const [isInvalid, setInvalid] = useState(false)
   const step = useAuthLogin((s) => s.step)
   const isBusy = useAuthLogin((s) => s.isBusy)
   const error = useAuthLogin((s) => s.error)
@@ -35,13 +32,6 @@ export function AuthLoginOptions() {
   useEffect(() => auth?.preload(), [auth])
   if (!auth) return null
   const isEmailOn = widget.config.features.email
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const value = email.trim()
-    if (!isEmail(value)) return setInvalid(true)
-    setInvalid(false)
-    void auth.submitEmail(value)
-  }
   // The error of this view: the e-mail's (throttle, dependency) or a social login's; the code and Farcaster views show their own.
   const shownError = step === 'email' && socialProvider !== 'farcaster' ? error : undefined
   return (
@@ -50,33 +40,7 @@ export function AuthLoginOptions() {
         {t('connect.or')}
       </p>
       {isEmailOn ? (
-        <form className="auth-form" noValidate onSubmit={submit}>
-          <label htmlFor={fieldId} className="field-label">
-            {t('email.label')}
-          </label>
-          <input
-            id={fieldId}
-            className="text-input"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            spellCheck={false}
-            value={email}
-            aria-invalid={isInvalid || undefined}
-            onChange={(event) => {
-              setEmail(event.target.value)
-              setInvalid(false)
-            }}
-          />
-          {isInvalid ? (
-            <p className="error" role="alert">
-              {t('email.invalid')}
-            </p>
-          ) : null}
-          <button type="submit" className="button" disabled={isBusy} aria-busy={isBusy && !socialProvider}>
-            {t('email.continue')}
-          </button>
-        </form>
+        <AuthTextForm label={t('email.label')} kind="email" isBusy={isBusy} isWaiting={isBusy && !socialProvider} onSubmit={(email) => void auth.submitEmail(email)} />
       ) : null}
       {auth.socials.length > 0 ? (
         <ul className="list auth-socials">
@@ -114,49 +78,14 @@ export function EmailVerifyDeviceView() {
 export function EmailVerifyOtpView() {
   const widget = useWidget()
   const t = useTranslate()
-  const fieldId = useId()
-  const [otp, setOtp] = useState('')
-  const [isInvalid, setInvalid] = useState(false)
   const email = useAuthLogin((s) => s.email) ?? ''
   const error = useAuthLogin((s) => s.error)
   const isBusy = useAuthLogin((s) => s.isBusy)
   const step = useAuthLogin((s) => s.step)
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const code = otp.replace(/\s/g, '')
-    if (!/^\d{6}$/.test(code)) return setInvalid(true)
-    setInvalid(false)
-    void widget.auth?.submitOtp(code)
-  }
   return (
     <div className="actions auth-login">
       <p className="muted">{t('email.otp', { email })}</p>
-      <form className="auth-form" noValidate onSubmit={submit}>
-        <label htmlFor={fieldId} className="field-label">
-          {t('email.otpLabel')}
-        </label>
-        <input
-          id={fieldId}
-          className="text-input"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={12}
-          value={otp}
-          aria-invalid={isInvalid || undefined}
-          onChange={(event) => {
-            setOtp(event.target.value)
-            setInvalid(false)
-          }}
-        />
-        {isInvalid ? (
-          <p className="error" role="alert">
-            {t('email.otpInvalid')}
-          </p>
-        ) : null}
-        <button type="submit" className="button" disabled={isBusy} aria-busy={isBusy}>
-          {t('email.continue')}
-        </button>
-      </form>
+      <AuthTextForm label={t('email.otpLabel')} kind="code" isBusy={isBusy} onSubmit={(code) => void widget.auth?.submitOtp(code)} />
       {step === 'connecting' ? <p role="status">{t('email.connecting')}</p> : <Alert message={error} />}
       <BackToEmail onBack={() => widget.auth?.reset()} />
     </div>
