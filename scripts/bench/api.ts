@@ -1,9 +1,12 @@
 // `npm run bench:api`: the data service with 1,000,000 transfers in its table, and the relay, loopback only, bounded in
 // time (about 3 minutes on 2 cores; BENCH_DURATION_S per load, BENCH_RUNS loads each, medians reported).
-// Prints JSON: { balance, history, historyUncached, idleRssMb, loadRssMb, relay, indexer, pglite, postgres }; the
-// top-level figures are PGlite's. The PostgreSQL leg runs with `-- --postgres` (a throwaway server, Debian's
-// PostgreSQL 15) or DATABASE_URL (a database the bench may fill: it adds a million rows).
-// The data service and the relay run as child processes, so each RSS is its own (sampled with ps).
+// Prints JSON: { balance, history, historyUncached, historyUncachedCursor, idleRssMb, loadRssMb, relay, indexer,
+// pglite, postgres }; the top-level figures are PGlite's. The PostgreSQL leg runs with `-- --postgres` (a throwaway
+// server, Debian's PostgreSQL 15) or DATABASE_URL (a database the bench may fill: it adds a million rows).
+// The data service and the relay run as child processes, so each RSS is its own (sampled with ps). The data service
+// runs compiled (services/api/build.ts, `node services/api/dist/main.js`), as `npm run api` runs it; `tsx` gives its
+// RSS from source under tsx (as the test stack and `npm run services` run it). `ceilings` are what bounds uncached history: the HTTP layer alone (GET /health) and, for PGlite, one
+// round trip and the history statement alone in one process.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,8 +15,10 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { createWalletClient, erc20Abi, http, type Address } from 'viem'
 import { foundry } from 'viem/chains'
+import { buildApi } from '../../services/api/build'
 import { openDatabase, type Database } from '../../services/api/db/createDatabase'
 import { createIndexer } from '../../services/api/indexer'
+import { historyQuery } from '../../services/api/routes/history'
 import { startPostgres } from '../../services/api/testing/startPostgres'
 import { startAnvil } from '../../services/chain/anvil'
 import { seedChain } from '../../services/chain/seedChain'
@@ -83,9 +88,37 @@ async function seedTransfers(db: Database) {
   return seconds(started)
 }
 
-/** Starts `npm run api`'s entry point as a child process and resolves once it listens. */
-async function startDataService(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/** Calls `run` for `ms` milliseconds, one at a time; calls per second. */
+async function rate(run: (i: number) => Promise<unknown>, ms = 3_000) {
+  const started = performance.now()
+  let calls = 0
+  while (performance.now() - started < ms) await run(calls++)
+  return Math.round(calls / ((performance.now() - started) / 1_000))
+}
+
+/**
+ * What the seeded database gives in this process, without HTTP: the history statement's plan (index range scans
+ * with LIMIT, no sort), and for PGlite its ceilings: `select 1` round trips and the history statement alone, a
+ * different account each call.
+ */
+async function probeDatabase(db: Database) {
+  const sql = historyQuery({ hasChainId: true, hasCursor: false })
+  const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain analyze ${sql}`, [accountAddress(4242), 31337])).map((row) => row['QUERY PLAN']).join('\n')
+  const historyPlan = {
+    indexRangeScans: /Index Scan using transfers_from_chain/.test(plan) && /Index Scan using transfers_to_chain/.test(plan) && /Index Cond: .*chain_id = /.test(plan),
+    sortsTransfers: /Sort {2}\(cost[^\n]*\n[^\n]*\n?\s*Sort Key: transfers/.test(plan) || /Seq Scan on transfers/.test(plan),
+    executionMs: Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1]),
+  }
+  if (db.kind !== 'pglite') return { historyPlan }
+  const select1PerS = await rate(() => db.prepared('bench_select_one', 'select 1', []))
+  const historyStatementPerS = await rate((i) => db.prepared('bench_history', sql, [accountAddress(((i * 7) % ACCOUNTS) + 1), 31337]))
+  return { historyPlan, select1PerS, historyStatementPerS }
+}
+
+/** Starts the data service (compiled as `npm run api` runs it, or from source under tsx) as a child process; resolves once it listens. */
+async function startDataService(env: Record<string, string>, entry: string) {
+  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry]
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   await waitForLine(child, 'Tessera data service on', 'the data service')
   return child
 }
@@ -123,30 +156,63 @@ async function stopProcess(child: ChildProcess) {
 type Chain = { rpcUrl: string; multicall3: Address; tokens: { address: Address; name: string; symbol: string; decimals: number }[]; receiver: Address }
 
 /** One database: seeded, then served by the data service in its own process, idle and under load. */
-async function benchDataService({ chain, port, env, seed }: { chain: Chain; port: number; env: Record<string, string>; seed: () => Promise<number> }) {
-  const seedS = await seed()
+async function benchDataService({ chain, port, env, seed, entry }: { chain: Chain; port: number; env: Record<string, string>; seed: () => Promise<{ seedS: number; probe: Awaited<ReturnType<typeof probeDatabase>> }>; entry: string }) {
+  const { seedS, probe } = await seed()
   const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-config-'))
   const configPath = join(dir, 'config.json')
   const chains = [{ chainId: 31337, name: 'Local', rpcUrl: chain.rpcUrl, multicall3: chain.multicall3, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, tokens: chain.tokens }]
   writeFileSync(configPath, JSON.stringify({ projects: [{ id: 'bench', allowedOrigins: [] }], chains, prices: { ETH: 3_000, TUSD: 1, TSR: 2.5 } }))
-  const child = await startDataService({ ...env, TESSERA_API_CONFIG: configPath, PORT: String(port) })
+  const serviceEnv = { ...env, TESSERA_API_CONFIG: configPath, PORT: String(port) }
+  const url = `http://127.0.0.1:${port}`
+  const query = 'projectId=bench&chainId=eip155:31337'
+  // Uncached: another account each request, or another cursor down the busy account's 50,000 transfers; none asked
+  // before (the 1 s cache cannot help).
+  let nextAccount = 0
+  const uncachedPath = () => `/v1/account/${accountAddress((nextAccount++ % ACCOUNTS) + 1)}/history?${query}`
+  let nextCursor = 0
+  const cursorPath = () => {
+    const n = nextCursor++
+    // Seeded transfer g is in block 1,000,000 + g / 4 with id g; the busy account's are g = 20k.
+    const g = SEEDED_TRANSFERS - ((n * 20 * 37) % (SEEDED_TRANSFERS - 2_000))
+    return `/v1/account/${HOT_ACCOUNT}/history?${query}&cursor=${Buffer.from(`${1_000_000 + Math.floor(g / 4)}:${g}`).toString('base64url')}`
+  }
+  const child = await startDataService(serviceEnv, entry)
+  let figures
   try {
-    const url = `http://127.0.0.1:${port}`
-    const query = 'projectId=bench&chainId=eip155:31337'
     // The indexer catches up with the small anvil chain, then the service idles.
     await sleep(3_000)
     const idleRssMb = rssMb(child.pid!)
+    const httpCeiling = await load(`${url}/health`, child.pid!)
     const balance = await load(`${url}/v1/account/${chain.receiver}/balance?${query}`, child.pid!)
     // The account in 50,000 of the million transfers; its first page again and again (the 1 s cache answers most).
     const history = await load(`${url}/v1/account/${HOT_ACCOUNT}/history?${query}`, child.pid!)
-    // Another account each request: every one a query (the cache cannot help).
-    let next = 0
-    const historyUncached = await load(url, child.pid!, () => `/v1/account/${accountAddress((next++ % ACCOUNTS) + 1)}/history?${query}`)
-    const loadRssMb = Math.max(balance.rssMb, history.rssMb, historyUncached.rssMb)
+    const historyUncached = await load(url, child.pid!, uncachedPath)
+    const historyUncachedCursor = await load(url, child.pid!, cursorPath)
+    const loadRssMb = Math.max(httpCeiling.rssMb, balance.rssMb, history.rssMb, historyUncached.rssMb, historyUncachedCursor.rssMb)
     const strip = ({ rssMb: _, ...figures }: Load & { rssMb: number }) => figures
-    return { seededTransfers: SEEDED_TRANSFERS, seedS, idleRssMb, loadRssMb, balance: strip(balance), history: strip(history), historyUncached: strip(historyUncached) }
+    figures = {
+      seededTransfers: SEEDED_TRANSFERS,
+      seedS,
+      idleRssMb,
+      loadRssMb,
+      balance: strip(balance),
+      history: strip(history),
+      historyUncached: strip(historyUncached),
+      historyUncachedCursor: strip(historyUncachedCursor),
+      ceilings: { httpHealth: strip(httpCeiling), ...probe },
+    }
   } finally {
     await stopProcess(child)
+  }
+  // The same service from source under tsx: its RSS idle and under uncached history.
+  const tsxChild = await startDataService(serviceEnv, 'services/api/main.ts')
+  try {
+    await sleep(3_000)
+    const idleRssMb = rssMb(tsxChild.pid!)
+    const { rssMb: loadRssMb, rps } = await load(url, tsxChild.pid!, uncachedPath)
+    return { ...figures, tsx: { idleRssMb, loadRssMb, historyUncachedRps: rps } }
+  } finally {
+    await stopProcess(tsxChild)
     rmSync(dir, { recursive: true, force: true })
   }
 }
@@ -225,14 +291,16 @@ async function main() {
     // PGlite: seeded in this process, then served by the child (one process at a time may open a PGlite directory).
     const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-pglite-'))
     stops.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const entry = await buildApi()
     const pglite = await benchDataService({
+      entry,
       chain,
       port: ports.api,
       env: { TESSERA_DATA_DIR: dataDir, DATABASE_URL: '' },
       seed: async () => {
         const db = await openDatabase({ dataDir })
         try {
-          return await seedTransfers(db)
+          return { seedS: await seedTransfers(db), probe: await probeDatabase(db) }
         } finally {
           await db.close()
         }
@@ -252,13 +320,14 @@ async function main() {
         databaseUrl = server.url
       }
       const figures = await benchDataService({
+        entry,
         chain,
         port: ports.api,
         env: { DATABASE_URL: databaseUrl },
         seed: async () => {
           const db = await openDatabase({ databaseUrl })
           try {
-            return await seedTransfers(db)
+            return { seedS: await seedTransfers(db), probe: await probeDatabase(db) }
           } finally {
             await db.close()
           }
@@ -269,10 +338,10 @@ async function main() {
     }
     const relay = await benchRelay(ports.relay)
 
-    const { balance, history, historyUncached, idleRssMb, loadRssMb } = pglite
+    const { balance, history, historyUncached, historyUncachedCursor, idleRssMb, loadRssMb } = pglite
     console.log(
       JSON.stringify(
-        { balance, history, historyUncached, idleRssMb, loadRssMb, relay, indexer, pglite, postgres, durationS: DURATION_S, runs: RUNS, connections: CONNECTIONS },
+        { balance, history, historyUncached, historyUncachedCursor, idleRssMb, loadRssMb, relay, indexer, pglite, postgres, durationS: DURATION_S, runs: RUNS, connections: CONNECTIONS },
         null,
         2,
       ),

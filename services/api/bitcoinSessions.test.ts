@@ -8,10 +8,11 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSignInMessage } from '../../src/main/namespaces/bip122/signInMessage'
 import type { SignInMessageFields } from '../../src/main/namespaces/types'
-import { signBip322 } from '../../src/shared/bitcoin/bip322'
+import { BIP322_MAX_SIGNATURE_LENGTH, signBip322 } from '../../src/shared/bitcoin/bip322'
 import { createBitcoinSignInMessage } from '../../src/shared/protocol/signInMessages/bitcoin'
 import { createApiApp } from './app'
 import { openDatabase, type Database } from './db/createDatabase'
+import { BITCOIN_SIGNATURE_MAX_LENGTH } from './routes/bitcoinSignIn'
 
 initEccLib(ecc) // bitcoinjs-lib derives P2TR addresses with tiny-secp256k1
 
@@ -273,5 +274,11 @@ describe('sign-in sessions with Bitcoin (CAIP-122 on bip122, BIP-322 signatures)
     for (let i = 0; i < 12; i++) expect((await signIn(await message())).status).toBe(201)
     const caipAddress = `bip122:${REFERENCES.regtest}:${alice.payment}`
     expect(Number((await db.query<{ n: string }>('select count(*) as n from sessions where caip_address = $1 and revoked = false', [caipAddress]))[0]!.n)).toBe(10)
+  })
+})
+
+describe('the Bitcoin sign-in route', () => {
+  it('bounds signatures as the BIP-322 verifier does, without importing it up front', () => {
+    expect(BITCOIN_SIGNATURE_MAX_LENGTH).toBe(BIP322_MAX_SIGNATURE_LENGTH)
   })
 })

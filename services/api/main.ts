@@ -1,4 +1,5 @@
 // The data service on its own (`npm run api`), configured by a JSON file: deploy it without the rest of the stack.
+import './v8Flags'
 import { readFileSync } from 'node:fs'
 import type { ApiConfig } from './config'
 import { openDatabase } from './db/createDatabase'

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase, type Database } from './createDatabase'
+import { openDatabase, sqlLiteral, type Database } from './createDatabase'
 
 describe('PGlite database', () => {
   let db: Database
@@ -20,6 +20,33 @@ describe('PGlite database', () => {
       { name: 'shared_buffers', setting: '2048', unit: '8kB' },
       { name: 'work_mem', setting: '2048', unit: 'kB' },
     ])
+  })
+})
+
+describe('prepared statements on PGlite (EXECUTE with literals)', () => {
+  let db: Database
+  beforeAll(async () => {
+    db = await openDatabase({})
+  }, 60_000)
+  afterAll(() => db?.close())
+
+  it('gives hostile text back as it was sent, never as SQL', async () => {
+    const hostile = ["'); drop table names; --", "\\'; select 1; --", 'back\\slash \\x41 \\u0041', "E'x'", '$$ dollar $$', 'ünïcødé 🦊', '']
+    for (const value of hostile) {
+      expect(await db.prepared<{ value: string }>('echo_text', 'select $1::text as value', [value])).toEqual([{ value }])
+    }
+    expect(await db.query('select count(*)::int as n from names')).toEqual([{ n: 0 }])
+  })
+
+  it('takes integers, bigints and null, and refuses what it cannot write as a literal', async () => {
+    expect(await db.prepared('echo_numbers', 'select $1::integer as a, $2::bigint::text as b, $3::text as c', [-42, 9_223_372_036_854_775_807n, null])).toEqual([
+      { a: -42, b: '9223372036854775807', c: null },
+    ])
+    expect(() => sqlLiteral(1.5)).toThrow(TypeError)
+    expect(() => sqlLiteral(Number.NaN)).toThrow(TypeError)
+    expect(() => sqlLiteral('a\0b')).toThrow(TypeError)
+    expect(() => sqlLiteral({} as never)).toThrow(TypeError)
+    await expect(db.prepared('bad name; drop', 'select 1', [])).rejects.toThrow(TypeError)
   })
 })
 

@@ -3,14 +3,24 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { migrate } from './migrations'
 
 export type Queryable = { query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> }
 
+/** What a prepared statement takes: text, integers, or null. */
+export type PreparedParam = string | number | bigint | null
+
 /** The service's database: embedded PGlite or a PostgreSQL server, with one interface and the same SQL. */
 export type Database = Queryable & {
+  /**
+   * Runs the statement `sql` under `name` (lower case letters, digits, `_`), parsed and planned once per connection:
+   * for the hot reads, where parsing and planning cost as much as running. The same name must always carry the same SQL.
+   * @example await db.prepared('names_by_address', 'select name from names where lower(address) = $1', [address])
+   */
+  prepared<T = Record<string, unknown>>(name: string, sql: string, params: readonly PreparedParam[]): Promise<T[]>
   /** Runs `run` in one transaction: everything it writes lands, or nothing does. */
   transaction<T>(run: (tx: Queryable) => Promise<T>): Promise<T>
   close(): Promise<void>
@@ -23,6 +33,33 @@ export type Database = Queryable & {
  * pages it misses are read from the operating system's file cache, and history reads a few pages per request.
  */
 export const PGLITE_MEMORY_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=512kB', 'temp_buffers=1MB', 'work_mem=2MB', 'maintenance_work_mem=16MB'] as const
+
+/**
+ * V8's WASM code for PGlite: by default V8 compiles PostgreSQL's 9 MB of WASM twice, quickly (Liftoff) and then its hot
+ * functions optimised (TurboFan), and keeps both; that held about 40 MB idle and 60 MB under load in the data service.
+ * Liftoff alone cost no measurable history throughput (a query spends its time reading pages and crossing between JS
+ * and WASM, not in optimisable loops) and the indexer's catch-up stayed within the machine's noise (`npm run
+ * bench:api`). Set before PGlite compiles its module; it applies to the whole process (WASM compiled later too).
+ */
+export const PGLITE_V8_FLAGS = ['--liftoff-only'] as const
+
+/**
+ * A value as an SQL literal, for EXECUTE over PGlite's simple protocol: text as an escape string (quotes and
+ * backslashes doubled, so standard_conforming_strings does not matter), integers as digits. Anything else is refused.
+ * @example sqlLiteral("it's") // "E'it''s'"
+ */
+export function sqlLiteral(value: PreparedParam): string {
+  if (value === null) return 'null'
+  if (typeof value === 'bigint') return value.toString()
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new TypeError(`sqlLiteral: ${value} is not a safe integer`)
+    return String(value)
+  }
+  if (typeof value !== 'string' || value.includes('\0')) throw new TypeError('sqlLiteral: only text without NUL, integers and null')
+  return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`
+}
+
+const PREPARED_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
 /**
  * Makes a new PGlite data directory in a process of its own: initdb runs in a second WASM heap and leaves hundreds of
@@ -40,11 +77,31 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     mkdirSync(dataDir, { recursive: true })
     if (!existsSync(join(dataDir, 'PG_VERSION'))) createPgliteDataDir(dataDir)
   }
+  for (const flag of PGLITE_V8_FLAGS) setFlagsFromString(flag)
   const db = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS.flatMap((setting) => ['-c', setting])] })
   const query = async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows
+  // PGlite's query() costs six protocol round trips into the WASM and a parse and plan each time; a statement
+  // prepared once and run with EXECUTE over the simple protocol costs one, and no planning.
+  const statements = new Map<string, Promise<unknown>>()
+  const prepare = (name: string, sql: string) => {
+    let prepared = statements.get(name)
+    if (!prepared) {
+      prepared = db.exec(`prepare ${name} as ${sql}`)
+      statements.set(name, prepared)
+      prepared.catch(() => statements.delete(name))
+    }
+    return prepared
+  }
   return {
     kind: 'pglite',
     query,
+    async prepared<T>(name: string, sql: string, params: readonly PreparedParam[]) {
+      if (!PREPARED_NAME.test(name)) throw new TypeError(`prepared: ${name} is not a statement name`)
+      const literals = params.map(sqlLiteral)
+      await prepare(name, sql)
+      const [result] = await db.exec(literals.length ? `execute ${name}(${literals.join(', ')})` : `execute ${name}`)
+      return (result?.rows ?? []) as T[]
+    },
     transaction: (run) => db.transaction((tx) => run({ query: async <T>(sql: string, params: unknown[] = []) => (await tx.query<T>(sql, params)).rows })),
     close: () => db.close(),
   }
@@ -56,6 +113,11 @@ async function openPostgres(connectionString: string): Promise<Database> {
   return {
     kind: 'postgres',
     query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
+    // node-postgres prepares a named statement once per pooled connection.
+    prepared: async <T>(name: string, sql: string, params: readonly PreparedParam[]) => {
+      if (!PREPARED_NAME.test(name)) throw new TypeError(`prepared: ${name} is not a statement name`)
+      return (await pool.query({ name, text: sql, values: params.map((p) => (typeof p === 'bigint' ? p.toString() : p)) })).rows as T[]
+    },
     async transaction(run) {
       const client = await pool.connect()
       try {

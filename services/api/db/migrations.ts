@@ -80,6 +80,15 @@ export const migrations: readonly string[] = [
    );
    insert into indexed_chains (chain_id, genesis_hash) select chain_id, hash from indexed_blocks where number = 0;
    create index transfers_chain_block on transfers (chain_id, block_number)`,
+  // History: the chain is in the index after the sort key, so a page is one index range scan in order, with or without
+  // a chain id, rows of other chains skipped in the index (never read from the table). An address's first registered
+  // name is the first entry of names_first: no sort per lookup (a history page looks up a hundred).
+  `create index transfers_from_chain on transfers (lower(from_address), block_number desc, id desc, chain_id);
+   create index transfers_to_chain on transfers (lower(to_address), block_number desc, id desc, chain_id);
+   drop index transfers_from;
+   drop index transfers_to;
+   create index names_first on names (lower(address), registered_at, name);
+   drop index names_address`,
 ]
 
 export async function migrate(db: Database) {

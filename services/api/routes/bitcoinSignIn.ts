@@ -1,15 +1,20 @@
-import { BIP322_MAX_SIGNATURE_LENGTH, verifyBip322 } from '../../../src/shared/bitcoin/bip322'
 import { describeBitcoinNetworks, getBitcoinNetwork } from '../../../src/shared/protocol/addresses/bitcoin'
 import { BITCOIN_SIGN_IN_HEADER, parseBitcoinSignInMessage } from '../../../src/shared/protocol/signInMessages/bitcoin'
 import type { SignInFamily } from './signInMessage'
 import { text } from './validate'
 
 /**
+ * bip322's BIP322_MAX_SIGNATURE_LENGTH, kept here so the route does not import the verifier (bitcoinjs-lib and the
+ * curves, about 10 MB) before the first Bitcoin sign-in; bitcoinSessions.test.ts checks the two agree.
+ */
+export const BITCOIN_SIGNATURE_MAX_LENGTH = 2_048
+
+/**
  * A Bitcoin message signature in base64: BIP-322 simple or full (with or without the draft's `smp` / `ful` prefix),
- * or the legacy 65-byte "Bitcoin Signed Message" one; at most BIP322_MAX_SIGNATURE_LENGTH characters.
+ * or the legacy 65-byte "Bitcoin Signed Message" one; at most BITCOIN_SIGNATURE_MAX_LENGTH characters.
  */
 export const base64BitcoinSignature = text({
-  max: BIP322_MAX_SIGNATURE_LENGTH,
+  max: BITCOIN_SIGNATURE_MAX_LENGTH,
   min: 1,
   pattern: /^(?:smp|ful)?(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
   patternMessage: 'Expected the base64 of a BIP-322 or "Bitcoin Signed Message" signature',
@@ -40,5 +45,5 @@ export const bitcoinSignIn: SignInFamily = {
     return { ok: true, fields: { address, caipAddress: `bip122:${chainId}:${address}`, domain, uri, nonce, issuedAt, notBefore, expirationTime } }
   },
   signature: base64BitcoinSignature,
-  verify: async ({ address, message, signature }) => verifyBip322({ address, message, signature }),
+  verify: async ({ address, message, signature }) => (await import('../../../src/shared/bitcoin/bip322')).verifyBip322({ address, message, signature }),
 }

@@ -1,4 +1,3 @@
-import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto'
 import { decodeSs58, getPolkadotNetwork, polkadotNetworks } from '../../../src/shared/protocol/addresses/polkadot'
 import { parsePolkadotSignInMessage, POLKADOT_SIGN_IN_HEADER } from '../../../src/shared/protocol/signInMessages/polkadot'
 import type { SignInFamily } from './signInMessage'
@@ -40,6 +39,9 @@ export const polkadotSignIn: SignInFamily = {
   async verify({ address, message, signature }) {
     const decoded = decodeSs58(address)
     if (!decoded) return false
+    // Imported on the first Polkadot sign-in: @polkadot/util-crypto and its WASM hold about 30 MB the service would
+    // otherwise carry from its start.
+    const { cryptoWaitReady, signatureVerify } = await import('@polkadot/util-crypto')
     await cryptoWaitReady()
     try {
       return signatureVerify(new TextEncoder().encode(`<Bytes>${message}</Bytes>`), signature, toHex(decoded.publicKey)).isValid
