@@ -1,14 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { encodeSs58, polkadotNetworks } from '../../../shared/protocol/addresses/polkadot'
 import type { PolkadotTransfer } from '../../../shared/protocol/core/polkadotApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import type { Core } from '../../core/createCore'
-import { createNotifications } from '../../state/createNotifications'
-import { createRouter } from '../../state/createRouter'
+import { toErrorNotice } from '../../state/errorNotice'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceConnector } from '../types'
-import { createSendController } from './send'
+import { polkadotSendFamily } from './send'
 
+// The flow every family shares (fee first, refusals, wallet, toasts) is tested in ../sendFlow.test.ts; here, Polkadot's rules.
 const LOCAL = polkadotNetworks.local.caipNetworkId
 const key = (byte: number) => new Uint8Array(32).fill(byte)
 const SENDER = encodeSs58(key(1), 2)
@@ -16,6 +16,7 @@ const RECEIVER = encodeSs58(key(2), 2)
 const RECEIVER_GENERIC = encodeSs58(key(2), 42)
 const RECEIVER_ON_POLKADOT = encodeSs58(key(2), 0)
 const HASH = `0x${'ab'.repeat(32)}` as const
+const SIGNATURE = `0x01${'ee'.repeat(64)}`
 const ROC = 1_000_000_000_000n
 const localNetwork: WidgetNetwork = {
   chainNamespace: 'polkadot',
@@ -35,85 +36,53 @@ const transfer = {
   validUntilBlock: 80,
 } as unknown as PolkadotTransfer
 const submission = { hash: HASH, fromBlock: 11, validUntilBlock: 80 }
+const inclusion = { hash: HASH, blockHash: `0x${'cd'.repeat(32)}`, blockNumber: 11, index: 1, isFinalized: true, isSuccess: true }
 
-function setup({ build = vi.fn().mockResolvedValue(transfer), inclusion = () => Promise.resolve({ hash: HASH, blockHash: `0x${'cd'.repeat(32)}`, blockNumber: 11, index: 1, isFinalized: true, isSuccess: true }) as Promise<unknown> } = {}) {
-  const notifications = createNotifications()
-  const router = createRouter('Send')
+function setup({ connector = { namespace: 'polkadot', signTransfer: vi.fn().mockResolvedValue(SIGNATURE) } as object } = {}) {
+  // 10 ROC free, of which the existential deposit stays: 10 ROC - 3,333,333 planck can leave.
   const polkadot = {
-    // 10 ROC free, of which the existential deposit stays: 10 ROC - 3,333,333 planck can leave.
     getBalance: vi.fn().mockResolvedValue({ free: 10n * ROC, reserved: 2n * ROC, frozen: 0n, transferable: 10n * ROC - 3_333_333n }),
-    buildTransfer: build,
+    buildTransfer: vi.fn().mockResolvedValue(transfer),
     submitTransfer: vi.fn().mockResolvedValue(submission),
-    waitForTransaction: vi.fn(inclusion),
+    waitForTransaction: vi.fn().mockResolvedValue(inclusion),
   }
-  const connector = { namespace: 'polkadot', signTransfer: vi.fn().mockResolvedValue(`0x01${'ee'.repeat(64)}`) }
-  const onConfirmed = vi.fn()
-  const send = createSendController({
-    core: { polkadot } as unknown as Core,
-    notifications,
-    router,
-    getAccount: () => ({ address: SENDER, caipNetworkId: LOCAL }),
-    getNetwork: (id) => (id === LOCAL ? localNetwork : undefined),
-    getConnector: () => connector as unknown as NamespaceConnector,
-    onConfirmed,
-    now: () => 0,
-  })
-  const fill = async (amount: string, receiver: string) => {
-    await send.loadTokenBalances()
-    send.setToken(send.store.getState().tokenBalances[0])
-    send.setAmount(amount)
-    send.setReceiver(receiver)
+  const family = polkadotSendFamily({ getNetwork: (id) => (id === LOCAL ? localNetwork : undefined), getConnector: () => connector as NamespaceConnector })
+  return { family, core: { polkadot } as unknown as Core, polkadot, connector: connector as { signTransfer: ReturnType<typeof vi.fn> } }
+}
+const refusalOf = (run: () => unknown) => {
+  try {
+    run()
+  } catch (error) {
+    return toErrorNotice(error)
   }
-  return { send, polkadot, connector, notifications, router, onConfirmed, fill, toast: () => notifications.store.getState() }
+  throw new Error('did not throw')
 }
 
-describe('polkadot send controller', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-  })
-  afterEach(() => {
-    vi.useRealTimers()
-  })
-
+describe('polkadot send family', () => {
   it('lists the account’s free balance in the network’s token and decimals', async () => {
-    const { send } = setup()
-    await send.loadTokenBalances()
-    expect(send.store.getState().tokenBalances).toEqual([expect.objectContaining({ symbol: 'ROC', name: 'Rococo', chainId: LOCAL, quantity: { decimals: '12', numeric: '10' } })])
+    const { family, core, polkadot } = setup()
+    expect(await family.readBalance(core, { caipNetworkId: LOCAL, address: SENDER, force: false })).toMatchObject({ symbol: 'ROC', name: 'Rococo', chainId: LOCAL, quantity: { decimals: '12', numeric: '10' } })
+    expect(polkadot.getBalance).toHaveBeenCalledWith({ caipNetworkId: LOCAL, address: SENDER, force: false })
   })
 
-  it('takes any SS58 account address as a receiver, and nothing else', () => {
-    const { send } = setup()
-    expect(send.isReceiverLike(RECEIVER)).toBe(true)
-    expect(send.isReceiverLike(RECEIVER_ON_POLKADOT)).toBe(true)
-    expect(send.isReceiverLike('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')).toBe(false)
-    expect(send.isReceiverLike(`${RECEIVER.slice(0, -1)}x`)).toBe(false)
+  it('takes any SS58 account address as a receiver, and on the network its own prefix or the generic one (42)', () => {
+    const { family } = setup()
+    expect([RECEIVER, RECEIVER_ON_POLKADOT, '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', `${RECEIVER.slice(0, -1)}x`].map(family.isAddress)).toEqual([true, true, false, false])
+    expect(family.receiverOn(RECEIVER, LOCAL)).toBe(RECEIVER)
+    expect(family.receiverOn(RECEIVER_GENERIC, LOCAL)).toBe(RECEIVER_GENERIC)
   })
 
-  it('shows the fee the node prices, in the token; Max keeps the fee and what the account must keep', async () => {
-    const { send, polkadot, fill } = setup()
-    await fill('1.5', RECEIVER)
-    await send.estimate()
-    expect(polkadot.buildTransfer).toHaveBeenCalledWith({ caipNetworkId: LOCAL, from: SENDER, to: RECEIVER, amount: 1_500_000_000_000n })
-    expect(send.store.getState()).toMatchObject({ networkFee: { amount: '0.000015', symbol: 'ROC' }, feeReserve: '0.000018333333', error: undefined })
+  it('refuses an address of another network in its own words, naming both', () => {
+    const { family } = setup()
+    const notice = refusalOf(() => family.receiverOn(RECEIVER_ON_POLKADOT, LOCAL))
+    expect(notice).toEqual({ code: 'POLKADOT_ADDRESS_WRONG_NETWORK', params: { addressNetwork: 'Polkadot', network: 'Polkadot Local' }, message: 'This is a Polkadot address; the selected network is Polkadot Local' })
+    expect(family.refusals.has(notice.code)).toBe(true)
   })
 
-  it('takes the generic format (42) of a receiver', async () => {
-    const { send, polkadot, fill } = setup()
-    await fill('1', RECEIVER_GENERIC)
-    await send.estimate()
-    expect(polkadot.buildTransfer).toHaveBeenCalledWith(expect.objectContaining({ to: RECEIVER_GENERIC }))
-  })
-
-  it('says an address of another network at once, naming both, and asks the worker nothing', async () => {
-    const { send, polkadot, fill } = setup()
-    await fill('1', RECEIVER_ON_POLKADOT)
-    await send.estimate()
-    expect(polkadot.buildTransfer).not.toHaveBeenCalled()
-    expect(send.store.getState().error).toEqual({
-      code: 'POLKADOT_ADDRESS_WRONG_NETWORK',
-      params: { addressNetwork: 'Polkadot', network: 'Polkadot Local' },
-      message: 'This is a Polkadot address; the selected network is Polkadot Local',
-    })
+  it('reads the amount in planck, and refuses one the form would not take', () => {
+    const { family } = setup()
+    expect(family.parseAmount('1.5', LOCAL)).toBe(1_500_000_000_000n)
+    for (const amount of ['0', '1.0000000000001', '1e3']) expect(refusalOf(() => family.parseAmount(amount, LOCAL))).toMatchObject({ code: 'SEND_INPUT_MISSING' })
   })
 
   it.each([
@@ -127,66 +96,41 @@ describe('polkadot send controller', () => {
       createWidgetError('POLKADOT_INSUFFICIENT_FUNDS', { params: { fee: '0.000015 ROC', available: '9.999996666667 ROC', existentialDeposit: '0.000003333333 ROC' } }),
       'The amount and its network fee of 0.000015 ROC are more than the 9.999996666667 ROC this account can send while keeping its existential deposit of 0.000003333333 ROC',
     ],
-  ])('says %s (the worker’s rule) before anything is signed', async (_name, error, message) => {
-    const { send, connector, fill } = setup({ build: vi.fn().mockRejectedValue(error) })
-    await fill('0.000001', RECEIVER)
-    await send.estimate()
-    expect(send.store.getState()).toMatchObject({ networkFee: undefined, error: { code: error.code, message } })
-    await expect(send.send()).rejects.toMatchObject({ code: error.code })
-    expect(send.store.getState()).toMatchObject({ loading: false, error: { code: error.code, message } })
-    expect(connector.signTransfer).not.toHaveBeenCalled()
+  ])('says %s (the worker’s rule) in its own words', (_name, error, message) => {
+    const { family } = setup()
+    expect(family.refusals.has(error.code)).toBe(true)
+    expect(toErrorNotice(error).message).toBe(message)
   })
 
-  it('asks the worker nothing for an amount the form already refuses (more than the balance)', async () => {
-    const { send, polkadot, fill } = setup()
-    await fill('11', RECEIVER)
-    await send.estimate()
-    expect(polkadot.buildTransfer).not.toHaveBeenCalled()
-    expect(send.store.getState()).toMatchObject({ networkFee: undefined, error: undefined })
+  it('shows the fee the node prices, in the token; Max keeps the fee and what the account must keep', async () => {
+    const { family, core, polkadot } = setup()
+    const request = { caipNetworkId: LOCAL, from: SENDER, to: RECEIVER, amount: 1_500_000_000_000n }
+    expect(await family.buildTransfer(core, request)).toBe(transfer)
+    expect(polkadot.buildTransfer).toHaveBeenCalledWith(request)
+    expect(family.feeOf(transfer, LOCAL)).toEqual({ networkFee: { amount: '0.000015', symbol: 'ROC' }, feeReserve: '0.000015' })
+    await family.readBalance(core, { caipNetworkId: LOCAL, address: SENDER, force: false })
+    expect(family.feeOf(transfer, LOCAL)).toEqual({ networkFee: { amount: '0.000015', symbol: 'ROC' }, feeReserve: '0.000018333333' })
   })
 
-  it('sends: built in the worker, signed by the extension, submitted by the worker, confirmed once its block is final', async () => {
-    const { send, polkadot, connector, router, onConfirmed, fill, toast } = setup()
-    await fill('1.5', RECEIVER)
-    const views: string[] = []
-    router.store.subscribe((s) => views.push(s.view))
-    expect(await send.send()).toBe(HASH)
+  it('sends: signed by the extension, submitted by the worker, then waits for its block within the era', async () => {
+    const { family, core, polkadot, connector } = setup()
+    const sent = await family.getSigner(core)({ transfer, to: RECEIVER, amount: '1.5', caipNetworkId: LOCAL, from: SENDER })
     expect(connector.signTransfer).toHaveBeenCalledWith(transfer)
-    expect(polkadot.submitTransfer).toHaveBeenCalledWith({ caipNetworkId: LOCAL, payload: transfer.payload, signature: `0x01${'ee'.repeat(64)}` })
+    expect(polkadot.submitTransfer).toHaveBeenCalledWith({ caipNetworkId: LOCAL, payload: transfer.payload, signature: SIGNATURE })
+    expect(sent.id).toBe(HASH)
+    expect(await sent.waitForBlock()).toBe(inclusion)
     expect(polkadot.waitForTransaction).toHaveBeenCalledWith({ caipNetworkId: LOCAL, submission, pollIntervalMs: 1_000, maxWaitMs: 600_000 })
-    expect(views).toEqual(['ApproveTransaction', 'Account'])
-    expect(toast()).toMatchObject({ message: 'Transaction started', variant: 'success' })
-    await vi.advanceTimersByTimeAsync(2_500)
-    expect(toast()).toMatchObject({ message: 'Transaction confirmed', variant: 'success', open: true })
-    expect(onConfirmed).toHaveBeenCalledWith(HASH)
-    expect(polkadot.getBalance).toHaveBeenLastCalledWith({ caipNetworkId: LOCAL, address: SENDER, force: true })
   })
 
-  it('says a transfer whose call failed in its block as failed, not confirmed', async () => {
-    const { send, fill, toast, onConfirmed } = setup({ inclusion: () => Promise.resolve({ hash: HASH, isSuccess: false, failure: 'balances.InsufficientBalance' }) })
-    await fill('1.5', RECEIVER)
-    await send.send()
-    await vi.advanceTimersByTimeAsync(2_500)
-    expect(toast()).toMatchObject({ message: 'Transaction failed: it was reverted on chain', variant: 'error' })
-    expect(onConfirmed).not.toHaveBeenCalled()
+  it('asks no wallet of another family', () => {
+    const { family, core } = setup({ connector: { namespace: 'bip122' } })
+    expect(refusalOf(() => family.getSigner(core))).toMatchObject({ code: 'AUTH_CONNECTOR_NOT_FOUND' })
   })
 
-  it('says a declined signature in the widget’s words, goes back to the form, and submits nothing', async () => {
-    const { send, polkadot, connector, router, fill, toast } = setup()
-    connector.signTransfer.mockRejectedValue(createWidgetError('USER_REJECTED', { details: 'Cancelled' }))
-    await fill('1.5', RECEIVER)
-    await expect(send.send()).rejects.toMatchObject({ code: 'USER_REJECTED' })
-    expect(send.store.getState()).toMatchObject({ loading: false, error: { code: 'USER_REJECTED', message: 'User rejected the request.' } })
-    expect(router.store.getState().view).toBe('Send')
-    expect(polkadot.submitTransfer).not.toHaveBeenCalled()
-    expect(toast()).toMatchObject({ message: 'User rejected the request.', variant: 'error' })
-  })
-
-  it('says a transfer the era let expire as not sent', async () => {
-    const { send, fill, toast } = setup({ inclusion: () => Promise.reject(createWidgetError('POLKADOT_TRANSACTION_NOT_INCLUDED')) })
-    await fill('1.5', RECEIVER)
-    await send.send()
-    await vi.advanceTimersByTimeAsync(2_500)
-    expect(toast()).toMatchObject({ message: 'The transaction expired before a block included it: nothing was sent, you can send it again', variant: 'error' })
+  it('says the node’s refusals that tell what to do, and an era that ended, in their own words; a priced fee clears the error', () => {
+    const { family } = setup()
+    expect(['POLKADOT_TRANSACTION_STALE', 'POLKADOT_CANNOT_PAY_FEE'].filter((code) => family.submitRefusals?.has(code))).toHaveLength(2)
+    expect(family.notIncludedCode).toBe('POLKADOT_TRANSACTION_NOT_INCLUDED')
+    expect(family.shouldClearErrorWhenPriced).toBe(true)
   })
 })
