@@ -1,7 +1,8 @@
 import type { BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { toSafeImageUrl } from '../solana/createWalletStandardConnector'
-import { checkSignPsbt, noAccountError, sameAccounts, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector, type WalletAddress } from './bitcoinConnector'
+import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector, type WalletAddress } from './bitcoinConnector'
+import { createAccountReporter } from './createAccountReporter'
 import { toBitcoinWalletError } from './toBitcoinWalletError'
 
 /** An entry of `window.btc_providers`: the wallet's name and icon, and in `id` the path of its provider object on `window`. */
@@ -87,33 +88,23 @@ export function createSatsConnectConnector({ info, provider }: { info: SatsConne
     },
     watch({ onAccountsChanged, onDisconnect }) {
       if (typeof provider.addListener !== 'function') return () => {}
-      let last: BitcoinAccount[] | undefined
-      let isStopped = false
-      let sequence = 0
-      void currentAccounts().then((accounts) => (last ??= accounts))
-      const report = (next: BitcoinAccount[]) => {
-        if (isStopped || (last && sameAccounts(next, last))) return
-        last = next
-        if (next.length > 0) onAccountsChanged?.(next)
-        else onDisconnect?.()
-      }
+      const reporter = createAccountReporter({ currentAccounts, onAccountsChanged, onDisconnect })
       // An event may carry the new addresses; otherwise they are asked for, and only the newest answer counts.
       const onChange = (event: unknown) => {
         const carried = (event as { addresses?: unknown } | null)?.addresses
-        if (Array.isArray(carried)) return report(toBitcoinAccounts(carried as WalletAddress[]))
-        const seq = ++sequence
-        void currentAccounts().then((accounts) => seq === sequence && report(accounts))
+        if (Array.isArray(carried)) return reporter.report(toBitcoinAccounts(carried as WalletAddress[]))
+        reporter.reportNewest(currentAccounts())
       }
       const offs: unknown[] = []
       try {
         offs.push(provider.addListener({ eventName: 'accountChange', cb: onChange }))
         offs.push(provider.addListener({ eventName: 'networkChange', cb: onChange }))
-        offs.push(provider.addListener({ eventName: 'disconnect', cb: () => report([]) }))
+        offs.push(provider.addListener({ eventName: 'disconnect', cb: () => reporter.report([]) }))
       } catch {
         // a provider whose events fail still signs; getAccounts() tells the truth
       }
       return () => {
-        isStopped = true
+        reporter.stop()
         for (const off of offs) if (typeof off === 'function') off()
       }
     },

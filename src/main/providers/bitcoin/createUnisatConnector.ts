@@ -2,7 +2,8 @@ import { base64, hex } from '@scure/base'
 import type { BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { toSafeImageUrl } from '../solana/createWalletStandardConnector'
-import { checkSignPsbt, noAccountError, sameAccounts, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'
+import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'
+import { createAccountReporter } from './createAccountReporter'
 import { toBitcoinWalletError } from './toBitcoinWalletError'
 
 /** A Unisat-style injected object (`window.unisat`; OKX and others copy its shape). */
@@ -104,25 +105,10 @@ export function createUnisatConnector({ provider, key = 'unisat', name = 'UniSat
     },
     watch({ onAccountsChanged, onDisconnect }) {
       if (typeof provider.on !== 'function') return () => {}
-      let last: BitcoinAccount[] | undefined
-      let isStopped = false
-      let sequence = 0
-      void currentAccounts().then((accounts) => (last ??= accounts))
-      const report = (next: BitcoinAccount[]) => {
-        if (isStopped || (last && sameAccounts(next, last))) return
-        last = next
-        if (next.length > 0) onAccountsChanged?.(next)
-        else onDisconnect?.()
-      }
+      const reporter = createAccountReporter({ currentAccounts, onAccountsChanged, onDisconnect })
       // accountsChanged carries the addresses; a network change moves the address, so it is asked for. Newest answer wins.
-      const onAccounts = (accounts: unknown) => {
-        const seq = ++sequence
-        void toAccounts(accounts).then((next) => seq === sequence && report(next))
-      }
-      const onNetwork = () => {
-        const seq = ++sequence
-        void currentAccounts().then((next) => seq === sequence && report(next))
-      }
+      const onAccounts = (accounts: unknown) => reporter.reportNewest(toAccounts(accounts))
+      const onNetwork = () => reporter.reportNewest(currentAccounts())
       try {
         provider.on('accountsChanged', onAccounts)
         provider.on('networkChanged', onNetwork)
@@ -130,7 +116,7 @@ export function createUnisatConnector({ provider, key = 'unisat', name = 'UniSat
         // a provider whose events fail still signs
       }
       return () => {
-        isStopped = true
+        reporter.stop()
         try {
           provider.removeListener?.('accountsChanged', onAccounts)
           provider.removeListener?.('networkChanged', onNetwork)

@@ -1,6 +1,5 @@
 import { getWallets, type Wallets } from '@wallet-standard/app'
-import type { Wallet } from '@wallet-standard/base'
-import type { StandardEventsChangeProperties } from '@wallet-standard/features'
+import { discoverStandardWallets } from '../walletStandard/discoverStandardWallets'
 import type { BitcoinConnector } from './bitcoinConnector'
 import { createSatsConnectConnector, type SatsConnectProvider, type SatsConnectProviderInfo } from './createSatsConnectConnector'
 import { createUnisatConnector, isUnisatProvider } from './createUnisatConnector'
@@ -56,51 +55,16 @@ function satsConnectProviders(target: Window | undefined): { info: SatsConnectPr
  * @example const discovery = discoverBitcoinWallets({ target: window }); discovery.subscribe((connectors) => render(connectors))
  */
 export function discoverBitcoinWallets({ wallets = getWallets(), target }: DiscoverBitcoinWalletsParameters = {}) {
-  const standardConnectors = new Map<Wallet, BitcoinConnector>()
   const satsConnectConnectors = new Map<SatsConnectProvider, BitcoinConnector>()
   let unisat: { provider: unknown; connector: BitcoinConnector } | undefined
-  const watched = new Map<Wallet, () => void>()
-  const listeners = new Set<(connectors: BitcoinConnector[]) => void>()
-  let snapshot: BitcoinConnector[] = []
-  let isStopped = false
 
-  // A registered wallet may start (or stop) offering Bitcoin: its changes are followed.
-  const watchChanges = (wallet: Wallet) => {
-    let off = () => {}
-    try {
-      const events = (wallet.features as Record<string, { on?: (event: 'change', listener: (properties: StandardEventsChangeProperties) => void) => unknown } | undefined>)['standard:events']
-      const result = events?.on?.('change', (properties) => {
-        if (typeof properties === 'object' && properties !== null && ('chains' in properties || 'features' in properties)) refresh(true)
-      })
-      if (typeof result === 'function') off = result as () => void
-    } catch {
-      // a wallet whose events fail is listed by what it registered with
-    }
-    watched.set(wallet, off)
-  }
-
-  const compute = (): BitcoinConnector[] => {
-    const byName = new Map<string, BitcoinConnector>()
-    const add = (connector: BitcoinConnector) => {
-      if (!byName.has(connector.name)) byName.set(connector.name, connector)
-    }
-    const registered = wallets.get()
-    for (const [wallet, off] of watched) {
-      if (registered.includes(wallet)) continue
-      off()
-      watched.delete(wallet)
-      standardConnectors.delete(wallet)
-    }
-    for (const wallet of registered) {
-      if (!watched.has(wallet)) watchChanges(wallet)
-      if (!isBitcoinWallet(wallet)) continue
-      if (!standardConnectors.has(wallet)) standardConnectors.set(wallet, createWalletStandardBitcoinConnector({ wallet }))
-      add(standardConnectors.get(wallet)!)
-    }
+  /** The connectors of the sats-connect providers and of the Unisat-style object on the page now, in that order. */
+  const findInjected = (): BitcoinConnector[] => {
+    const found: BitcoinConnector[] = []
     for (const { info, provider } of satsConnectProviders(target)) {
       const known = satsConnectConnectors.get(provider)
       if (!known || known.name !== info.name) satsConnectConnectors.set(provider, createSatsConnectConnector({ info, provider }))
-      add(satsConnectConnectors.get(provider)!)
+      found.push(satsConnectConnectors.get(provider)!)
     }
     let injected: unknown
     try {
@@ -110,44 +74,31 @@ export function discoverBitcoinWallets({ wallets = getWallets(), target }: Disco
     }
     if (isUnisatProvider(injected)) {
       if (unisat?.provider !== injected) unisat = { provider: injected, connector: createUnisatConnector({ provider: injected }) }
-      add(unisat.connector)
+      found.push(unisat.connector)
     }
-    return [...byName.values()]
+    return found
   }
 
-  /** Recomputes the list; tells subscribers when it changed, or always when a wallet changed its chains or features. */
-  function refresh(isWalletChange = false) {
-    if (isStopped) return
-    const next = compute()
-    if (!isWalletChange && next.length === snapshot.length && next.every((connector, i) => connector === snapshot[i])) return
-    snapshot = next
-    for (const listener of listeners) listener(snapshot)
-  }
-
-  const offRegister = wallets.on('register', () => refresh())
-  const offUnregister = wallets.on('unregister', () => refresh())
+  const discovery = discoverStandardWallets<BitcoinConnector>({
+    wallets,
+    isFamilyWallet: isBitcoinWallet,
+    createConnector: (wallet) => createWalletStandardBitcoinConnector({ wallet }),
+    keyOf: (connector) => connector.name,
+    findOthers: findInjected,
+  })
   // Injected objects arrive by the time the page has loaded; a wallet that injects later is found then.
-  const onLoad = () => refresh()
+  const onLoad = () => discovery.refresh()
   target?.addEventListener?.('load', onLoad)
-  snapshot = compute()
 
   return {
     /** The Bitcoin connectors now; the same array until something changes. */
-    getConnectors: () => snapshot,
+    getConnectors: discovery.getConnectors,
     /** Looks again for sats-connect providers and injected objects (they announce nothing). */
-    refresh: () => refresh(),
-    subscribe(listener: (connectors: BitcoinConnector[]) => void) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
+    refresh: discovery.refresh,
+    subscribe: discovery.subscribe,
     stop() {
-      isStopped = true
-      offRegister()
-      offUnregister()
+      discovery.stop()
       target?.removeEventListener?.('load', onLoad)
-      for (const off of watched.values()) off()
-      watched.clear()
-      listeners.clear()
     },
   }
 }

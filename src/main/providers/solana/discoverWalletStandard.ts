@@ -1,7 +1,7 @@
 import { getWallets, type Wallets } from '@wallet-standard/app'
 import type { Wallet } from '@wallet-standard/base'
-import type { StandardEventsChangeProperties } from '@wallet-standard/features'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
+import { discoverStandardWallets } from '../walletStandard/discoverStandardWallets'
 import { createWalletStandardConnector, type WalletStandardConnector } from './createWalletStandardConnector'
 
 export type DiscoverWalletStandardParameters = {
@@ -40,78 +40,14 @@ export function isSolanaWallet(wallet: unknown): wallet is Wallet {
  * @example const discovery = discoverWalletStandard(); discovery.subscribe((connectors) => render(connectors))
  */
 export function discoverWalletStandard({ wallets = getWallets(), localnetCaipNetworkId }: DiscoverWalletStandardParameters = {}) {
-  const connectors = new Map<Wallet, WalletStandardConnector>()
-  // Every registered wallet is watched for chain and feature changes: one may start (or stop) offering Solana.
-  const watched = new Map<Wallet, () => void>()
-  const listeners = new Set<(connectors: WalletStandardConnector[]) => void>()
-  let snapshot: WalletStandardConnector[] = []
-  let isStopped = false
-
-  const watchChanges = (wallet: Wallet) => {
-    let off = () => {}
-    try {
-      const events = (wallet.features as FeatureMethods)['standard:events'] as { on?: (event: 'change', listener: (properties: StandardEventsChangeProperties) => void) => unknown } | undefined
-      const result = events?.on?.('change', (properties) => {
-        if (typeof properties === 'object' && properties !== null && ('chains' in properties || 'features' in properties)) refresh(true)
-      })
-      if (typeof result === 'function') off = result as () => void
-    } catch {
-      // a wallet whose events fail is still listed by what it registered with
-    }
-    watched.set(wallet, off)
-  }
-
-  const compute = (): WalletStandardConnector[] => {
-    const registered = wallets.get()
-    for (const [wallet, off] of watched) {
-      if (registered.includes(wallet)) continue
-      off()
-      watched.delete(wallet)
-      connectors.delete(wallet)
-    }
-    const byId = new Map<string, WalletStandardConnector>()
-    for (const wallet of registered) {
-      if (!watched.has(wallet)) watchChanges(wallet)
-      if (!isSolanaWallet(wallet)) continue
-      let connector = connectors.get(wallet)
-      if (!connector) {
-        connector = createWalletStandardConnector({ wallet, localnetCaipNetworkId })
-        connectors.set(wallet, connector)
-      }
-      if (!byId.has(connector.id)) byId.set(connector.id, connector)
-    }
-    return [...byId.values()]
-  }
-
-  /** Recomputes the list; tells subscribers when it changed, or always when a wallet changed its chains or features. */
-  function refresh(isWalletChange = false) {
-    if (isStopped) return
-    const next = compute()
-    if (!isWalletChange && next.length === snapshot.length && next.every((connector, i) => connector === snapshot[i])) return
-    snapshot = next
-    for (const listener of listeners) listener(snapshot)
-  }
-
-  const offRegister = wallets.on('register', () => refresh())
-  const offUnregister = wallets.on('unregister', () => refresh())
-  snapshot = compute()
-
-  return {
-    /** The Solana connectors now; the same array until something changes. */
-    getConnectors: () => snapshot,
-    subscribe(listener: (connectors: WalletStandardConnector[]) => void) {
-      listeners.add(listener)
-      return () => void listeners.delete(listener)
-    },
-    stop() {
-      isStopped = true
-      offRegister()
-      offUnregister()
-      for (const off of watched.values()) off()
-      watched.clear()
-      listeners.clear()
-    },
-  }
+  const { getConnectors, subscribe, stop } = discoverStandardWallets<WalletStandardConnector>({
+    wallets,
+    isFamilyWallet: isSolanaWallet,
+    createConnector: (wallet) => createWalletStandardConnector({ wallet, localnetCaipNetworkId }),
+    keyOf: (connector) => connector.id,
+  })
+  // The Solana connectors come from the registry alone, which announces its changes: nothing to look for again.
+  return { getConnectors, subscribe, stop }
 }
 
 export type WalletStandardDiscovery = ReturnType<typeof discoverWalletStandard>
