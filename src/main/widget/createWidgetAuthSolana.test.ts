@@ -52,13 +52,7 @@ function startFrame({ solanaClusters = [cluster] }: { solanaClusters?: string[] 
     }
     return request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined
   }
-  const fake: ReturnType<typeof createFakeFrame> = createFakeFrame({
-    respond: (request) => {
-      const reply = answer(request)
-      if (!reply) return undefined
-      return 'ok' in reply ? fake.success(request, reply.ok) : fake.failure(request, reply.error)
-    },
-  })
+  const fake = createFakeFrame({ answer })
   // The frame says it is ready as soon as it is loaded.
   const createHost = fake.createHost
   frames.current = { ...fake, createHost: (src) => (queueMicrotask(() => fake.ready()), createHost(src)) }

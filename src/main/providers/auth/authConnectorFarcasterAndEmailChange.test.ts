@@ -10,13 +10,7 @@ const farcasterUser = { email: null, address, chainId: 31337, accounts: [{ addre
 
 /** An auth connector over a fake frame that answers each request by its type, with a real toast store. */
 function setUp(answers: Record<string, (request: FakeRequest) => { ok: unknown } | { error: unknown }>) {
-  const fake: ReturnType<typeof createFakeFrame> = createFakeFrame({
-    respond: (request) => {
-      const answer = answers[request.type]?.(request) ?? (request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined)
-      if (!answer) return undefined
-      return 'ok' in answer ? fake.success(request, answer.ok) : fake.failure(request, answer.error)
-    },
-  })
+  const fake = createFakeFrame({ answer: (request) => answers[request.type]?.(request) ?? (request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined) })
   const storage = createWidgetStorage({ storage: createMemoryStorage() })
   const notifications = createNotifications()
   const auth = createAuthConnector({

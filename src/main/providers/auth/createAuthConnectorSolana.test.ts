@@ -50,13 +50,7 @@ function setUp({ rpc, solanaCaipNetworkId }: { rpc?: (payload: { method: string;
     }
     return request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined
   }
-  const fake: ReturnType<typeof createFakeFrame> = createFakeFrame({
-    respond: (request) => {
-      const reply = answer(request)
-      if (!reply) return undefined
-      return 'ok' in reply ? fake.success(request, reply.ok) : fake.failure(request, reply.error)
-    },
-  })
+  const fake = createFakeFrame({ answer })
   const auth = createAuthConnector({
     frameUrl: 'https://frame.test/',
     params: { projectId: 'demo', version: 'react-eip155,solana-0.2.0' },

@@ -2,19 +2,29 @@ import type { FrameHost, FrameWindow } from '../createFrameChannel'
 
 type Listener = (event: { origin: string; source: unknown; data: unknown }) => void
 export type FakeRequest = { id: string; type: string; payload?: unknown }
+/** What the fake frame answers a request with: a success with its payload, an error with its payload. */
+export type FakeAnswer = { ok: unknown } | { error: unknown }
 
 /**
  * A page window and a frame for the channel's tests: the frame records what it is posted (and to which origin) and
- * answers through `respond`; `emit` posts from any origin or source, as a hostile page or frame could.
+ * answers through `respond` (any message) or `answer` (a success or an error reply; undefined: none); `emit` posts from
+ * any origin or source, as a hostile page or frame could.
  */
-export function createFakeFrame({ frameOrigin = 'https://frame.test', pageOrigin = 'https://app.test', respond }: { frameOrigin?: string; pageOrigin?: string; respond?: (request: FakeRequest) => unknown } = {}) {
+export function createFakeFrame({
+  frameOrigin = 'https://frame.test',
+  pageOrigin = 'https://app.test',
+  respond,
+  answer: answerWith,
+}: { frameOrigin?: string; pageOrigin?: string; respond?: (request: FakeRequest) => unknown; answer?: (request: FakeRequest) => FakeAnswer | undefined } = {}) {
   const listeners = new Set<Listener>()
   const posted: { message: FakeRequest; targetOrigin: string }[] = []
   const hosts: { src: string; shown: number[]; hidden: number; removed: boolean }[] = []
   const frameWindow: FrameWindow = {
     postMessage(message, targetOrigin) {
       posted.push({ message: message as FakeRequest, targetOrigin })
-      const answer = respond?.(message as FakeRequest)
+      const request = message as FakeRequest
+      const reply = answerWith?.(request)
+      const answer = respond ? respond(request) : reply && ('ok' in reply ? success(request, reply.ok) : failure(request, reply.error))
       if (answer !== undefined) queueMicrotask(() => emit(answer))
     },
   }
