@@ -25,6 +25,7 @@ import { seedChain } from '../../services/chain/seedChain'
 import { connectRawClient } from '../../services/relay/testing/connectRawClient'
 import { freePorts } from '../../services/stack/ports'
 import { startSyntheticChain } from './syntheticChain'
+import { median } from './stats'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
@@ -42,7 +43,6 @@ const RELAY_PAIRS = 20
 const isPostgresAsked = process.argv.includes('--postgres') || Boolean(process.env.DATABASE_URL)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10
 const accountAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
 /** Resident memory of a process in MB, as ps reports it. */

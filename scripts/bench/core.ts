@@ -13,6 +13,7 @@ import { serveViteApp } from '../../services/stack/startStack'
 import type { StackManifest } from '../../services/stack/manifest'
 import { chromiumArgs, chromiumPath } from '../../playwright.config'
 import type { BenchInput, BenchResult, CoreLogsMode } from '../../test/harness/bench'
+import { median } from './stats'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const HOLDERS = 2_000
@@ -32,7 +33,6 @@ const MODES = {
 type Mode = keyof typeof MODES
 type Measured = BenchResult & { httpRequests: number }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const round = (value: number) => Math.round(value * 100) / 100
 
 async function main() {

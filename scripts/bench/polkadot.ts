@@ -8,9 +8,9 @@ import { serveViteApp } from '../../services/stack/startStack'
 import { startLocalPolkadot } from '../../services/stack/startLocalPolkadot'
 import type { StackManifest } from '../../services/stack/manifest'
 import { chromiumArgs, chromiumPath } from '../../playwright.config'
+import { median } from './stats'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 type Run = { firstBalanceMs: number; secondBalanceMs: number; longTasks: number; mainThreadTbtMs: number }
 

@@ -12,9 +12,9 @@ import { freePorts } from '../../services/stack/ports'
 import { serveViteApp, startStack } from '../../services/stack/startStack'
 import { createHostApp, run, serveStatic } from '../../test/e2e/hostApps'
 import { chromiumArgs, chromiumPath } from '../../playwright.config'
+import { median } from './stats'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 const kib = (bytes: number) => round(bytes / 1024)
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 2)

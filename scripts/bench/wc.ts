@@ -11,11 +11,11 @@ import { serveViteApp } from '../../services/stack/startStack'
 import type { StackManifest } from '../../services/stack/manifest'
 import { chromiumArgs, chromiumPath } from '../../playwright.config'
 import type { WcBenchResult } from '../../test/harness/wc'
+import { median } from './stats'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 /** Chromium's CPU throttling, as for a mid-range phone (BENCH_CPU_SLOWDOWN=1 for this machine's speed). */
 const CPU_SLOWDOWN = Number(process.env.BENCH_CPU_SLOWDOWN ?? 4)
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function main() {
   const ports = await freePorts()

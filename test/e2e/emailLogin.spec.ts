@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, parseEther, toHex, verifyMessage, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
-import { accountButton, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
+import { accountButton, createWalletInFrame, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
 
 test('e-mail login: the code from the inbox opens an embedded wallet that signs and sends after approval in the frame, and stays after a reload', async ({ page, stack }) => {
   test.setTimeout(150_000)
@@ -14,9 +14,7 @@ test('e-mail login: the code from the inbox opens an embedded wallet that signs 
 
   // A new account: the frame asks for the recovery password of its new wallet (a share of the key is kept under it).
   const frame = secureFrame(page)
-  await frame.getByRole('textbox', { name: 'Recovery password' }).fill('a long recovery password 1')
-  await frame.getByRole('textbox', { name: 'Type it again' }).fill('a long recovery password 1')
-  await frame.getByRole('button', { name: 'Create my wallet' }).click()
+  await createWalletInFrame(page, 'a long recovery password 1')
   await expect.poll(() => page.evaluate(() => (window as unknown as DemoWindow).widget.getState().status), { timeout: 30_000 }).toBe('connected')
   const address = (await page.evaluate(() => (window as unknown as DemoWindow).widget.getState().address)) as Address
   await expect(accountButton(page, address)).toBeVisible()
@@ -88,10 +86,7 @@ test('a second browser profile logs in with the same e-mail, is refused a wrong 
   await page.goto(`${stack.demo!.url}/?families=eip155`)
   const firstStartedAt = Date.now()
   await enterCode(page, await startEmailLogin(page, stack, email))
-  const frame = secureFrame(page)
-  await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
-  await frame.getByRole('textbox', { name: 'Type it again' }).fill(password)
-  await frame.getByRole('button', { name: 'Create my wallet' }).click()
+  await createWalletInFrame(page, password)
   await expect.poll(() => widgetState(page).then((state) => state.status), { timeout: 30_000 }).toBe('connected')
   const address = (await widgetState(page)).address as Address
 

@@ -1,23 +1,14 @@
 import type { Browser, Page } from '@playwright/test'
 import type { StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
-import { accountButton, enterCode, secureFrame, startEmailLogin, waitForMail, widgetState, type DemoWindow } from '../support/emailLogin'
+import { accountButton, createOrOpenWalletInFrame, enterCode, startEmailLogin, waitForMail, widgetState, type DemoWindow } from '../support/emailLogin'
 
 /**
  * The frame's recovery-password prompt after a login: a new account chooses its password, a known one (an earlier run on
  * this stack, in another browser) enters it. Resolves once the widget is connected, to its address.
  */
 async function openWallet(page: Page, password: string) {
-  const frame = secureFrame(page)
-  const created = frame.getByRole('button', { name: 'Create my wallet' })
-  await expect(created.or(frame.getByRole('button', { name: 'Open my wallet' }))).toBeVisible({ timeout: 30_000 })
-  await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
-  if (await created.isVisible()) {
-    await frame.getByRole('textbox', { name: 'Type it again' }).fill(password)
-    await created.click()
-  } else {
-    await frame.getByRole('button', { name: 'Open my wallet' }).click()
-  }
+  await createOrOpenWalletInFrame(page, password)
   await expect.poll(() => widgetState(page).then((state) => state.status), { timeout: 30_000 }).toBe('connected')
   return (await widgetState(page)).address!
 }

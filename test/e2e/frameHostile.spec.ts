@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { toHex, verifyMessage, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
-import { approveDeviceFromMail, enterCode, secureFrame, submitEmail, widgetState, type DemoWindow } from '../support/emailLogin'
+import { approveDeviceFromMail, createWalletInFrame, enterCode, secureFrame, submitEmail, widgetState, type DemoWindow } from '../support/emailLogin'
 import { readRecord, recordMessages, runFrameFlood, runPageFlood, secureFrameOf, startForeignOrigin } from '../support/frameHostile'
 
 // The secure frame and the widget's page listener under hostile messages (README, "E-mail and social login"). The
@@ -184,9 +184,7 @@ test('no key, share, seed or recovery material reaches the page during an e-mail
   const startedAt = await submitEmail(page, email)
   await enterCode(page, await approveDeviceFromMail(page, stack, email, startedAt))
   const frame = secureFrame(page)
-  await frame.getByRole('textbox', { name: 'Recovery password' }).fill(password)
-  await frame.getByRole('textbox', { name: 'Type it again' }).fill(password)
-  await frame.getByRole('button', { name: 'Create my wallet' }).click()
+  await createWalletInFrame(page, password)
   await expect.poll(() => widgetState(page).then((state) => state.status), { timeout: 30_000 }).toBe('connected')
   const address = (await widgetState(page)).address as Address
   const message = 'Recorded signature'

@@ -157,7 +157,18 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await ethersJourney(page, stack, 'ethers')
   })
 
-  test('e-mail login through the secure frame: the mailed code connects a new embedded wallet, and a reload keeps it', async ({ page, stack }) => {
+  test('Sign In With Farcaster through the secure frame: its view and login code load and show the QR code', async ({ page, stack }) => {
+    test.setTimeout(90_000)
+    const failed = recordLoadFailures(page)
+    await page.goto(`${stack.hostApp!.url}/?${chainQuery(stack, { project: stack.services.projectId, frame: `${stack.auth!.frameOrigin}/` })}`)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with Farcaster' }).click()
+    await expect(page.getByRole('dialog', { name: 'Farcaster' }).getByRole('img', { name: 'QR code to sign in with Farcaster' })).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByRole('dialog', { name: 'Farcaster' }).getByRole('status')).toHaveText('Waiting for your approval in Farcaster…')
+    expect(failed).toEqual([])
+  })
+
+  test('e-mail login through the secure frame: the mailed code connects a new embedded wallet, a reload keeps it, and the e-mail change view opens', async ({ page, stack }) => {
     test.setTimeout(150_000)
     const failed = recordLoadFailures(page)
     const email = `e2e-packed-${Date.now()}@tessera.test`
@@ -175,6 +186,10 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await page.reload()
     await expect(page.getByRole('button', { name: new RegExp(`${shown}$`) })).toBeVisible({ timeout: 30_000 })
     await expect(page.locator('iframe[data-tessera-frame]')).toHaveCSS('visibility', 'hidden')
+    // The e-mail change view, from Account.
+    await page.getByRole('button', { name: new RegExp(`${shown}$`) }).click()
+    await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Change e-mail' }).click()
+    await expect(page.getByRole('dialog', { name: 'Change e-mail' }).getByLabel('New e-mail address')).toBeVisible()
     expect(failed).toEqual([])
   })
 })

@@ -94,6 +94,11 @@ export async function socialLogin(page: Page, provider: string, user: { email: s
   await popup.getByLabel('Password').fill(user.password)
   await popup.getByRole('button', { name: 'Sign in' }).click()
   await popup.getByRole('button', { name: 'Allow' }).click()
+  await createOrOpenWalletInFrame(page, password)
+}
+
+/** The frame's wallet with `password`: made for a new account, or opened on this browser for one known from an earlier run. */
+export async function createOrOpenWalletInFrame(page: Page, password: string) {
   const frame = secureFrame(page)
   const created = frame.getByRole('button', { name: 'Create my wallet' })
   await expect(created.or(frame.getByRole('button', { name: 'Open my wallet' }))).toBeVisible({ timeout: 30_000 })

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WidgetError } from '../../../shared/protocol/errors'
 import { createNotifications } from '../../state/createNotifications'
 import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
-import { createAuthConnector } from './createAuthConnector'
+import { createTestAuthConnector } from './testing/createTestAuthConnector'
 import { createFakeFrame, type FakeRequest } from './testing/createFakeFrame'
 
 const address = '0x1111111111111111111111111111111111111111'
@@ -13,16 +13,7 @@ function setUp(answers: Record<string, (request: FakeRequest) => { ok: unknown }
   const fake = createFakeFrame({ answer: (request) => answers[request.type]?.(request) ?? (request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined) })
   const storage = createWidgetStorage({ storage: createMemoryStorage() })
   const notifications = createNotifications()
-  const auth = createAuthConnector({
-    frameUrl: 'https://frame.test/',
-    params: { projectId: 'demo', version: 'react-eip155-0.2.0' },
-    window: fake.window,
-    createHost: fake.createHost,
-    storage,
-    theme: () => ({ themeMode: 'light' }),
-    dappData: { sdkType: 'tessera' },
-    notifications,
-  })
+  const auth = createTestAuthConnector(fake, { storage, notifications })
   const ready = async () => {
     await vi.advanceTimersByTimeAsync(0)
     fake.ready()

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WidgetError } from '../../../shared/protocol/errors'
 import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
-import { createAuthConnector } from './createAuthConnector'
+import { createTestAuthConnector } from './testing/createTestAuthConnector'
 import { createFakeFrame, type FakeRequest } from './testing/createFakeFrame'
 
 const address = '0x1111111111111111111111111111111111111111'
@@ -12,16 +12,7 @@ function setUp(answers: Record<string, (request: FakeRequest) => { ok: unknown }
   const fake = createFakeFrame({ answer: (request) => answers[request.type]?.(request) ?? (request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined) })
   const storage = createWidgetStorage({ storage: createMemoryStorage() })
   let clock = 1_000_000
-  const auth = createAuthConnector({
-    frameUrl: 'https://frame.test/',
-    params: { projectId: 'demo', version: 'react-eip155-0.2.0' },
-    window: fake.window,
-    createHost: fake.createHost,
-    storage,
-    theme: () => ({ themeMode: 'light' }),
-    dappData: { sdkType: 'tessera', metadata: { name: 'Demo' } },
-    now: () => clock,
-  })
+  const auth = createTestAuthConnector(fake, { storage, dappData: { sdkType: 'tessera', metadata: { name: 'Demo' } }, now: () => clock })
   const tick = (ms: number) => (clock += ms)
   /** Lets the frame get ready (its event, then the 500 ms the widget waits). */
   const ready = async () => {

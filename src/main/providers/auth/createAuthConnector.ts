@@ -138,10 +138,12 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
     }
     return (await request('APP_RPC_REQUEST', { method, ...(params !== undefined && { params }), chainNamespace: 'eip155' }, isSafeRpcMethod(method) ? {} : { signal: rpcAborts.signal }).catch(toastIfNotAllowed)) as T
   }
+  let toastTimer: ReturnType<typeof setTimeout> | undefined
   /** SPEC §6: a disallowed call fails with 'Requested RPC call is not allowed'; the UI says 'Action not allowed' 300 ms later. */
   const toastIfNotAllowed = (error: unknown): never => {
     if (isWidgetError(error) && error.code === 'RPC_NOT_ALLOWED' && notifications) {
-      setTimeout(() => notifications.show(errorNotice('ACTION_NOT_ALLOWED'), { variant: 'error' }), DISALLOWED_RPC_TOAST_DELAY_MS)
+      clearTimeout(toastTimer)
+      toastTimer = setTimeout(() => notifications.show(errorNotice('ACTION_NOT_ALLOWED'), { variant: 'error' }), DISALLOWED_RPC_TOAST_DELAY_MS)
     }
     throw error
   }
@@ -345,6 +347,7 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
     },
     isShown: channel.isShown,
     destroy() {
+      clearTimeout(toastTimer)
       rpcAborts.abort()
       watchers.eip155.clear()
       watchers.solana.clear()

@@ -2,9 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ed25519 } from '@noble/curves/ed25519'
 import { base58, base64 } from '@scure/base'
 import type { WidgetError } from '../../../shared/protocol/errors'
-import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
 import type { WidgetNetwork } from '../../widget/config'
-import { createAuthConnector } from './createAuthConnector'
+import { createTestAuthConnector } from './testing/createTestAuthConnector'
 import { createFakeFrame, type FakeRequest } from './testing/createFakeFrame'
 
 const evmAddress = '0x1111111111111111111111111111111111111111'
@@ -51,16 +50,7 @@ function setUp({ rpc, solanaCaipNetworkId }: { rpc?: (payload: { method: string;
     return request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined
   }
   const fake = createFakeFrame({ answer })
-  const auth = createAuthConnector({
-    frameUrl: 'https://frame.test/',
-    params: { projectId: 'demo', version: 'react-eip155,solana-0.2.0' },
-    window: fake.window,
-    createHost: fake.createHost,
-    storage: createWidgetStorage({ storage: createMemoryStorage() }),
-    theme: () => ({ themeMode: 'light' }),
-    dappData: { sdkType: 'tessera' },
-    ...(solanaCaipNetworkId && { solanaCaipNetworkId }),
-  })
+  const auth = createTestAuthConnector(fake, { params: { projectId: 'demo', version: 'react-eip155,solana-0.2.0' }, ...(solanaCaipNetworkId && { solanaCaipNetworkId }) })
   const ready = async () => {
     await vi.advanceTimersByTimeAsync(0)
     fake.ready()
