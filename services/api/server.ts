@@ -1,6 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { createApiApp } from './app'
 import { escapeForLog, resolveLimits, type ApiConfig } from './config'
+import { createVacuumSchedule } from './db/vacuumSchedule'
 import { createIndexer, type Indexer } from './indexer'
 import { createHistoryCache, HISTORY_CACHE_MS } from './routes/historyCache'
 
@@ -16,6 +17,7 @@ export async function startApiServer({ host = '127.0.0.1', port, indexerPollInte
   // What the indexers write or drop changes history: they and the app share its cache.
   const historyCache = config.historyCache ?? createHistoryCache({ maxBytes: limits.historyCacheBytes, ttlMs: HISTORY_CACHE_MS })
   const app = createApiApp({ ...config, historyCache })
+  const vacuum = createVacuumSchedule({ db: config.db, onError: (error) => log(escapeForLog(`vacuum transfers: ${(error as Error)?.message ?? String(error)}`)) })
   // An RPC's error text is not ours: escaped like request text, so it stays one line.
   const indexers = config.chains.map((chain) =>
     createIndexer({
@@ -29,6 +31,7 @@ export async function startApiServer({ host = '127.0.0.1', port, indexerPollInte
       },
       onIndexed: ({ transfers }) => {
         if (transfers > 0) historyCache.invalidate()
+        vacuum.written(transfers)
       },
     }),
   )
@@ -53,6 +56,7 @@ export async function startApiServer({ host = '127.0.0.1', port, indexerPollInte
     async stop() {
       await Promise.all(indexers.map((i) => i.stop()))
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      await vacuum.idle()
       await config.db.close()
     },
   }

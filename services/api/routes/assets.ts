@@ -29,6 +29,9 @@ const isLoopback = (url: string) => {
 /** Every SVG of the assets folder, read once: a request only ever picks one by name from this map, never a path. */
 const loadIcons = () => new Map(readdirSync(assetsDir).filter((file) => file.endsWith('.svg')).map((file) => [file.slice(0, -'.svg'.length), readFileSync(new URL(file, assetsDir))]))
 
+const networkParam = z.object({ caipNetworkId })
+const networkAssetParam = z.object({ caipNetworkId, asset: caipAsset })
+
 /**
  * Network icons and token images (SPEC §3 network assets, token iconUrl), our own SVGs from services/api/assets:
  * - `GET /v1/assets/networks/:caipNetworkId`: Ethereum and its test networks, local EVM chains (the usual dev chain ids,
@@ -70,12 +73,12 @@ export function assetRoutes({ chains }: ApiConfig) {
   }
 
   app.get('/v1/assets/networks/:caipNetworkId', async (c) => {
-    const params = await validate(c, 'param', z.object({ caipNetworkId }))
+    const params = await validate(c, 'param', networkParam)
     if (!params.ok) return params.response
     return send(c, networkIcon(params.data.caipNetworkId), params.data.caipNetworkId)
   })
   app.get('/v1/assets/tokens/:caipNetworkId/:asset', async (c) => {
-    const params = await validate(c, 'param', z.object({ caipNetworkId, asset: caipAsset }))
+    const params = await validate(c, 'param', networkAssetParam)
     if (!params.ok) return params.response
     const { caipNetworkId: network, asset } = params.data
     return send(c, tokenIcon(network, asset), `${network}/${asset}`)

@@ -28,6 +28,14 @@ const usdValue = (numeric: string, price: number) => {
   return Number(scaled) / 100
 }
 
+const addressParam = z.object({ address: evmAddress })
+const balanceQuery = z.object({ chainId: eip155ChainId, currency: z.optional(z.literal('usd')), forceUpdate: z.optional(z.enum(['true', 'false'])) })
+const priceBody = z.object({
+  currency: z.literal('usd'),
+  addresses: z.array(text({ max: 128 })).check(z.maxLength(100, 'must have at most 100 addresses')),
+  projectId: text({ max: 128 }),
+})
+
 /**
  * Native and token balances read with one multicall from each chain's RPC; USD from the configured prices. Answers are
  * cached 30 s in an LRU of `limits.balanceCacheEntries`; there is one RPC client per configured chain, made up front, so
@@ -62,9 +70,9 @@ export function balanceRoutes({ chains, prices = {}, now = Date.now, limits }: A
   }
 
   app.get('/v1/account/:address/balance', async (c) => {
-    const params = await validate(c, 'param', z.object({ address: evmAddress }))
+    const params = await validate(c, 'param', addressParam)
     if (!params.ok) return params.response
-    const query = await validate(c, 'query', z.object({ chainId: eip155ChainId, currency: z.optional(z.literal('usd')), forceUpdate: z.optional(z.enum(['true', 'false'])) }))
+    const query = await validate(c, 'query', balanceQuery)
     if (!query.ok) return query.response
     const chain = chains.find((ch) => `eip155:${ch.chainId}` === query.data.chainId)
     if (!chain) return c.json({ balances: [] })
@@ -77,11 +85,7 @@ export function balanceRoutes({ chains, prices = {}, now = Date.now, limits }: A
   })
 
   app.post('/v1/fungible/price', async (c) => {
-    const body = await validate(
-      c,
-      'json',
-      z.object({ currency: z.literal('usd'), addresses: z.array(text({ max: 128 })).check(z.maxLength(100, 'must have at most 100 addresses')), projectId: text({ max: 128 }) }),
-    )
+    const body = await validate(c, 'json', priceBody)
     if (!body.ok) return body.response
     const fungibles = body.data.addresses.flatMap((caipAddress) => {
       const [namespace, reference, address] = caipAddress.split(':')

@@ -105,8 +105,8 @@ describe('history route: a page costs the same however many transfers an account
     for (const options of [{ hasChainId: true, hasCursor: true }, { hasChainId: false, hasCursor: false }]) {
       const params = [busy, ...(options.hasChainId ? [31337] : []), ...(options.hasCursor ? ['9000', '18000'] : [])]
       const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain ${historyQuery(options)}`, params)).map((row) => row['QUERY PLAN']).join('\n')
-      expect(plan).toMatch(/Index Scan using transfers_from_chain on transfers/)
-      expect(plan).toMatch(/Index Scan using transfers_to_chain on transfers/)
+      expect(plan).toMatch(/Index Only Scan using transfers_from_page on transfers/)
+      expect(plan).toMatch(/Index Only Scan using transfers_to_page on transfers/)
       expect(plan).not.toMatch(/(Seq Scan|Bitmap Heap Scan) on transfers/)
       // Each walk is a range scan that stops after a page: the chain is matched in the index, not sorted or filtered on.
       expect(plan).toMatch(/Merge Append/)

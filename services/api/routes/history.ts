@@ -23,11 +23,14 @@ const decodeCursor = (cursor: string) => {
 /** The first name registered for an address, as /v1/identity answers: the first entry of names_first, no sort. */
 const nameOf = (column: string) => `(select n.name from names n where lower(n.address) = lower(${column}) order by n.registered_at, n.name limit 1)`
 
+/** The columns a page shows: every one is in the walks' indexes, so a walk never reads the table. */
+const PAGE_COLUMNS = 'id, chain_id, block_number, tx_hash, log_index, from_address, to_address, token, value, status, timestamp'
+
 /**
  * One page of an account's transfers, newest first, as one JSON text built by the database (one column, one row: no
- * per-row decoding in the driver). The account as sender and as receiver are two range scans down their own indexes
- * (transfers_from_chain, transfers_to_chain: address, then the sort key, then the chain), each stopping after a page,
- * merged. One `where from = $1 or to = $1` would instead fetch and sort every transfer of the account (seconds for one
+ * per-row decoding in the driver). The account as sender and as receiver are two index-only range scans down their
+ * own indexes (transfers_from_page, transfers_to_page: address, then the sort key, then the chain, carrying the
+ * page's columns), each stopping after a page, merged. One `where from = $1 or to = $1` would instead fetch and sort every transfer of the account (seconds for one
  * with 50,000). A transfer to itself is taken from the senders' walk only. The parties' names are looked up for the
  * page's rows only. Parameters: $1 account, then the chain id, then the cursor's block and id, when given.
  */
@@ -35,13 +38,20 @@ export function historyQuery({ hasChainId, hasCursor }: { hasChainId: boolean; h
   const chain = hasChainId ? ' and chain_id = $2::integer' : ''
   const before = hasCursor ? ` and (block_number, id) < (${hasChainId ? '$3::bigint, $4::bigint' : '$2::bigint, $3::bigint'})` : ''
   const walk = (party: string, extra = '') =>
-    `(select * from transfers where lower(${party}) = lower($1::text)${extra}${chain}${before} order by block_number desc, id desc limit ${PAGE_SIZE + 1})`
+    `(select ${PAGE_COLUMNS} from transfers where lower(${party}) = lower($1::text)${extra}${chain}${before} order by block_number desc, id desc limit ${PAGE_SIZE + 1})`
   return `select coalesce(json_agg(json_build_array(p.id::text, p.chain_id, p.block_number::text, p.tx_hash, p.log_index, p.from_address, p.to_address,
            p.token, p.value::text, p.status, p.timestamp::text, ${nameOf('p.from_address')}, ${nameOf('p.to_address')}) order by p.block_number desc, p.id desc)::text, '[]') as page
     from (select * from (${walk('from_address')} union all ${walk('to_address', ' and lower(from_address) <> lower($1::text)')}) as walks
            order by block_number desc, id desc
            limit ${PAGE_SIZE + 1}) as p`
 }
+
+const accountParam = z.object({ account: evmAddress })
+const pageQuery = z.object({
+  cursor: z.optional(text({ max: 64, pattern: /^[A-Za-z0-9_-]*$/, patternMessage: 'not a cursor this service issued' })),
+  chainId: z.optional(eip155ChainId),
+  onramp: z.optional(text({ max: 64 })),
+})
 
 /**
  * Transaction history (SPEC §7) from the indexer's transfers, newest first, with a stable cursor. Each entry carries
@@ -51,18 +61,10 @@ export function historyQuery({ hasChainId, hasCursor }: { hasChainId: boolean; h
 export function historyRoutes({ db, chains, prices = {}, historyCache }: ApiConfig) {
   const app = new Hono()
   app.get('/v1/account/:account/history', async (c) => {
-    const params = await validate(c, 'param', z.object({ account: evmAddress }))
+    const params = await validate(c, 'param', accountParam)
     if (!params.ok) return params.response
     const account = params.data.account
-    const query = await validate(
-      c,
-      'query',
-      z.object({
-        cursor: z.optional(text({ max: 64, pattern: /^[A-Za-z0-9_-]*$/, patternMessage: 'not a cursor this service issued' })),
-        chainId: z.optional(eip155ChainId),
-        onramp: z.optional(text({ max: 64 })),
-      }),
-    )
+    const query = await validate(c, 'query', pageQuery)
     if (!query.ok) return query.response
     const cursor = query.data.cursor ? decodeCursor(query.data.cursor) : undefined
     if (query.data.cursor && !cursor) return c.json(errorBody('INVALID_INPUT', 'cursor: not a cursor this service issued', 'cursor'), 400)

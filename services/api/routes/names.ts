@@ -26,6 +26,9 @@ const profile = (row: NameRow) => ({
 /** A SLIP-44 coin type as the `integer` column holds it. */
 const coinType = boundedInt({ min: 0, max: PG_INTEGER_MAX })
 
+const registrationBody = z.object({ coin_type: coinType, address: evmAddress, message: text({ max: MESSAGE_MAX_LENGTH }), signature: hexSignature })
+const addressParam = z.object({ address: evmAddress })
+
 /**
  * Names (SPEC §7): register with a signature over {name, attributes, timestamp, coinType} (every stored field is
  * signed), look up, reverse, suggest. Names are 4 to 63 letters, digits and hyphens, with or without the suffix.
@@ -36,6 +39,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
   const label = (name: string) => (name.endsWith(nameSuffix) ? name.slice(0, -nameSuffix.length) : name)
   const isValidLabel = (name: string) => name.length <= NAME_LABEL_MAX_LENGTH && isValidAccountName(name)
   const nameText = text({ max: NAME_LABEL_MAX_LENGTH + nameSuffix.length, min: 1 })
+  const nameParam = z.object({ name: nameText })
   const invalidName = (c: Context, field: string) =>
     c.json(errorBody('INVALID_NAME', `Name must be 4 to ${NAME_LABEL_MAX_LENGTH} characters: letters, digits and hyphens only`, field), 400)
 
@@ -47,7 +51,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
   })
 
   app.post('/v1/profile/account', async (c) => {
-    const body = await validate(c, 'json', z.object({ coin_type: coinType, address: evmAddress, message: text({ max: MESSAGE_MAX_LENGTH }), signature: hexSignature }))
+    const body = await validate(c, 'json', registrationBody)
     if (!body.ok) return body.response
     const { coin_type, address, message, signature } = body.data
     let parsedJson: unknown
@@ -87,7 +91,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
   })
 
   app.get('/v1/profile/account/:name', async (c) => {
-    const params = await validate(c, 'param', z.object({ name: nameText }))
+    const params = await validate(c, 'param', nameParam)
     if (!params.ok) return params.response
     const { name } = params.data
     if (!isValidLabel(label(name))) return invalidName(c, 'name')
@@ -97,7 +101,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
   })
 
   app.get('/v1/profile/reverse/:address', async (c) => {
-    const params = await validate(c, 'param', z.object({ address: evmAddress }))
+    const params = await validate(c, 'param', addressParam)
     if (!params.ok) return params.response
     const rows = await db.query<NameRow>('select * from names where lower(address) = lower($1) order by registered_at, name', [params.data.address])
     return c.json(rows.map(profile))
@@ -105,7 +109,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
 
   // Suggestions take what the person typed so far: anything bounded, reduced to the characters a name may hold.
   app.get('/v1/profile/suggestions/:name', async (c) => {
-    const params = await validate(c, 'param', z.object({ name: nameText }))
+    const params = await validate(c, 'param', nameParam)
     if (!params.ok) return params.response
     const base = label(params.data.name).toLowerCase().replace(/[^a-z0-9-]/g, '')
     const candidates = [base, `${base}-1`, `${base}-web3`, `my-${base}`, `${base}-${new Date(now()).getUTCFullYear()}`]
@@ -116,7 +120,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
   })
 
   app.get('/v1/identity/:address', async (c) => {
-    const params = await validate(c, 'param', z.object({ address: evmAddress }))
+    const params = await validate(c, 'param', addressParam)
     if (!params.ok) return params.response
     const [row] = await db.query<NameRow>('select * from names where lower(address) = lower($1) order by registered_at limit 1', [params.data.address])
     return c.json({ name: row?.name ?? null, avatar: row?.attributes?.avatar ?? null })

@@ -35,6 +35,9 @@ const signatureFormProblem = (family: SignInFamily, signature: string) => {
   return parsed.success ? undefined : parsed.error.issues[0]!.message
 }
 
+const signInBody = z.object({ message: text({ max: 4_096 }), signature: anySignature })
+const revocationBody = z.object({ pci: text({ max: 64 }), signature: anySignature })
+
 /**
  * Sign-in sessions (SIWX with EIP-4361 messages signed with personal_sign, hex, Sign In With Solana messages
  * signed with ed25519, base58, CAIP-122 Bitcoin messages signed with BIP-322 or the legacy signed message, base64, or
@@ -60,7 +63,7 @@ export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: A
   app.post('/v1/sessions/nonce', async (c) => c.json(await nonces.issue(projectOf(c).id), 201))
 
   app.post('/v1/sessions', async (c) => {
-    const body = await validate(c, 'json', z.object({ message: text({ max: 4_096 }), signature: anySignature }))
+    const body = await validate(c, 'json', signInBody)
     if (!body.ok) return body.response
     const project = projectOf(c)
     const nowMs = now()
@@ -103,7 +106,7 @@ export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: A
     const params = await validate(c, 'param', idParam)
     if (!params.ok) return params.response
     const id = params.data.id
-    const body = await validate(c, 'json', z.object({ pci: text({ max: 64 }), signature: anySignature }))
+    const body = await validate(c, 'json', revocationBody)
     if (!body.ok) return body.response
     if (body.data.pci !== id) return c.json(errorBody('INVALID_INPUT', 'pci: must be the session id', 'pci'), 400)
     const project = projectOf(c)

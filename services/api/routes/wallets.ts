@@ -16,6 +16,19 @@ const list = z.optional(
 /** Loads the editable wallet list (services/api/wallets/wallets.json). */
 export const loadWallets = (): WalletEntry[] => JSON.parse(readFileSync(new URL('../wallets/wallets.json', import.meta.url), 'utf8')) as WalletEntry[]
 
+const walletsQuery = z.object({
+  page: z.optional(intText({ min: 1, max: 100_000 })),
+  entries: z.optional(intText({ min: 1, max: 100 })),
+  include: list,
+  exclude: list,
+  chains: list,
+  search: z.optional(text({ max: 100 })),
+  badge_type: z.optional(z.enum(['certified', 'none'])),
+})
+const imageParam = z.object({
+  id: text({ max: 64, min: 1, pattern: /^[a-z0-9-]+$/, patternMessage: 'Expected an image id of letters, digits and hyphens' }),
+})
+
 /**
  * The wallet registry (SPEC §7): /getWallets with paging, include/exclude, chains, search and badge filters, and the
  * image endpoints. Images are served as inert SVG (no script runs in them) from the bundled icons.
@@ -23,19 +36,7 @@ export const loadWallets = (): WalletEntry[] => JSON.parse(readFileSync(new URL(
 export function walletRoutes({ wallets = loadWallets() }: ApiConfig) {
   const app = new Hono()
   app.get('/getWallets', async (c) => {
-    const query = await validate(
-      c,
-      'query',
-      z.object({
-        page: z.optional(intText({ min: 1, max: 100_000 })),
-        entries: z.optional(intText({ min: 1, max: 100 })),
-        include: list,
-        exclude: list,
-        chains: list,
-        search: z.optional(text({ max: 100 })),
-        badge_type: z.optional(z.enum(['certified', 'none'])),
-      }),
-    )
+    const query = await validate(c, 'query', walletsQuery)
     if (!query.ok) return query.response
     const { include, exclude, chains, search, badge_type } = query.data
     const { page = 1, entries = 40 } = query.data
@@ -51,7 +52,7 @@ export function walletRoutes({ wallets = loadWallets() }: ApiConfig) {
   })
 
   const image = async (c: Context) => {
-    const params = await validate(c, 'param', z.object({ id: text({ max: 64, min: 1, pattern: /^[a-z0-9-]+$/, patternMessage: 'Expected an image id of letters, digits and hyphens' }) }))
+    const params = await validate(c, 'param', imageParam)
     if (!params.ok) return params.response
     const { id } = params.data
     let svg: Buffer
