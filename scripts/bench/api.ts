@@ -8,7 +8,7 @@
 // RSS from source under tsx (as the test stack and `npm run services` run it). `ceilings` are what bounds uncached history: the HTTP layer alone (GET /health) and, for PGlite, one
 // round trip and the history statement alone in one process.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -48,27 +48,66 @@ const accountAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
 /** Resident memory of a process in MB, as ps reports it. */
 const rssMb = (pid: number) => Math.round(Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1_024)
 
-type Load = { rps: number; p99Ms: number; errors: number }
+type Load = { rps: number; p99Ms: number; errors: number; serviceCpuMsPerRequest: number; databaseCpuMsPerRequest?: number }
 
-/** Loads `url` (or each request's own path from `nextPath`) RUNS times; medians, and the child's highest RSS meanwhile. */
-async function load(url: string, pid: number, nextPath?: () => string): Promise<Load & { rssMb: number }> {
+const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim())
+/** CPU time a process has used, user and system, in ms (/proc/<pid>/stat fields 14 and 15). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000) / CLOCK_TICKS_PER_S
+}
+/** CPU time of every PostgreSQL server process on the machine (the throwaway server's, when the bench runs it). */
+const postgresCpuMs = () =>
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .reduce((sum, pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres' ? sum + cpuMs(Number(pid)) : sum
+      } catch {
+        return sum // the process ended meanwhile
+      }
+    }, 0)
+
+/**
+ * Loads `url` (or each request's own path from `nextPath`) RUNS times; medians, the child's highest RSS meanwhile, and
+ * the CPU time the service (and PostgreSQL's processes, with `withDatabaseCpu`) spent per request: what one core of
+ * each could serve, whatever the load generator on the same two cores takes.
+ */
+async function load(url: string, pid: number, nextPath?: () => string, { withDatabaseCpu = false } = {}): Promise<Load & { rssMb: number }> {
   const runs: Load[] = []
   let highest = 0
   const sampler = setInterval(() => (highest = Math.max(highest, rssMb(pid))), 250)
   try {
     for (let run = 0; run < RUNS; run++) {
+      const [serviceBefore, databaseBefore] = [cpuMs(pid), withDatabaseCpu ? postgresCpuMs() : 0]
       const result = await autocannon({
         url,
         connections: CONNECTIONS,
         duration: DURATION_S,
         ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
       })
-      runs.push({ rps: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx })
+      const requests = Math.max(1, result.requests.total)
+      const perRequest = (ms: number) => Math.round((ms / requests) * 1_000) / 1_000
+      runs.push({
+        rps: Math.round(result.requests.average),
+        p99Ms: result.latency.p99,
+        errors: result.errors + result.non2xx,
+        serviceCpuMsPerRequest: perRequest(cpuMs(pid) - serviceBefore),
+        ...(withDatabaseCpu ? { databaseCpuMsPerRequest: perRequest(postgresCpuMs() - databaseBefore) } : {}),
+      })
     }
   } finally {
     clearInterval(sampler)
   }
-  return { rps: median(runs.map((r) => r.rps)), p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((sum, r) => sum + r.errors, 0), rssMb: highest }
+  const medianOf = (pick: (load: Load) => number | undefined) => median(runs.map((r) => pick(r) ?? 0))
+  return {
+    rps: medianOf((r) => r.rps),
+    p99Ms: medianOf((r) => r.p99Ms),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    serviceCpuMsPerRequest: medianOf((r) => r.serviceCpuMsPerRequest),
+    ...(withDatabaseCpu ? { databaseCpuMsPerRequest: medianOf((r) => r.databaseCpuMsPerRequest) } : {}),
+    rssMb: highest,
+  }
 }
 
 /** One statement: 1,000,000 transfers between ACCOUNTS accounts (HOT_ACCOUNT in every 20th), 4 per block, a few named parties. */
@@ -188,8 +227,9 @@ async function benchDataService({ chain, port, env, seed, entry }: { chain: Chai
     const balance = await load(`${url}/v1/account/${chain.receiver}/balance?${query}`, child.pid!)
     // The account in 50,000 of the million transfers; its first page again and again (the 1 s cache answers most).
     const history = await load(`${url}/v1/account/${HOT_ACCOUNT}/history?${query}`, child.pid!)
-    const historyUncached = await load(url, child.pid!, uncachedPath)
-    const historyUncachedCursor = await load(url, child.pid!, cursorPath)
+    const withDatabaseCpu = Boolean(env.DATABASE_URL)
+    const historyUncached = await load(url, child.pid!, uncachedPath, { withDatabaseCpu })
+    const historyUncachedCursor = await load(url, child.pid!, cursorPath, { withDatabaseCpu })
     const loadRssMb = Math.max(httpCeiling.rssMb, balance.rssMb, history.rssMb, historyUncached.rssMb, historyUncachedCursor.rssMb)
     const strip = ({ rssMb: _, ...figures }: Load & { rssMb: number }) => figures
     figures = {
