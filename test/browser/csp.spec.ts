@@ -71,7 +71,13 @@ async function serveUnderStrictPolicy(page: Page, stack: StackManifest) {
       const isCanary = (text: string) => text.includes(CANARY_URL)
       return { events: events.filter((e) => !isCanary(e)), console: consoleErrors.filter((e) => !isCanary(e)), reports: reports.filter((r) => !isCanary(r)) }
     },
-    close: () => new Promise((resolve) => reportServer.close(resolve)),
+    // The page is still open here, and Chromium keeps its connection to the report server (or is sending a report):
+    // close() alone waits for that connection, which once ran past the test's timeout on a loaded machine.
+    close: () =>
+      new Promise((resolve) => {
+        reportServer.close(resolve)
+        reportServer.closeAllConnections()
+      }),
   }
 }
 

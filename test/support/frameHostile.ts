@@ -184,7 +184,13 @@ export async function startForeignOrigin(): Promise<{ url: string; stop: () => P
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  // Pages may still hold a connection to it: close() alone would wait for them.
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  return { url: `http://127.0.0.1:${port}`, stop }
 }
 
 /** What the page and its frames record: installed before anything else runs (page.addInitScript(recordMessages, frameOrigin)). */
