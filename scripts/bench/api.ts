@@ -73,7 +73,7 @@ const postgresCpuMs = () =>
  * the CPU time the service (and PostgreSQL's processes, with `withDatabaseCpu`) spent per request: what one core of
  * each could serve, whatever the load generator on the same two cores takes.
  */
-async function load(url: string, pid: number, nextPath?: () => string, { withDatabaseCpu = false } = {}): Promise<Load & { rssMb: number }> {
+async function load(url: string, pid: number, nextPath?: () => string, { withDatabaseCpu = false, post }: { withDatabaseCpu?: boolean; post?: unknown } = {}): Promise<Load & { rssMb: number }> {
   const runs: Load[] = []
   let highest = 0
   const sampler = setInterval(() => (highest = Math.max(highest, rssMb(pid))), 250)
@@ -84,6 +84,7 @@ async function load(url: string, pid: number, nextPath?: () => string, { withDat
         url,
         connections: CONNECTIONS,
         duration: DURATION_S,
+        ...(post === undefined ? {} : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(post) }),
         ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
       })
       const requests = Math.max(1, result.requests.total)
@@ -225,20 +226,25 @@ async function benchDataService({ chain, port, env, seed, entry }: { chain: Chai
     const idleRssMb = rssMb(child.pid!)
     const httpCeiling = await load(`${url}/health`, child.pid!)
     const balance = await load(`${url}/v1/account/${chain.receiver}/balance?${query}`, child.pid!)
+    // A request with a JSON body (prices of the chain's tokens): the body is read and validated, nothing is stored.
+    const pricesPost = await load(`${url}/v1/fungible/price?projectId=bench`, child.pid!, undefined, {
+      post: { currency: 'usd', addresses: chain.tokens.map((token) => `eip155:31337:${token.address}`), projectId: 'bench' },
+    })
     // The account in 50,000 of the million transfers; its first page again and again (the 1 s cache answers most).
     const history = await load(`${url}/v1/account/${HOT_ACCOUNT}/history?${query}`, child.pid!)
     const withDatabaseCpu = Boolean(env.DATABASE_URL)
     const historyUncached = await load(url, child.pid!, uncachedPath, { withDatabaseCpu })
     const historyUncachedCursor = await load(url, child.pid!, cursorPath, { withDatabaseCpu })
-    const loadRssMb = Math.max(httpCeiling.rssMb, balance.rssMb, history.rssMb, historyUncached.rssMb, historyUncachedCursor.rssMb)
+    const loadRssMb = Math.max(httpCeiling.rssMb, balance.rssMb, pricesPost.rssMb, history.rssMb, historyUncached.rssMb, historyUncachedCursor.rssMb)
     const strip = ({ rssMb: _, ...figures }: Load & { rssMb: number }) => figures
     figures = {
       seededTransfers: SEEDED_TRANSFERS,
       seedS,
       idleRssMb,
       loadRssMb,
-      loadRssMbByLeg: { httpHealth: httpCeiling.rssMb, balance: balance.rssMb, history: history.rssMb, historyUncached: historyUncached.rssMb, historyUncachedCursor: historyUncachedCursor.rssMb },
+      loadRssMbByLeg: { httpHealth: httpCeiling.rssMb, balance: balance.rssMb, pricesPost: pricesPost.rssMb, history: history.rssMb, historyUncached: historyUncached.rssMb, historyUncachedCursor: historyUncachedCursor.rssMb },
       balance: strip(balance),
+      pricesPost: strip(pricesPost),
       history: strip(history),
       historyUncached: strip(historyUncached),
       historyUncachedCursor: strip(historyUncachedCursor),
