@@ -1,12 +1,14 @@
 // `npm run bench:api`: the data service with 1,000,000 transfers in its table, and the relay, loopback only, bounded in
 // time (about 3 minutes on 2 cores; BENCH_DURATION_S per load, BENCH_RUNS loads each, medians reported).
-// Prints JSON: { balance, history, historyUncached, historyUncachedCursor, idleRssMb, loadRssMb, relay, indexer,
-// pglite, postgres }; the top-level figures are PGlite's. The PostgreSQL leg runs with `-- --postgres` (a throwaway
-// server, Debian's PostgreSQL 15) or DATABASE_URL (a database the bench may fill: it adds a million rows).
-// The data service and the relay run as child processes, so each RSS is its own (sampled with ps). The data service
-// runs compiled (services/api/build.ts, `node services/api/dist/main.js`), as `npm run api` runs it; `tsx` gives its
-// RSS from source under tsx (as the test stack and `npm run services` run it). `ceilings` are what bounds uncached history: the HTTP layer alone (GET /health) and, for PGlite, one
-// round trip and the history statement alone in one process.
+// Prints JSON: { balance, pricesPost, history, historyUncached, historyUncachedCursor, idleRssMb, loadRssMb,
+// loadRssMbByLeg, relay, indexer, pglite, postgres }; the top-level figures are PGlite's. Each load gives req/s, p99
+// and the service's CPU ms per request (and PostgreSQL's, on the uncached legs). The PostgreSQL leg runs with
+// `-- --postgres` (a throwaway server, Debian's PostgreSQL 15) or DATABASE_URL (a database the bench may fill: it adds
+// a million rows). The data service and the relay run as child processes, so each RSS is its own (sampled with ps).
+// The data service runs compiled (services/api/build.ts, `node services/api/dist/main.js`), as `npm run api` runs
+// it; `tsx` gives its RSS from source under tsx (as the test stack and `npm run services` run it). `ceilings` are
+// what bounds uncached history: the HTTP layer alone (GET /health), the statement's plan and, for PGlite, one round
+// trip and the history statement alone in one process.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -124,7 +126,8 @@ async function seedTransfers(db: Database) {
      on conflict do nothing`,
   )
   await db.query(`insert into names (name, address, coin_type) select 'bench' || g || '.tessera.id', '0x' || lpad(to_hex(g), 40, '0'), 60 from generate_series(1, 1000) as g on conflict do nothing`)
-  // What the data service's vacuum schedule does after the indexers write (createVacuumSchedule): history pages are then read from the index alone.
+  // What the data service's vacuum schedule does after the indexers write (createVacuumSchedule): history pages are
+  // then read from the index alone.
   await db.query('vacuum (analyze) transfers')
   return seconds(started)
 }
@@ -138,8 +141,8 @@ async function rate(run: (i: number) => Promise<unknown>, ms = 3_000) {
 }
 
 /**
- * What the seeded database gives in this process, without HTTP: the history statement's plan (index range scans
- * with LIMIT, no sort), and for PGlite its ceilings: `select 1` round trips and the history statement alone, a
+ * What the seeded database gives in this process, without HTTP: the history statement's plan (index-only range scans
+ * with LIMIT, no sort, no heap fetch), and for PGlite its ceilings: `select 1` round trips and the history statement alone, a
  * different account each call.
  */
 async function probeDatabase(db: Database) {

@@ -62,6 +62,9 @@ export function sqlLiteral(value: PreparedParam): string {
 }
 
 const PREPARED_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+const checkStatementName = (name: string) => {
+  if (!PREPARED_NAME.test(name)) throw new TypeError(`prepared: ${name} is not a statement name`)
+}
 
 /**
  * Makes a new PGlite data directory in a process of its own: initdb runs in a second WASM heap and leaves hundreds of
@@ -98,7 +101,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     query,
     async prepared<T>(name: string, sql: string, params: readonly PreparedParam[]) {
-      if (!PREPARED_NAME.test(name)) throw new TypeError(`prepared: ${name} is not a statement name`)
+      checkStatementName(name)
       const literals = params.map(sqlLiteral)
       await prepare(name, sql)
       const [result] = await db.exec(literals.length ? `execute ${name}(${literals.join(', ')})` : `execute ${name}`)
@@ -117,7 +120,7 @@ async function openPostgres(connectionString: string): Promise<Database> {
     query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
     // node-postgres prepares a named statement once per pooled connection.
     prepared: async <T>(name: string, sql: string, params: readonly PreparedParam[]) => {
-      if (!PREPARED_NAME.test(name)) throw new TypeError(`prepared: ${name} is not a statement name`)
+      checkStatementName(name)
       return (await pool.query({ name, text: sql, values: params.map((p) => (typeof p === 'bigint' ? p.toString() : p)) })).rows as T[]
     },
     async transaction(run) {

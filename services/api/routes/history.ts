@@ -30,9 +30,10 @@ const PAGE_COLUMNS = 'id, chain_id, block_number, tx_hash, log_index, from_addre
  * One page of an account's transfers, newest first, as one JSON text built by the database (one column, one row: no
  * per-row decoding in the driver). The account as sender and as receiver are two index-only range scans down their
  * own indexes (transfers_from_page, transfers_to_page: address, then the sort key, then the chain, carrying the
- * page's columns), each stopping after a page, merged. One `where from = $1 or to = $1` would instead fetch and sort every transfer of the account (seconds for one
- * with 50,000). A transfer to itself is taken from the senders' walk only. The parties' names are looked up for the
- * page's rows only. Parameters: $1 account, then the chain id, then the cursor's block and id, when given.
+ * page's columns), each stopping after a page, merged. One `where from = $1 or to = $1` would instead fetch and sort
+ * every transfer of the account (seconds for one with 50,000). A transfer to itself is taken from the senders' walk
+ * only. The parties' names are looked up for the page's rows only. Parameters: $1 account, then the chain id, then
+ * the cursor's block and id, when given.
  */
 export function historyQuery({ hasChainId, hasCursor }: { hasChainId: boolean; hasCursor: boolean }) {
   const chain = hasChainId ? ' and chain_id = $2::integer' : ''
