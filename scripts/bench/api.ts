@@ -150,6 +150,7 @@ async function probeDatabase(db: Database) {
   const plan = (await db.query<{ 'QUERY PLAN': string }>(`explain analyze ${sql}`, [accountAddress(4242), 31337])).map((row) => row['QUERY PLAN']).join('\n')
   const historyPlan = {
     indexOnlyRangeScans: /Index Only Scan using transfers_from_page/.test(plan) && /Index Only Scan using transfers_to_page/.test(plan) && /Index Cond: .*chain_id = /.test(plan),
+    namesByIndex: /Index (Only )?Scan using names_first/.test(plan),
     heapFetches: [...plan.matchAll(/Heap Fetches: (\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0),
     sortsTransfers: /Sort {2}\(cost[^\n]*\n[^\n]*\n?\s*Sort Key: transfers/.test(plan) || /Seq Scan on transfers/.test(plan),
     executionMs: Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1]),

@@ -187,6 +187,16 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
     expect(await (await get('/getAnalyticsConfig')).json()).toEqual({ isAnalyticsEnabled: true })
   })
 
+  it('sends its CORS headers with every answer to an allowed origin: data, a refused input, an unknown route', async () => {
+    const headers = { origin: ALLOWED }
+    for (const [path, status] of [[`/v1/account/${alice.address}/history?chainId=eip155:31337`, 200], ['/v1/account/0x123/balance?chainId=eip155:31337', 400], ['/v1/nothing-here', 404]] as const) {
+      const response = await get(path, { headers })
+      expect(response.status).toBe(status)
+      expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED)
+      expect(response.headers.get('vary')).toBe('origin')
+    }
+  })
+
   it.each([
     ['an unknown project', () => fetch(`${server.url}/v1/supported-chains?projectId=nope`), 403, 'projectId'],
     ['no project', () => fetch(`${server.url}/v1/supported-chains`), 400, 'projectId'],

@@ -99,6 +99,11 @@ export const migrations: readonly string[] = [
      include (tx_hash, log_index, from_address, to_address, token, value, status, timestamp);
    drop index transfers_from_chain;
    drop index transfers_to_chain`,
+  // Addresses compare byte by byte: they are ASCII, and under the database's locale every lower() and every index
+  // comparison went through the C library's locale functions (lower() alone about 250 ns a call on PostgreSQL, 470 on
+  // PGlite, and a history page makes about 160). The indexes on them are rebuilt with the new collation.
+  `alter table transfers alter column from_address type text collate "C", alter column to_address type text collate "C";
+   alter table names alter column address type text collate "C"`,
 ]
 
 export async function migrate(db: Database) {
