@@ -146,17 +146,15 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
     }
     if (config.trustProxy) ip = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim().slice(0, 64) || ip
     c.set('ip', ip)
-    if (c.req.path !== '/health' && !requestLimiter.take(ip)) {
-      c.res = userError(c, 'AUTH_RATE_LIMITED', { n: 1 }, { 'retry-after': '60' })
-    } else {
-      await next()
-    }
-    // Every answer to the frame, refusals included, carries its CORS header, so the frame can read why.
+    // Every answer to the frame, refusals included, carries its CORS header, so the frame can read why. Set before
+    // the answer exists: a header set on a finished answer makes Hono rebuild it around its body stream.
     const origin = c.req.header('origin')
     if (origin && frameOrigins.has(origin) && !pagePaths.has(c.req.path) && c.req.method !== 'OPTIONS') {
-      c.res.headers.set('access-control-allow-origin', origin)
-      c.res.headers.append('vary', 'origin')
+      c.header('access-control-allow-origin', origin)
+      c.header('vary', 'origin', { append: true })
     }
+    if (c.req.path !== '/health' && !requestLimiter.take(ip)) return userError(c, 'AUTH_RATE_LIMITED', { n: 1 }, { 'retry-after': '60' })
+    await next()
   })
 
   // Connection: close, because the rest of a refused body is never read: the socket cannot carry another request.
@@ -191,8 +189,8 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
     if (!projectId) return developerError(c, 400, 'PROJECT_ID_MISSING', 'projectId is required', 'projectId')
     if (!projects.has(projectId)) return developerError(c, 403, 'UNKNOWN_PROJECT', `Unknown project id: ${projectId}`, 'projectId')
     c.set('projectId', projectId)
-    await next()
     c.header('cache-control', 'no-store')
+    await next()
   })
 
   app.get('/health', (c) => c.json({ status: 'ok', service: 'tessera-auth', database: db.kind }))

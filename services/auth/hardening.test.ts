@@ -138,6 +138,8 @@ describe('rate limits', () => {
       const limited = await local.call('/v1/session')
       expect(limited).toMatchObject({ status: 429, json: { error: { code: 'AUTH_RATE_LIMITED', message: 'Too many attempts. Please wait 1 min and try again' } } })
       expect(limited.headers.get('retry-after')).toBe('60')
+      // The frame can read it: the refusal carries the frame's origin.
+      expect(limited.headers.get('access-control-allow-origin')).toBe(FRAME_ORIGIN)
       // Health stays readable for a load balancer.
       expect((await fetch(`${local.auth.url}/health`)).status).toBe(200)
       // The bucket fills again with time.

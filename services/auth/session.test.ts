@@ -115,6 +115,8 @@ describe('CORS: the frame’s exact origins only', () => {
     const refused = await bed.call('/v1/session')
     expect(refused.status).toBe(401)
     expect(refused.headers.get('access-control-allow-origin')).toBe(FRAME_ORIGIN)
+    expect(refused.headers.get('vary')).toBe('origin')
+    expect(refused.headers.get('cache-control')).toBe('no-store')
   })
 
   it('needs a known project', async () => {
