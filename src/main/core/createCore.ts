@@ -10,6 +10,7 @@ import type { PolkadotSignerPayload, PolkadotSubmission, PolkadotTransferParamet
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient } from './createWorkerClient'
 import { PageWorker as Worker } from './pageWorker'
+import { START_UP_IDLE_TIMEOUT_MS } from './whenPageIdle'
 
 export type CreateCoreParameters = CoreConfig & {
   /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
@@ -59,11 +60,11 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
   }
   const blockWatches = new Map<string, { chainId: number }>()
   let nextId = 0
-  // The worker starts in a task of its own (or at the first call), not in the page's task that creates the core.
+  // The worker starts once the page is idle (or at the first call), not in the page's task that creates the core.
   const client = createWorkerClient<CoreWorkerApi>({
     createWorker,
     callTimeoutMs,
-    warmUp: true,
+    warmUpWithinMs: START_UP_IDLE_TIMEOUT_MS,
     setUp(remote) {
       const channel = new MessageChannel()
       channel.port1.onmessage = (event) => mirror.apply(event.data)

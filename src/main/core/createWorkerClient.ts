@@ -1,5 +1,6 @@
 import { releaseProxy, wrap, type Remote } from 'comlink'
 import { createWidgetError } from '../../shared/protocol/errors'
+import { whenPageIdle } from './whenPageIdle'
 
 export type WorkerCallOptions = { timeoutMs?: number; signal?: AbortSignal; onAbort?: () => void }
 
@@ -10,8 +11,8 @@ export type CreateWorkerClientParameters<Api> = {
   setUp: (remote: Remote<Api>) => { ready: Promise<unknown>; tearDown?: () => void }
   /** How long one call may take before it fails with CORE_TIMEOUT; a call may pass its own. */
   callTimeoutMs?: number
-  /** Start the worker in a task of its own now, rather than at the first call. */
-  warmUp?: boolean
+  /** Start the worker once the page is idle (at most this many ms from now), rather than at the first call. */
+  warmUpWithinMs?: number
 }
 
 /**
@@ -21,7 +22,7 @@ export type CreateWorkerClientParameters<Api> = {
  * 3. destroy() terminates the worker, fails what is pending with CORE_DESTROYED, and leaves no timer or listener.
  * @example const client = createWorkerClient<CoreWorkerApi>({ createWorker, setUp: (remote) => ({ ready: remote.configure(config) }) })
  */
-export function createWorkerClient<Api>({ createWorker, setUp, callTimeoutMs = 30_000, warmUp = false }: CreateWorkerClientParameters<Api>) {
+export function createWorkerClient<Api>({ createWorker, setUp, callTimeoutMs = 30_000, warmUpWithinMs }: CreateWorkerClientParameters<Api>) {
   const pending = new Set<(error: Error) => void>()
   let isDestroyed = false
   let restarts = 0
@@ -41,10 +42,10 @@ export function createWorkerClient<Api>({ createWorker, setUp, callTimeoutMs = 3
 
   let session: ReturnType<typeof start> | undefined
   const current = () => (session ??= start())
-  const warmUpTimer = warmUp ? setTimeout(current, 0) : undefined
+  const cancelWarmUp = warmUpWithinMs === undefined ? undefined : whenPageIdle(() => void current(), { timeoutMs: warmUpWithinMs })
 
   const stopSession = () => {
-    clearTimeout(warmUpTimer)
+    cancelWarmUp?.()
     if (!session) return
     session.worker.removeEventListener('error', session.onError)
     session.tearDown?.()

@@ -2,6 +2,18 @@ import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode }
 import { createPortal } from 'react-dom'
 import { widgetCss } from './styles'
 
+/** One parsed copy of the widget's CSS per document, shared by the button's and the modal's shadow roots. */
+const widgetSheets = new WeakMap<Document, CSSStyleSheet>()
+function widgetSheetOf(document: Document, Sheet: typeof CSSStyleSheet) {
+  let sheet = widgetSheets.get(document)
+  if (!sheet) {
+    sheet = new Sheet()
+    sheet.replaceSync(widgetCss)
+    widgetSheets.set(document, sheet)
+  }
+  return sheet
+}
+
 /**
  * Gives `shadow` the widget's CSS. A constructed stylesheet, adopted by the shadow root, is allowed by a strict CSP
  * (`style-src 'self'`, no 'unsafe-inline'); a `<style>` element is not, so it is only the fallback of browsers without
@@ -11,9 +23,7 @@ function adoptWidgetCss(shadow: ShadowRoot, nonce: string | undefined): Node[] {
   const document = shadow.ownerDocument
   const Sheet = document.defaultView?.CSSStyleSheet
   if (Sheet && 'replaceSync' in Sheet.prototype && 'adoptedStyleSheets' in shadow) {
-    const sheet = new Sheet()
-    sheet.replaceSync(widgetCss)
-    shadow.adoptedStyleSheets = [sheet]
+    shadow.adoptedStyleSheets = [widgetSheetOf(document, Sheet)]
     return []
   }
   const style = document.createElement('style')

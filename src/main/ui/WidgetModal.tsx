@@ -1,7 +1,11 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react'
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react'
+import { whenPageIdle } from '../core/whenPageIdle'
 import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProvider'
 import type { NotificationState } from '../state/createNotifications'
 import { ShadowRoot } from './ShadowRoot'
+
+/** The first click's code loads once the page is idle, at most this long after the modal mounts. */
+const PREFETCH_IDLE_TIMEOUT_MS = 2_000
 
 type ToastTextComponent = ComponentType<{ toast: Pick<NotificationState, 'message' | 'code' | 'params'> }>
 
@@ -24,30 +28,28 @@ export function prefetchModal(widget: { prefetch: () => void }) {
   widget.prefetch()
 }
 
-/** Runs `run` when the page is idle; returns the cancel, so an unmounted widget leaves no callback behind. */
-function whenIdle(run: () => void) {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(run, { timeout: 2_000 })
-    return () => cancelIdleCallback(id)
-  }
-  const timer = setTimeout(run, 200)
-  return () => clearTimeout(timer)
-}
-
 /** Mounts the modal (loaded on demand) and the toast, each in the widget's shadow root. */
 export function WidgetModal() {
   const widget = useWidget()
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
+  // The modal's shadow root is made once the page is idle (or the modal is needed first): the first frame has the
+  // page's button and nothing of ours it does not show.
+  const [isIdle, setIdle] = useState(false)
   useEffect(() => {
     // Two idle periods, the modal's code and then the connection's: each task stays short on a busy page.
-    let cancel = whenIdle(() => {
-      void loadModal()
-      cancel = whenIdle(() => widget.prefetch())
-    })
+    let cancel = whenPageIdle(
+      () => {
+        setIdle(true)
+        void loadModal()
+        cancel = whenPageIdle(() => widget.prefetch(), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
+      },
+      { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS },
+    )
     return () => cancel()
   }, [widget])
+  if (!isIdle && !isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
       {isOpen && LoadedModal ? <LoadedModal /> : null}

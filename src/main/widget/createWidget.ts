@@ -4,6 +4,7 @@ import type { Address } from 'viem'
 import { parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
+import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
 import { createCore, type Core } from '../core/createCore'
 import { WALLET_CONNECT_ID } from '../providers/walletConnectId'
 import { createModal } from '../state/createModal'
@@ -439,7 +440,7 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     refreshBalance: connection.refreshBalance,
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
-      clearTimeout(reconnectTimer)
+      cancelReconnect()
       void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
       for (const unmount of mounted) unmount()
       mounted.clear()
@@ -473,8 +474,9 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     }))
   }
   for (const adapter of adapters) adapter.attach?.(widget)
-  // In a task of its own: creating the widget stays short in the page's start-up task.
-  const reconnectTimer = setTimeout(() => void widget.reconnect(), 0)
+  // Once the page is idle: creating the widget stays short in the page's start-up task, and the stored state (a
+  // synchronous storage read) and the reconnect come after the page's first render and its frame.
+  const cancelReconnect = whenPageIdle(() => void widget.reconnect(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
   return widget
 }
 
