@@ -1,5 +1,6 @@
 // `npm run bench:api`: the data service with 1,000,000 transfers in its table, and the relay, loopback only, bounded in
-// time (about 3 minutes on 2 cores; BENCH_DURATION_S per load, BENCH_RUNS loads each, medians reported).
+// time (about 4 minutes on 2 cores; per figure 2 s of unmeasured load, then BENCH_RUNS loads of BENCH_DURATION_S,
+// medians reported, each run's req/s in rpsEveryRun).
 // Prints JSON: { balance, pricesPost, history, historyUncached, historyUncachedCursor, idleRssMb, loadRssMb,
 // loadRssMbByLeg, relay, indexer, pglite, postgres }; the top-level figures are PGlite's. Each load gives req/s, p99
 // and the service's CPU ms per request (and PostgreSQL's, on the uncached legs). The PostgreSQL leg runs with
@@ -32,6 +33,8 @@ import { median } from './stats'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+/** Seconds of unmeasured load before each figure's runs. */
+const WARMUP_S = 2
 const CONNECTIONS = 10
 const TRANSFERS_ON_ANVIL = 100
 const SEEDED_TRANSFERS = 1_000_000
@@ -75,20 +78,22 @@ const postgresCpuMs = () =>
  * the CPU time the service (and PostgreSQL's processes, with `withDatabaseCpu`) spent per request: what one core of
  * each could serve, whatever the load generator on the same two cores takes.
  */
-async function load(url: string, pid: number, nextPath?: () => string, { withDatabaseCpu = false, post }: { withDatabaseCpu?: boolean; post?: unknown } = {}): Promise<Load & { rssMb: number }> {
+async function load(url: string, pid: number, nextPath?: () => string, { withDatabaseCpu = false, post }: { withDatabaseCpu?: boolean; post?: unknown } = {}): Promise<Load & { rssMb: number; rpsEveryRun: number[] }> {
   const runs: Load[] = []
   let highest = 0
   const sampler = setInterval(() => (highest = Math.max(highest, rssMb(pid))), 250)
+  const requestOptions = {
+    url,
+    connections: CONNECTIONS,
+    ...(post === undefined ? {} : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(post) }),
+    ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
+  }
   try {
+    // Unmeasured: the route's code is compiled and optimised, and the database's pages are read in, before the runs.
+    await autocannon({ ...requestOptions, duration: WARMUP_S })
     for (let run = 0; run < RUNS; run++) {
       const [serviceBefore, databaseBefore] = [cpuMs(pid), withDatabaseCpu ? postgresCpuMs() : 0]
-      const result = await autocannon({
-        url,
-        connections: CONNECTIONS,
-        duration: DURATION_S,
-        ...(post === undefined ? {} : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(post) }),
-        ...(nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }] } : {}),
-      })
+      const result = await autocannon({ ...requestOptions, duration: DURATION_S })
       const requests = Math.max(1, result.requests.total)
       const perRequest = (ms: number) => Math.round((ms / requests) * 1_000) / 1_000
       runs.push({
@@ -105,6 +110,7 @@ async function load(url: string, pid: number, nextPath?: () => string, { withDat
   const medianOf = (pick: (load: Load) => number | undefined) => median(runs.map((r) => pick(r) ?? 0))
   return {
     rps: medianOf((r) => r.rps),
+    rpsEveryRun: runs.map((r) => r.rps),
     p99Ms: medianOf((r) => r.p99Ms),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     serviceCpuMsPerRequest: medianOf((r) => r.serviceCpuMsPerRequest),
@@ -240,7 +246,7 @@ async function benchDataService({ chain, port, env, seed, entry }: { chain: Chai
     const historyUncached = await load(url, child.pid!, uncachedPath, { withDatabaseCpu })
     const historyUncachedCursor = await load(url, child.pid!, cursorPath, { withDatabaseCpu })
     const loadRssMb = Math.max(httpCeiling.rssMb, balance.rssMb, pricesPost.rssMb, history.rssMb, historyUncached.rssMb, historyUncachedCursor.rssMb)
-    const strip = ({ rssMb: _, ...figures }: Load & { rssMb: number }) => figures
+    const strip = ({ rssMb: _, ...figures }: Load & { rssMb: number; rpsEveryRun: number[] }) => figures
     figures = {
       seededTransfers: SEEDED_TRANSFERS,
       seedS,
