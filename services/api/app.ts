@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { errorBody, escapeForLog, originNotAllowed, resolveLimits, type ApiConfig } from './config'
 import { analyticsRoutes } from './routes/analytics'
 import { assetRoutes } from './routes/assets'
@@ -10,6 +9,7 @@ import { nameRoutes } from './routes/names'
 import { onrampRoutes } from './routes/onramp'
 import { sessionRoutes } from './routes/sessions'
 import { findUnsafeUrl } from './routes/validate'
+import { requestBodyLimit } from './requestBodyLimit'
 import { walletRoutes } from './routes/wallets'
 
 /** Paths that need no project id. */
@@ -55,17 +55,13 @@ export function createApiApp(appConfig: ApiConfig): Hono {
   })
 
   // Connection: close, because the rest of a refused body is never read: the socket cannot carry another request.
-  const bodyTooLarge = (c: Context) => c.json(errorBody('BODY_TOO_LARGE', `The request body is larger than the limit of ${limits.bodyBytes} bytes`, 'body'), 413, { connection: 'close' })
-  const limitStreamedBody = bodyLimit({ maxSize: limits.bodyBytes, onError: bodyTooLarge })
-  // A declared length is checked from its header, and the route then reads exactly that many bytes; only a chunked
-  // body is counted as it streams. Looking at the body stream makes the Node adapter build a whole fetch Request (its
-  // abort signal and listeners) per request, which cost more than the route and, at thousands a second, grew the heap.
-  app.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
-    const declaredLength = c.req.header('content-length')
-    if (declaredLength === undefined || c.req.header('transfer-encoding') !== undefined) return limitStreamedBody(c, next)
-    return Number(declaredLength) > limits.bodyBytes ? bodyTooLarge(c) : next()
-  })
+  app.use(
+    '*',
+    requestBodyLimit({
+      maxBytes: limits.bodyBytes,
+      onTooLarge: (c) => c.json(errorBody('BODY_TOO_LARGE', `The request body is larger than the limit of ${limits.bodyBytes} bytes`, 'body'), 413, { connection: 'close' }),
+    }),
+  )
 
   app.use('*', async (c, next) => {
     const unsafe = findUnsafeUrl(c.req.url)

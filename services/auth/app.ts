@@ -1,7 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { escapeForLog } from '../api/config'
+import { requestBodyLimit } from '../api/requestBodyLimit'
 import { findUnsafeUrl } from '../api/routes/validate'
 import { createSession, findSession, type SessionRow } from './accounts'
 import { resolveAuthLimits, type AuthConfig, type AuthLimits, type AuthProvider } from './config'
@@ -158,7 +158,13 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
   })
 
   // Connection: close, because the rest of a refused body is never read: the socket cannot carry another request.
-  app.use('*', bodyLimit({ maxSize: limits.bodyBytes, onError: (c) => c.json({ error: { code: 'BODY_TOO_LARGE', message: `The request body is larger than the limit of ${limits.bodyBytes} bytes`, field: 'body' } }, 413, { connection: 'close' }) }))
+  app.use(
+    '*',
+    requestBodyLimit({
+      maxBytes: limits.bodyBytes,
+      onTooLarge: (c) => c.json({ error: { code: 'BODY_TOO_LARGE', message: `The request body is larger than the limit of ${limits.bodyBytes} bytes`, field: 'body' } }, 413, { connection: 'close' }),
+    }),
+  )
 
   app.use('*', async (c, next) => {
     const unsafe = findUnsafeUrl(c.req.url)
