@@ -8,6 +8,7 @@ describe('server rendering', () => {
       projectId: 'ssr',
       networks: [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:1', id: 1, name: 'Ethereum', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['https://eth.merkle.io'] } } }],
     })
+    await widget.whenStarted()
     expect(widget.core).toBeUndefined()
     expect(widget.getState()).toMatchObject({ status: 'disconnected', connectors: [], activeCaipNetworkId: 'eip155:1' })
     widget.destroy()

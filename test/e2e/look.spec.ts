@@ -15,6 +15,8 @@ const THEMES = ['dark', 'light'] as const
 async function openDemo(page: Page, stack: StackManifest, { query = '', themeMode = 'dark' }: { query?: string; themeMode?: 'dark' | 'light' } = {}) {
   await page.goto(`${stack.demo!.url}/${query}`)
   await page.evaluate((mode) => (window as unknown as TestWindow).widget.setThemeMode(mode), themeMode)
+  // What the tests drive through `window.widget` (router pushes, views opened by hand) needs the started widget.
+  await page.evaluate(() => (window as unknown as TestWindow).widget.whenStarted())
 }
 const holdWallet = (page: Page) => page.evaluate(() => void ((window as unknown as TestWindow).release = (window as unknown as TestWindow).devWallet.hold()))
 const releaseWallet = (page: Page) => page.evaluate(() => (window as unknown as TestWindow).release())

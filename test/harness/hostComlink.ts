@@ -22,4 +22,5 @@ const widget = createWidget({
 })
 
 window.hostPage = { hostWorker, proxy, widget, chainId: chain.chainId }
-document.getElementById('status')!.textContent = 'ready'
+// The widget's core is there once it has started.
+void widget.whenStarted().then(() => (document.getElementById('status')!.textContent = 'ready'))

@@ -1,4 +1,5 @@
 import { balanceKey } from '../../shared/protocol/core/coreState'
+import type { WidgetNetwork } from '../widget/config'
 import { useStoreSelector, useWidget, useWidgetState } from './WidgetProvider'
 
 /** The connected account: status, address, CAIP address and all accounts. */
@@ -14,7 +15,9 @@ export function useAccount() {
 export function useNetwork() {
   const widget = useWidget()
   const activeCaipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
-  const network = widget.getNetworks().find((n) => n.caipNetworkId === activeCaipNetworkId) ?? widget.getActiveNetwork()
+  const isStarted = useWidgetState((s) => s.isStarted)
+  // Before the widget has started: the first network as the site gave it (undefined without one).
+  const network: WidgetNetwork = widget.getNetworks().find((n) => n.caipNetworkId === activeCaipNetworkId) ?? (isStarted ? widget.getActiveNetwork() : widget.getNetworks()[0]!)
   return { network, networks: widget.getNetworks(), switchNetwork: widget.switchNetwork }
 }
 
@@ -28,10 +31,9 @@ export function useBalance(): { value: bigint; symbol: string; decimals: number 
   const widget = useWidget()
   const address = useWidgetState((s) => s.address)
   const activeCaipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
-  const coreStore = widget.core?.store ?? noCoreStore
-  const entry = useStoreSelector(coreStore as typeof noCoreStore, () =>
-    address ? widget.core?.store.getState().balances[balanceKey(activeCaipNetworkId, address)] : undefined,
-  )
+  // An account is there only once the widget has started, and its core with it.
+  const core = address ? widget.core : undefined
+  const entry = useStoreSelector((core?.store ?? noCoreStore) as typeof noCoreStore, () => (address ? core?.store.getState().balances[balanceKey(activeCaipNetworkId, address)] : undefined))
   if (!entry) return undefined
   const { nativeCurrency } = widget.getActiveNetwork()
   return { value: entry.value, symbol: nativeCurrency.symbol, decimals: nativeCurrency.decimals }

@@ -34,6 +34,8 @@ export function WidgetModal() {
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
+  // The views read the checked config: the modal shows once the widget has started (an open() asked for before waits).
+  const isStarted = useWidgetState((s) => s.isStarted)
   // The modal's shadow root is made once the page is idle (or the modal is needed first): the first frame has the
   // page's button and nothing of ours it does not show.
   const [isIdle, setIdle] = useState(false)
@@ -51,9 +53,9 @@ export function WidgetModal() {
   }, [widget])
   if (!isIdle && !isOpen && !toast.open) return null
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
-      {isOpen && LoadedModal ? <LoadedModal /> : null}
-      {isOpen && !LoadedModal ? (
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.buttonSettings.themeVariables} nonce={widget.buttonSettings.cspNonce}>
+      {isOpen && isStarted && LoadedModal ? <LoadedModal /> : null}
+      {isOpen && isStarted && !LoadedModal ? (
         <Suspense fallback={null}>
           <LazyModal />
         </Suspense>

@@ -6,41 +6,55 @@ import { safeParse } from '../../shared/protocol/schemas/parse'
 
 const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
 
-const wsUrl = z.string().check(z.url({ protocol: /^wss?$/ }))
-const rpcUrls = z.object({ http: z.array(httpUrl), webSocket: z.optional(z.array(wsUrl)) })
-const commonNetworkFields = {
-  name: z.string().check(z.minLength(1)),
-  nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().check(z.int(), z.nonnegative()) }),
-  rpcUrls: z.object({ default: rpcUrls, chainDefault: z.optional(rpcUrls) }),
-  blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
-  testnet: z.optional(z.boolean()),
-  /** SPEC §3 network assets: the network's icon (shown only as an image: data:image or http(s) URLs). */
-  assets: z.optional(z.object({ imageId: z.optional(z.string().check(z.maxLength(128))), imageUrl: z.optional(z.string().check(z.maxLength(64 * 1024))) })),
+/** Fields every family's network has; built with the first network schema. */
+const commonNetworkFields = () => {
+  const wsUrl = z.string().check(z.url({ protocol: /^wss?$/ }))
+  const rpcUrls = z.object({ http: z.array(httpUrl), webSocket: z.optional(z.array(wsUrl)) })
+  return {
+    name: z.string().check(z.minLength(1)),
+    nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().check(z.int(), z.nonnegative()) }),
+    rpcUrls: z.object({ default: rpcUrls, chainDefault: z.optional(rpcUrls) }),
+    blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
+    testnet: z.optional(z.boolean()),
+    /** SPEC §3 network assets: the network's icon (shown only as an image: data:image or http(s) URLs). */
+    assets: z.optional(z.object({ imageId: z.optional(z.string().check(z.maxLength(128))), imageUrl: z.optional(z.string().check(z.maxLength(64 * 1024))) })),
+  }
 }
+let commonFields: ReturnType<typeof commonNetworkFields> | undefined
+const common = () => (commonFields ??= commonNetworkFields())
 
-const evmNetwork = z.object({
-  chainNamespace: z.literal('eip155'),
-  caipNetworkId: z.string().check(z.regex(/^eip155:\d+$/)),
-  id: z.number().check(z.int(), z.positive()),
-  ...commonNetworkFields,
-  contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
-})
-
-const base58Address = z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/))
+const evmNetwork = () =>
+  z.object({
+    chainNamespace: z.literal('eip155'),
+    caipNetworkId: z.string().check(z.regex(/^eip155:\d+$/)),
+    id: z.number().check(z.int(), z.positive()),
+    ...common(),
+    contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
+  })
 
 /**
  * A Solana cluster: its CAIP-2 reference is the first 32 characters of its genesis hash (base58). `tokens` names the
  * SPL mints the site knows (others show as their mint address).
  */
-const solanaNetwork = z.object({
-  chainNamespace: z.literal('solana'),
-  caipNetworkId: z.string().check(z.regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/)),
-  id: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32}$/)),
-  ...commonNetworkFields,
-  tokens: z.optional(
-    z.array(z.object({ address: base58Address, symbol: z.string().check(z.minLength(1), z.maxLength(16)), name: z.string().check(z.maxLength(64)), iconUrl: z.optional(httpUrl) })).check(z.maxLength(100)),
-  ),
-})
+const solanaNetwork = () =>
+  z.object({
+    chainNamespace: z.literal('solana'),
+    caipNetworkId: z.string().check(z.regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/)),
+    id: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32}$/)),
+    ...common(),
+    tokens: z.optional(
+      z
+        .array(
+          z.object({
+            address: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)),
+            symbol: z.string().check(z.minLength(1), z.maxLength(16)),
+            name: z.string().check(z.maxLength(64)),
+            iconUrl: z.optional(httpUrl),
+          }),
+        )
+        .check(z.maxLength(100)),
+    ),
+  })
 
 /**
  * The CAIP-2 references (first 32 hex characters of the genesis hash) of Bitcoin mainnet, testnet, signet and regtest,
@@ -53,15 +67,16 @@ export const bitcoinNetworkReferences = ['000000000019d6689c085ae165831e93', '00
  * A Bitcoin network (bip122): mainnet, testnet, signet or regtest, its first http URL an Esplora-style REST API
  * (`https://mempool.space/api`, the local stack's). Its currency is BTC with 8 decimals.
  */
-const bitcoinNetwork = z.object({
-  chainNamespace: z.literal('bip122'),
-  caipNetworkId: z.string().check(z.regex(/^bip122:[0-9a-f]{32}$/)),
-  id: z.string().check(
-    z.regex(/^[0-9a-f]{32}$/),
-    z.refine((id) => (bitcoinNetworkReferences as readonly string[]).includes(id), { message: 'must be the genesis reference of Bitcoin mainnet, testnet, signet or regtest' }),
-  ),
-  ...commonNetworkFields,
-})
+const bitcoinNetwork = () =>
+  z.object({
+    chainNamespace: z.literal('bip122'),
+    caipNetworkId: z.string().check(z.regex(/^bip122:[0-9a-f]{32}$/)),
+    id: z.string().check(
+      z.regex(/^[0-9a-f]{32}$/),
+      z.refine((id) => (bitcoinNetworkReferences as readonly string[]).includes(id), { message: 'must be the genesis reference of Bitcoin mainnet, testnet, signet or regtest' }),
+    ),
+    ...common(),
+  })
 
 /**
  * A Polkadot-SDK network (polkadot): its CAIP-2 reference is the first 32 hex characters of its genesis hash. The core
@@ -69,23 +84,28 @@ const bitcoinNetwork = z.object({
  * (Substrate nodes answer both there). `ss58Prefix` is its addresses' format; the known networks' (Polkadot 0, Kusama 2,
  * Westend 42, the local stack's) need none, and another network's accounts show in the generic format (42) without it.
  */
-const polkadotNetwork = z.object({
-  chainNamespace: z.literal('polkadot'),
-  caipNetworkId: z.string().check(z.regex(/^polkadot:[0-9a-f]{32}$/)),
-  id: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
-  ...commonNetworkFields,
-  ss58Prefix: z.optional(z.number().check(z.int(), z.gte(0), z.refine((prefix) => prefix <= 16_383, { message: 'must be an SS58 prefix: 0 to 16383' }))),
-})
+const polkadotNetwork = () =>
+  z.object({
+    chainNamespace: z.literal('polkadot'),
+    caipNetworkId: z.string().check(z.regex(/^polkadot:[0-9a-f]{32}$/)),
+    id: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
+    ...common(),
+    ss58Prefix: z.optional(z.number().check(z.int(), z.gte(0), z.refine((prefix) => prefix <= 16_383, { message: 'must be an SS58 prefix: 0 to 16383' }))),
+  })
 
-const network = z.union([evmNetwork, solanaNetwork, bitcoinNetwork, polkadotNetwork]).check(
+/**
+ * A network of any family. Each family's schema is built the first time a network is checked against it, so a site
+ * with EVM networks only never builds the other three (building zod schemas is most of the config's start-up cost).
+ */
+const network = z.union([z.lazy(evmNetwork), z.lazy(solanaNetwork), z.lazy(bitcoinNetwork), z.lazy(polkadotNetwork)]).check(
   z.refine((n) => n.caipNetworkId === `${n.chainNamespace}:${n.id}`, { message: 'caipNetworkId must be chainNamespace:id', path: ['caipNetworkId'] }),
 )
 
 export type WidgetNetwork = z.infer<typeof network>
-export type EvmNetwork = z.infer<typeof evmNetwork>
-export type SolanaNetwork = z.infer<typeof solanaNetwork>
-export type BitcoinWidgetNetwork = z.infer<typeof bitcoinNetwork>
-export type PolkadotWidgetNetwork = z.infer<typeof polkadotNetwork>
+export type EvmNetwork = z.infer<ReturnType<typeof evmNetwork>>
+export type SolanaNetwork = z.infer<ReturnType<typeof solanaNetwork>>
+export type BitcoinWidgetNetwork = z.infer<ReturnType<typeof bitcoinNetwork>>
+export type PolkadotWidgetNetwork = z.infer<ReturnType<typeof polkadotNetwork>>
 
 /** Features and their defaults (SPEC §9). */
 export const defaultFeatures = DEFAULT_FEATURES

@@ -53,6 +53,7 @@ describe('after a connection the visitor asked for', () => {
 
   it('keeps the modal open on the connecting view when the wallet declines', async () => {
     const { widget, wallet } = setup()
+    await widget.whenStarted()
     widget.open()
     widget.router.push('ConnectingExternal', { connectorId: 'dev.tessera.wallet', name: 'Tessera Dev Wallet' })
     wallet.rejectNext('eth_requestAccounts')

@@ -372,25 +372,3 @@ export function createConnectionController({ config, store, storage, core, route
 
 export type ConnectionController = ReturnType<typeof createConnectionController>
 
-/**
- * Each configured family's starting state: the stored network when it is the stored family's, else its default network
- * (without storage, the defaults).
- */
-export function initialNamespaces(config: WidgetConfig, storage?: WidgetStorage): { namespaces: Partial<Record<ChainNamespace, NamespaceState>>; activeNamespace: ChainNamespace } {
-  const networks = config.networks
-  const storedNetwork = storage?.get('activeCaipNetworkId')
-  const storedNamespace = storage?.get('activeNamespace')
-  const families: ChainNamespace[] = [...new Set(networks.map((n) => n.chainNamespace))]
-  const namespaces: Partial<Record<ChainNamespace, NamespaceState>> = {}
-  for (const ns of families) {
-    const own = networks.filter((n) => n.chainNamespace === ns)
-    const defaultId = (config.defaultNetwork && own.some((n) => n.caipNetworkId === config.defaultNetwork) ? config.defaultNetwork : own[0]!.caipNetworkId) as CaipNetworkId
-    // SPEC §4: the stored network of a family the host still configures stays, requested or not: one it no longer
-    // requests shows as "Unknown Network" (and UnsupportedChain once connected).
-    const stored = storedNetwork && storedNamespace === ns && parseCaipNetworkId(storedNetwork)?.namespace === ns ? (storedNetwork as CaipNetworkId) : undefined
-    namespaces[ns] = disconnectedNamespace(stored ?? defaultId)
-  }
-  const defaultNamespace = (config.defaultNetwork ? parseCaipNetworkId(config.defaultNetwork)?.namespace : undefined) ?? families[0]!
-  const activeNamespace = storedNamespace && families.includes(storedNamespace) ? storedNamespace : defaultNamespace
-  return { namespaces, activeNamespace }
-}

@@ -96,6 +96,8 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
   }
 
   const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
+    // The EVM family's state (account, chain) is there once the widget has started.
+    await widget.whenStarted()
     switch (method) {
       case 'eth_accounts':
         return accounts()
@@ -132,7 +134,8 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
       const next = { accounts: accounts(), chainId: chainId(), connected: accounts().length > 0 }
       if (next.connected && !previous.connected && next.chainId !== undefined) emit('connect', { chainId: toHexChainId(next.chainId) })
       if (next.accounts.join() !== previous.accounts.join()) emit('accountsChanged', next.accounts)
-      if (next.chainId !== previous.chainId && next.chainId !== undefined) emit('chainChanged', toHexChainId(next.chainId))
+      // Before the widget started there was no chain to change from.
+      if (next.chainId !== previous.chainId && next.chainId !== undefined && previous.chainId !== undefined) emit('chainChanged', toHexChainId(next.chainId))
       if (!next.connected && previous.connected) emit('disconnect', new ProviderRpcError(4900, 'The wallet is disconnected.'))
       previous = next
     },

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Address } from 'viem'
 import { announceProvider, createDevWallet, type DevWallet } from '../../../demo/devWallet/createDevWallet'
 import { startAnvil, type Anvil } from '../../../services/chain/anvil'
@@ -140,8 +140,24 @@ describe('createWidget with a real EIP-1193 wallet on anvil', () => {
     expect(widget.router.store.getState().view).toBe('Connect')
   })
 
+  it('opens once started when asked before, unless closed meanwhile', async () => {
+    const { widget } = page()
+    widget.open({ view: 'Networks' })
+    expect(widget.modal.store.getState().open).toBe(false)
+    await widget.whenStarted()
+    expect(widget.modal.store.getState().open).toBe(true)
+    expect(widget.router.store.getState().view).toBe('Networks')
+
+    const closedMeanwhile = page().widget
+    closedMeanwhile.open()
+    closedMeanwhile.close()
+    await closedMeanwhile.whenStarted()
+    expect(closedMeanwhile.modal.store.getState().open).toBe(false)
+  })
+
   it('opens on Connect when disconnected and on Account when connected', async () => {
     const { widget } = page()
+    await widget.whenStarted()
     widget.open()
     expect(widget.router.store.getState().view).toBe('Connect')
     expect(widget.modal.store.getState().open).toBe(true)
@@ -267,7 +283,7 @@ describe('the SDK version string (type-adapters-version, SPEC §1)', () => {
   })
 })
 
-describe('start-up: storage is read in the task after the widget is made', () => {
+describe('start-up: the widget starts after its first frame, and reads storage in the task after that', () => {
   const evm = (id: number) => ({ chainNamespace: 'eip155' as const, caipNetworkId: `eip155:${id}`, id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } })
   const solana = { chainNamespace: 'solana' as const, caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', id: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1', name: 'Solana Devnet', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 }, rpcUrls: { default: { http: [] } } }
   const recent = [{ id: 'dev.tessera.wallet', name: 'Tessera Dev Wallet' }]
@@ -292,8 +308,10 @@ describe('start-up: storage is read in the task after the widget is made', () =>
 
   it('makes the widget without touching browser storage, then restores the stored family, network and recent wallets', async () => {
     const { widget, accesses } = storedPage()
+    expect(widget.getState()).toMatchObject({ isStarted: false, status: 'disconnected', namespaces: {} })
+    await widget.whenStarted()
     expect(accesses()).toBe(0)
-    expect(widget.getState()).toMatchObject({ activeNamespace: 'eip155', activeCaipNetworkId: 'eip155:1', recentWallets: [] })
+    expect(widget.getState()).toMatchObject({ isStarted: true, activeNamespace: 'eip155', activeCaipNetworkId: 'eip155:1', recentWallets: [] })
     await nextTask()
     expect(accesses()).toBeGreaterThan(0)
     expect(widget.getState()).toMatchObject({ activeNamespace: 'solana', activeCaipNetworkId: solana.caipNetworkId, recentWallets: recent })
@@ -302,9 +320,48 @@ describe('start-up: storage is read in the task after the widget is made', () =>
 
   it('keeps a network chosen before the stored one was read', async () => {
     const { widget } = storedPage()
+    await widget.whenStarted()
     widget.store.setState((s) => ({ namespaces: { ...s.namespaces, eip155: { ...s.namespaces.eip155!, activeCaipNetworkId: 'eip155:10' } }, activeCaipNetworkId: 'eip155:10' }))
     await nextTask()
     expect(widget.getState()).toMatchObject({ activeNamespace: 'eip155', activeCaipNetworkId: 'eip155:10', recentWallets: recent })
     widget.destroy()
+  })
+})
+
+describe('a config that is not valid', () => {
+  const local = { chainNamespace: 'eip155' as const, caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } } }
+  const make = (parameters: Partial<CreateWidgetParameters>) =>
+    createWidget({ projectId: 'test', networks: [local], window: new EventTarget() as Window, storage: createWidgetStorage({ storage: createMemoryStorage() }), ...parameters } as CreateWidgetParameters)
+
+  it('rejects whenStarted() and every call that needs the widget with the field it names, logs it and sets `error`', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const widget = make({ networks: [{ ...local, rpcUrls: { default: { http: ['not a url'] } } }] })
+    // The buttons show at once: the families' state comes from the networks as given.
+    expect(widget.getState()).toMatchObject({ isStarted: false, status: 'disconnected', activeCaipNetworkId: 'eip155:31337' })
+    await expect(widget.whenStarted()).rejects.toMatchObject({ code: 'INVALID_CONFIG', field: 'networks.0.rpcUrls.default.http.0' })
+    await expect(widget.connect('injected')).rejects.toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(widget.getState()).toMatchObject({ isStarted: false, error: { code: 'INVALID_CONFIG' } })
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ code: 'INVALID_CONFIG' }))
+    expect(() => widget.config).toThrow('Tessera is still starting: widget.config is there once `await widget.whenStarted()` resolves')
+    widget.destroy()
+    logged.mockRestore()
+  })
+
+  it('says SIWX_CONFIG_CONFLICT for siwx and siweConfig together', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const widget = make({ siwx: true, siweConfig: {} } as Partial<CreateWidgetParameters>)
+    await expect(widget.whenStarted()).rejects.toMatchObject({ code: 'SIWX_CONFIG_CONFLICT', field: 'siwx' })
+    widget.destroy()
+    logged.mockRestore()
+  })
+
+  it('keeps the buttons from garbage: no networks of a known family leave the families empty until the check says why', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const widget = make({ networks: [{ chainNamespace: 'toString', caipNetworkId: 1 }, null, 'eip155:1'] as never })
+    expect(widget.getState()).toMatchObject({ namespaces: {}, requestedCaipNetworkIds: [], activeNamespace: 'eip155' })
+    expect(widget.getNetworks()).toEqual([{ chainNamespace: 'toString', caipNetworkId: 1 }])
+    await expect(widget.whenStarted()).rejects.toMatchObject({ code: 'INVALID_CONFIG', field: 'networks.0' })
+    widget.destroy()
+    logged.mockRestore()
   })
 })

@@ -1,32 +1,17 @@
 import { createStore } from 'zustand/vanilla'
 import { subscribeWithSelector } from 'zustand/middleware'
-import type { Address } from 'viem'
-import { parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
-import { createWidgetError } from '../../shared/protocol/errors'
+import type { CaipNetworkId, ChainNamespace } from '../../shared/protocol/caip'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
-import { createCore, type Core } from '../core/createCore'
-import { WALLET_CONNECT_ID } from '../providers/walletConnectId'
 import { createModal } from '../state/createModal'
 import { createNotifications } from '../state/createNotifications'
-import { createRouter, type RouteData } from '../state/createRouter'
-import { embeddedCloseView, resolveOpenView, type View } from '../state/views'
-import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
-import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput } from './config'
-import { polkadotRpcUrl } from './polkadotRpcUrl'
-import { createAnalytics } from './createAnalytics'
-import { createConnectionController, initialNamespaces } from './createConnectionController'
-import type { ConnectionActions } from './createConnectionActions'
-import type { PairingState } from './createWalletConnectPairing'
-import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
-import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
-import type { AuthConnector } from '../providers/auth/createAuthConnector'
-import type { AuthLogin, AuthLoginState } from './createAuthLogin'
-import { widgetLocale } from '../ui/i18n/buttons'
-import type { WidgetWalletConnect } from './walletConnect'
-import { patchNamespace, topFields, type WidgetState } from './widgetState'
+import { createRouter } from '../state/createRouter'
+import type { WidgetStorage } from '../storage/createWidgetStorage'
+import type { WidgetConfigInput, WidgetNetwork } from './config'
+import type { DefaultSiwxOptions, SIWXConfig } from './siwxConfig'
+import type { StartedWidget } from './startWidget'
+import { initialNamespaces, topFields, type WidgetState } from './widgetState'
 
-export { unknownNetwork } from './createConnectionController'
 export type { ConnectionStatus, ConnectorSummary, NamespaceState, RecentWallet, WidgetState } from './widgetState'
 
 /** This package's version, in the SDK version string (type-adapters-version, SPEC §1). */
@@ -38,9 +23,10 @@ export const SDK_VERSION = '0.2.0'
  */
 export type WidgetAdapter = { type: 'wagmi' | 'ethers' | 'ethers5'; attach?: (widget: Widget) => void }
 
+const familyNames: Record<ChainNamespace, string> = { eip155: 'eip155', solana: 'solana', bip122: 'bitcoin', polkadot: 'polkadot' }
+
 /** The SDK version's adapters (SPEC §1): the library adapters, then the families other than EVM by their adapter type. */
 const sdkAdapterNames = (adapters: readonly WidgetAdapter[], families: readonly ChainNamespace[]) => {
-  const familyNames: Record<ChainNamespace, string> = { eip155: 'eip155', solana: 'solana', bip122: 'bitcoin', polkadot: 'polkadot' }
   const names = adapters.map((a) => a.type)
   return [...new Set([...names, ...families.filter((ns) => !(ns === 'eip155' && names.length > 0)).map((ns) => familyNames[ns])])]
 }
@@ -59,362 +45,204 @@ export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
   isMobile?: boolean
 }
 
+/** The networks as the site gave them, until the widget has checked them: only arrays of objects are kept. */
+const networksAsGiven = (networks: unknown): WidgetNetwork[] => (Array.isArray(networks) ? networks.filter((n): n is WidgetNetwork => typeof n === 'object' && n !== null) : [])
+
+const stringOrUndefined = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
 /**
- * Creates a widget: validated config, its own stores, core worker, storage and connectors, one connection state per
- * configured chain family. Two widgets on one page share nothing.
+ * What the buttons need before the widget has started, read from the parameters as given: the locale, the theme
+ * variables and the CSP nonce (each only of the type it must have; the config check follows).
+ */
+function buttonSettingsOf({ locale, themeVariables, cspNonce }: CreateWidgetParameters) {
+  return {
+    locale: stringOrUndefined(locale),
+    themeVariables: typeof themeVariables === 'object' && themeVariables !== null ? (themeVariables as Record<string, string | number>) : undefined,
+    cspNonce: stringOrUndefined(cspNonce),
+  }
+}
+
+/** Thrown by what needs the started widget when it is used before (see `whenStarted`). */
+const notStarted = (member: string) =>
+  new Error(`Tessera is still starting: widget.${member} is there once \`await widget.whenStarted()\` resolves (the widget's code loads after the page's first frame).`)
+
+/**
+ * Creates a widget: its state, at once, then its code past the first frame, loaded in the background: the config
+ * checked, the core worker, storage and connectors, one connection state per configured chain family. Until it has
+ * started the buttons show "Connect Wallet", and what needs it waits for it (`connect`, `open`, …) or says so (`core`,
+ * `config`, …). A config that is not valid rejects `whenStarted()` and `ready()` with INVALID_CONFIG (or
+ * SIWX_CONFIG_CONFLICT), is logged, and sets `error`. Two widgets on one page share nothing.
  * @example
  * const widget = createWidget({ projectId: 'demo', networks: [tesseraLocal] })
  * widget.open()
  */
-export function createWidget({ adapters = [], window: target = globalThis.window, storage = createWidgetStorage(), createWorker, isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...input }: CreateWidgetParameters) {
-  const config: WidgetConfig = parseWidgetConfig(input)
-  const networks = config.networks
-  // Storage is read in the task after this one (restoreStoredState): see createWidgetStorage.
-  const { namespaces, activeNamespace } = initialNamespaces(config)
-  const sdkVersion = formatSdkVersion({ type: 'react', adapters: sdkAdapterNames(adapters, [...new Set(networks.map((n) => n.chainNamespace))]), version: SDK_VERSION })
+export function createWidget(parameters: CreateWidgetParameters) {
+  const { adapters = [], isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...startParameters } = parameters
+  const configuredNetworks = networksAsGiven(parameters.networks)
 
+  // The families' starting state, from the networks as given (the config check follows; storage is read once the
+  // widget has started and the page is idle).
+  const networksOfAFamily = configuredNetworks.filter((n) => typeof n.chainNamespace === 'string' && Object.hasOwn(familyNames, n.chainNamespace) && typeof n.caipNetworkId === 'string')
+  const { namespaces, activeNamespace } =
+    networksOfAFamily.length > 0 ? initialNamespaces({ networks: networksOfAFamily, defaultNetwork: stringOrUndefined(parameters.defaultNetwork) }) : { namespaces: {}, activeNamespace: 'eip155' as const }
+  const activeFamily = namespaces[activeNamespace]
+  const sdkVersion = formatSdkVersion({ type: 'react', adapters: sdkAdapterNames(adapters, [...new Set(networksOfAFamily.map((n) => n.chainNamespace))]), version: SDK_VERSION })
   const store = createStore<WidgetState>()(
-    subscribeWithSelector((): WidgetState => ({
-      ...(topFields(namespaces[activeNamespace]!) as Pick<WidgetState, 'status' | 'connectorId' | 'address' | 'caipAddress' | 'allAccounts' | 'activeCaipNetworkId' | 'connectedWalletInfo' | 'profileName' | 'profileImage'>),
-      activeNamespace,
-      namespaces,
-      isSwitchingNamespace: false,
-      requestedCaipNetworkIds: networks.map((n) => n.caipNetworkId as CaipNetworkId),
-      connectors: [],
-      recentWallets: [],
-      themeMode: config.themeMode,
-      siwxError: undefined,
-      error: undefined,
-      wcUri: undefined,
-      wcPairingExpiry: undefined,
-      wcLinking: undefined,
-      wcWallet: undefined,
-      wcError: undefined,
-    })),
+    subscribeWithSelector(
+      (): WidgetState => ({
+        isStarted: false,
+        status: 'disconnected',
+        connectorId: undefined,
+        address: undefined,
+        caipAddress: undefined,
+        allAccounts: [],
+        activeCaipNetworkId: '' as CaipNetworkId,
+        connectedWalletInfo: undefined,
+        profileName: undefined,
+        profileImage: undefined,
+        ...(activeFamily && (topFields(activeFamily) as Partial<WidgetState>)),
+        activeNamespace,
+        namespaces,
+        isSwitchingNamespace: false,
+        requestedCaipNetworkIds: networksOfAFamily.map((n) => n.caipNetworkId as CaipNetworkId),
+        connectors: [],
+        recentWallets: [],
+        themeMode: parameters.themeMode === 'light' ? 'light' : 'dark',
+        siwxError: undefined,
+        error: undefined,
+        wcUri: undefined,
+        wcPairingExpiry: undefined,
+        wcLinking: undefined,
+        wcWallet: undefined,
+        wcError: undefined,
+      }),
+    ),
   )
   const initialState = store.getState()
   const router = createRouter()
   const modal = createModal()
   const notifications = createNotifications()
 
-  const evmNetworks = networks.filter((n) => n.chainNamespace === 'eip155')
-  const core: Core | undefined =
-    typeof Worker === 'undefined'
-      ? undefined
-      : createCore({
-          createWorker,
-          chains: evmNetworks
-            .filter((n) => n.rpcUrls.default.http.length > 0)
-            .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
-          solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrl: n.rpcUrls.default.http[0]! })),
-          // A Bitcoin network's http URL is its Esplora-style API.
-          bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrl: n.rpcUrls.default.http[0]! })),
-          // A Polkadot network is reached over WebSocket (its webSocket URL, or its http one as ws).
-          polkadotChains: networks.flatMap((n) => {
-            const rpcUrl = n.chainNamespace === 'polkadot' ? polkadotRpcUrl(n) : undefined
-            return rpcUrl ? [{ caipNetworkId: n.caipNetworkId, rpcUrl }] : []
-          }),
-          dataService: config.services?.api
-            ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
-            : undefined,
-        })
-  const analytics = createAnalytics({
-    isEnabled: config.features.analytics,
-    dataService: core?.dataService,
-    notifications,
-    getAddress: () => store.getState().address,
-  })
-
-  // WalletConnect (eip155 sessions, through our relay): its code and worker load when a WalletConnect view opens or a
-  // stored session reconnects.
-  const relayUrl = config.services?.relay
-  const hasWalletConnectFamily = networks.some((n) => n.chainNamespace === 'eip155' || n.chainNamespace === 'solana' || n.chainNamespace === 'bip122')
-  let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
-  const loadWalletConnect = (relay: string) =>
-    (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
-      createWidgetWalletConnect({
-        connector: {
-          projectId: config.projectId,
-          relayUrl: relay,
-          metadata: {
-            name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
-            description: config.metadata?.description ?? '',
-            url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
-            icons: config.metadata?.icons ?? [],
-          },
-          chainIds: evmNetworks.map((n) => Number(n.id)),
-          solanaCaipNetworkIds: networks.filter((n) => n.chainNamespace === 'solana').map((n) => n.caipNetworkId),
-          bip122CaipNetworkIds: networks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.caipNetworkId),
-          getPreferredChainId: () => Number(parseCaipNetworkId(store.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
-          getPreferredSolanaCaipNetworkId: () => store.getState().namespaces.solana?.activeCaipNetworkId,
-          getPreferredBip122CaipNetworkId: () => store.getState().namespaces.bip122?.activeCaipNetworkId,
-        },
-        store,
-        onApproved: (result) => void onWalletConnectApproved(result),
-      }),
-    ))
-
-  // E-mail and social login (SPEC §1): the auth connector's code loads with the families' (modal prefetch, reconnect);
-  // its secure frame loads when Connect shows the login, or to reconnect a stored login.
-  let authLoad: Promise<AuthConnector> | undefined
-  const loadAuth = (auth: NonNullable<WidgetConfig['auth']>) =>
-    (authLoad ??= import('../providers/auth/createAuthConnector').then(({ createAuthConnector }) =>
-      createAuthConnector({
-        frameUrl: auth.frameUrl,
-        params: {
-          projectId: config.projectId,
-          chainId: Number(evmNetworks.find((n) => n.caipNetworkId === store.getState().namespaces.eip155?.activeCaipNetworkId)?.id ?? evmNetworks[0]!.id),
-          version: sdkVersion,
-          enableLogger: config.logLevel === 'debug',
-          locale: widgetLocale(config.locale),
-        },
-        window: target,
-        storage,
-        theme: () => ({ themeMode: store.getState().themeMode, ...(config.themeVariables && { themeVariables: config.themeVariables }) }),
-        dappData: { sdkType: 'tessera', ...(config.metadata && { metadata: config.metadata }) },
-        notifications,
-        // The Solana side's cluster before it is connected or switched (reconnect): the widget's, when it is a configured one.
-        solanaCaipNetworkId: () => {
-          const solanaNetworks = networks.filter((n) => n.chainNamespace === 'solana')
-          const id = store.getState().namespaces.solana?.activeCaipNetworkId
-          return (solanaNetworks.find((n) => n.caipNetworkId === id) ?? solanaNetworks[0])?.caipNetworkId as CaipNetworkId | undefined
-        },
-      }),
-    ))
-  const authConfig = config.auth && target ? config.auth : undefined
-
-  const connection = createConnectionController({
-    config,
-    store,
-    storage,
-    core,
-    router,
-    modal,
-    notifications,
-    target,
-    loadWalletConnect: relayUrl && hasWalletConnectFamily ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
-    loadAuthConnector: authConfig
-      ? async () => {
-          const auth = await loadAuth(authConfig)
-          return [auth.eip155, auth.solana]
-        }
-      : undefined,
-    onConnected: () => requireSignIn(),
-    onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
-  })
-  // The default SIWX loads only when a site turns sign-in on; each family's message format comes with its adapter.
-  const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
-    ? Promise.resolve(config.siwx)
-    : config.siwx && core
-      ? import('./siwx').then(({ createDefaultSiwx }) =>
-          createDefaultSiwx({
-            dataService: core.dataService,
-            storage,
-            createSignInMessage: async (fields) => {
-              const namespace = parseCaipNetworkId(fields.caipNetworkId)?.namespace
-              if (!namespace) throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: `not a network id: ${fields.caipNetworkId}` })
-              return (await (await connection.adapter(namespace)).loadSignInMessage())(fields)
-            },
-            ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}),
-          }),
-        )
-      : Promise.resolve(undefined)
-  // What a visitor does (connect, disconnect, switch) loads on first use or with the modal's prefetch, not at start-up.
-  let actionsLoad: Promise<ConnectionActions> | undefined
-  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection, { onConnectDone })))
-  // Sign-in's code loads only for a site that turned it on.
-  const signInLoad = config.siwx
-    ? import('./createSignInController').then(({ createSignInController }) =>
-        createSignInController({
-          siwx: siwxReady,
-          store,
-          router,
-          modal,
-          notifications,
-          connectedConnector: () => connection.connectedConnector(),
-          disconnect: async () => (await actions()).disconnect(),
-        }),
-      )
-    : undefined
-  const requireSignIn = async () => (signInLoad ? (await signInLoad).requireSignIn() : false)
-  /**
-   * A connection the visitor asked for is made (SPEC §4): Switch Network stays when the wallet is on a network the site
-   * did not ask for; sign-in opens when it follows; otherwise the modal closes, as peers do (embedded, it shows Account).
-   */
-  const onConnectDone = async () => {
-    if (router.store.getState().view === 'UnsupportedChain') return
-    if (await requireSignIn()) return
-    if (modal.store.getState().open) widget.close()
-    router.reset('Account')
+  let started: StartedWidget | undefined
+  let isDestroyed = false
+  /** An open() asked for before the widget started, done once it has (unless closed meanwhile). */
+  let pendingOpen: Parameters<StartedWidget['open']>[0] | undefined
+  const startedOrThrow = (member: string) => {
+    if (!started) throw notStarted(member)
+    return started
   }
-
-  /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
-  const onWalletConnectApproved = async ({ accounts, chainId, solana, bip122 }: PairingApproval) => {
-    // One approval may carry several families: each one it carries is connected through its side of the session.
-    const approved = [
-      ...(accounts.length > 0 ? [{ ns: 'eip155' as const, accounts: accounts as string[], caipNetworkId: `eip155:${chainId}` as CaipNetworkId }] : []),
-      ...(solana && solana.accounts.length > 0 ? [{ ns: 'solana' as const, accounts: solana.accounts, caipNetworkId: solana.caipNetworkId }] : []),
-      ...(bip122 && bip122.accounts.length > 0 ? [{ ns: 'bip122' as const, accounts: bip122.accounts, caipNetworkId: bip122.caipNetworkId }] : []),
-    ].filter(({ ns }) => connection.getWalletConnect(ns) && store.getState().namespaces[ns]?.status !== 'connected')
-    if (approved.length === 0) return
-    const { wcWallet, wcLinking } = store.getState()
-    const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: 'WalletConnect' }
-    connection.rememberWallet(wallet)
-    if (wcLinking) storage.set('deepLinkChoice', wcLinking)
-    // The family the visitor was on stays active when the wallet approved it.
-    const active = approved.find(({ ns }) => ns === store.getState().activeNamespace) ?? approved[0]!
-    for (const family of [...approved.filter((f) => f !== active), active]) connection.setConnected(connection.getWalletConnect(family.ns)!, family.accounts, family.caipNetworkId)
-    if (store.getState().activeNamespace !== active.ns) connection.setActiveNamespace(active.ns)
-    const loaded = await walletConnectLoad
-    void loaded?.connector
-      .getPeerName()
-      .then((name) => name && store.getState().namespaces.eip155?.connectorId === WALLET_CONNECT_ID && store.setState((s) => patchNamespace(s, 'eip155', { connectedWalletInfo: { name } })))
-      .catch(() => {})
-    void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
-    loaded?.pairing.reset()
-    await onConnectDone()
+  let starting: Promise<StartedWidget> | undefined
+  /** Loads and starts the widget's code: once the page is idle after its first frame, or when something needs it first. */
+  const start = () => {
+    if (starting) return starting
+    cancelIdleStart()
+    const code = import('./startWidget').catch((cause: unknown) => {
+      // A failed download (offline, a deploy that replaced the files) is tried again by the next call that needs it.
+      starting = undefined
+      throw Object.assign(new Error("Tessera's code could not be loaded: check the connection, then try again or reload the page."), { code: 'WIDGET_CODE_NOT_LOADED', cause })
+    })
+    starting = code.then(({ startWidget }) => {
+      const widgetStarted = startWidget(startParameters, { store, initialState, router, modal, notifications, isMobile, sdkVersion, widget })
+      if (isDestroyed) {
+        widgetStarted.destroy()
+        return widgetStarted
+      }
+      started = widgetStarted
+      // A failed download before this one is no longer what is wrong.
+      if (store.getState().error?.code === 'WIDGET_CODE_NOT_LOADED') store.setState({ error: undefined })
+      if (pendingOpen) started.open(pendingOpen)
+      pendingOpen = undefined
+      return widgetStarted
+    })
+    starting.catch((error: unknown) => {
+      const { code = 'SOMETHING_WENT_WRONG', message = String(error) } = error as { code?: string; message?: string }
+      store.setState({ error: { code, message } })
+      console.error(error)
+    })
+    return starting
   }
-  /** Closing the modal resets the pairing URI (SPEC §2). */
-  const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
+  const cancelIdleStart = whenPageIdle(() => void start(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
 
   /** What `mount()` rendered, unmounted by destroy(). */
   const mounted = new Set<() => void>()
-  // The login steps' code loads with the first login action (or the Connect view's preload); its state is here at once.
-  const authStore = createStore<AuthLoginState>()(() => ({ step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }))
-  let authLoginLoad: Promise<AuthLogin> | undefined
-  const authLogin = () =>
-    (authLoginLoad ??= import('./createAuthLogin').then(({ createAuthLogin }) =>
-      createAuthLogin({
-        store: authStore,
-        load: () => loadAuth(authConfig!),
-        router,
-        activeNetwork: () => connection.activeNetwork('eip155'),
-        // One login connects the Solana account too when the site has Solana networks (SPEC §6).
-        ...(networks.some((n) => n.chainNamespace === 'solana') && { solanaNetwork: () => connection.activeNetwork('solana') }),
-        activate: () => connection.internals.activate('eip155'),
-        setConnected: connection.setConnected,
-        onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
-        onConnectDone: () => onConnectDone(),
-        window: target,
-      }),
-    ))
-  // The frame's screens follow the widget's theme.
-  const stopThemeSync = store.subscribe(
-    (s) => s.themeMode,
-    () => void authLoad?.then((auth) => auth.syncTheme()).catch(() => {}),
-  )
   const widget = {
-    config,
+    /** The checked config, its defaults filled in (once started). */
+    get config() {
+      return startedOrThrow('config').config
+    },
     /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.2.0`. */
     sdkVersion,
     isMobile,
-    core,
-    analytics,
+    /** The worker core's client (once started; undefined where there is no Worker). */
+    get core() {
+      return startedOrThrow('core').core
+    },
+    get analytics() {
+      return startedOrThrow('analytics').analytics
+    },
     router,
     modal,
     notifications,
-    storage,
+    get storage() {
+      return startedOrThrow('storage').storage
+    },
+    /** The locale, theme variables and CSP nonce the buttons use before the widget has started. */
+    buttonSettings: buttonSettingsOf(parameters),
+    /** Resolves once the widget has started: its code loaded, the config checked. */
+    whenStarted: async () => void (await start()),
     /** Loads the code of every configured chain family and lists its wallets (the modal and the first click do it too). */
-    ready: () => connection.load(),
+    ready: async () => (await start()).ready(),
     /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
-    async signIn() {
-      if (!signInLoad) throw createWidgetError('SIWX_NOT_ENABLED')
-      return (await signInLoad).signIn()
-    },
+    signIn: async () => (await start()).signIn(),
     /** Declining to sign in: disconnects when sign-in is required, otherwise just closes. */
-    async cancelSignIn() {
-      if (!signInLoad) return modal.close()
-      return (await signInLoad).cancelSignIn()
-    },
+    cancelSignIn: async () => (await start()).cancelSignIn(),
     /** Loads what the first click will need (the connection actions); the UI calls it on idle, hover and focus. */
-    prefetch: () => void Promise.all([actions(), connection.load()]).catch(() => {}),
+    prefetch: () => void start().then((s) => s.prefetch(), () => {}),
     /** The current state: the active family's account and network at the top, every family's under `namespaces`. */
     getState: store.getState,
     /** Calls listener when the selected part of the state changes. */
     subscribe: <T>(selector: (state: WidgetState) => T, listener: (selected: T, previous: T) => void) => store.subscribe(selector, listener),
     store,
-    getNetworks: () => networks,
-    getActiveNetwork: () => connection.activeNetwork(),
+    /** The site's networks: as checked once started, as given before. */
+    getNetworks: (): WidgetNetwork[] => started?.getNetworks() ?? configuredNetworks,
+    getActiveNetwork: () => startedOrThrow('getActiveNetwork()').getActiveNetwork(),
     /** A configured family's adapter (wallets, balance, send, sign-in message), its code loaded on first call. */
-    getAdapter: connection.adapter,
+    getAdapter: async (namespace: ChainNamespace) => (await start()).getAdapter(namespace),
     /** The connected wallet of a family (the active one by default); AUTH_CONNECTOR_NOT_FOUND without one. */
-    getConnectedConnector: connection.connectedConnector,
+    getConnectedConnector: (namespace?: ChainNamespace) => startedOrThrow('getConnectedConnector()').getConnectedConnector(namespace),
     /** An EIP-1193 request to the connected EVM wallet (names); AUTH_CONNECTOR_NOT_FOUND without one. */
-    walletRequest: (args: { method: string; params?: unknown }) => {
-      const request = connection.connectedConnector('eip155').request
-      if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
-      return request(args)
-    },
+    walletRequest: async (args: { method: string; params?: unknown }) => (await start()).walletRequest(args),
     /** A name was registered for the EVM account: the account shows it. */
-    setProfileName: (profileName: string) => store.setState((s) => patchNamespace(s, 'eip155', { profileName })),
-    open({ view, data, namespace }: { view?: View; data?: RouteData; namespace?: ChainNamespace } = {}) {
-      void connection.load().catch(() => {})
-      if (namespace && store.getState().namespaces[namespace]) connection.setActiveNamespace(namespace)
-      const state = store.getState()
-      router.reset(resolveOpenView({ requestedView: view, isConnected: state.status === 'connected', isMobile, hasAdapters: true }), data)
-      // With a family named, Connect lists only that family's wallets.
-      void modal.open({ namespace })
-      void analytics.track('MODAL_OPEN', { connected: state.status === 'connected' })
+    setProfileName: (profileName: string) => startedOrThrow('setProfileName()').setProfileName(profileName),
+    /** Opens the modal (once started: asked for before, it opens then). */
+    open(options: Parameters<StartedWidget['open']>[0] = {}) {
+      if (started) return started.open(options)
+      pendingOpen = options
+      void start().catch(() => {})
     },
     close() {
-      // Closing the sign-in view (✕, Escape, the overlay) is declining it: a required sign-in then disconnects.
-      if (signInLoad && router.store.getState().view === 'SIWXSignMessage') void signInLoad.then((signIn) => signIn.cancelSignIn()).catch(() => {})
-      if (config.enableEmbedded) return router.reset(embeddedCloseView(store.getState().status === 'connected'))
+      pendingOpen = undefined
+      if (started) return started.close()
       modal.close()
-      resetPairing()
-      void analytics.track('MODAL_CLOSE', { connected: store.getState().status === 'connected' })
     },
-    /**
-     * WalletConnect, when the config names a relay: the views start a pairing (showing its URI as a QR code and deep
-     * links) and pause it when they go; the wallet's approval connects.
-     */
-    /**
-     * E-mail and social login, when the config has `auth`: the login steps' state and actions (the Connect views use
-     * them), the social providers offered, and the auth connector (its EIP-1193 requests go to the secure frame).
-     */
-    auth: authConfig
-      ? {
-          store: authStore,
-          socials: authConfig.socials ?? (['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const),
-          /** Loads the login's code and the secure frame ahead of the first login (the Connect view does it). */
-          preload: () => void authLogin().then((login) => login.preload(), () => {}),
-          submitEmail: async (email: string) => (await authLogin()).submitEmail(email),
-          submitOtp: async (otp: string) => (await authLogin()).submitOtp(otp),
-          /** Call it in the click itself: the popup opens before anything is awaited. */
-          connectSocial(provider: Parameters<AuthLogin['connectSocial']>[0]) {
-            const popup = target?.open('about:blank', 'tessera-social-login', 'popup,width=480,height=640') ?? null
-            return authLogin().then((login) => login.connectSocial(provider, popup))
-          },
-          /** Sign In With Farcaster: its view shows a QR code until the person's phone approves. */
-          connectFarcaster: async () => (await authLogin()).connectFarcaster(),
-          /** Back to the e-mail field: a device wait or a popup still running stops. */
-          reset: () => void authLoginLoad?.then((login) => login.reset()),
-          connector: () => loadAuth(authConfig),
-        }
-      : undefined,
-    walletConnect: relayUrl && hasWalletConnectFamily
-      ? {
-          start: async (wallet?: { id: string; name: string }) => (await loadWalletConnect(relayUrl)).pairing.start(wallet),
-          pause: () => void walletConnectLoad?.then((loaded) => loaded.pairing.pause()),
-          setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
-        }
-      : undefined,
+    /** E-mail and social login, when the config has `auth` (once started). */
+    get auth() {
+      return startedOrThrow('auth').auth
+    },
+    /** WalletConnect, when the config names a relay (once started). */
+    get walletConnect() {
+      return startedOrThrow('walletConnect').walletConnect
+    },
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, 'injected', a Wallet Standard wallet) on its family. */
-    connect: async (connectorId: string, namespace?: ChainNamespace) => (await actions()).connect(connectorId, namespace),
+    connect: async (connectorId: string, namespace?: ChainNamespace) => (await start()).connect(connectorId, namespace),
     /** Disconnects the active family (or `namespace`, or 'all'). */
-    disconnect: async (namespace?: ChainNamespace | 'all') => (await actions()).disconnect(namespace),
+    disconnect: async (namespace?: ChainNamespace | 'all') => (await start()).disconnect(namespace),
     /** Switches the active network; a network of another family makes that family active (SPEC §4). */
-    switchNetwork: async (caipNetworkId: string) => (await actions()).switchNetwork(caipNetworkId),
+    switchNetwork: async (caipNetworkId: string) => (await start()).switchNetwork(caipNetworkId),
     /** Makes another connected family the active one. */
-    setActiveNamespace: connection.setActiveNamespace,
+    setActiveNamespace: (namespace: ChainNamespace) => startedOrThrow('setActiveNamespace()').setActiveNamespace(namespace),
     /** The registry's image of a wallet, or undefined without a wallet registry. */
-    walletImageUrl(imageId: string) {
-      const base = config.services?.walletRegistry ?? config.services?.api
-      if (!base) return undefined
-      const url = new URL(`getWalletImage/${encodeURIComponent(imageId)}`, base.endsWith('/') ? base : `${base}/`)
-      url.search = new URLSearchParams({ projectId: config.projectId, st: 'tessera', sv: sdkVersion }).toString()
-      return url.toString()
-    },
+    walletImageUrl: (imageId: string) => startedOrThrow('walletImageUrl()').walletImageUrl(imageId),
     /**
      * For pages without React: renders the connect button and the modal into `element` (the UI loads on demand).
      * @example const unmount = await widget.mount(document.getElementById('wallet')!)
@@ -431,52 +259,23 @@ export function createWidget({ adapters = [], window: target = globalThis.window
     setThemeMode(mode: 'light' | 'dark') {
       store.setState({ themeMode: mode })
     },
-    /** Reconnects the stored connections (the widget does it in the task after it is made). */
-    reconnect: () => {
-      restoreStoredState()
-      return connection.reconnect()
-    },
+    /** Reconnects the stored connections (the widget does it once it has started and the page is idle). */
+    reconnect: async () => (await start()).reconnect(),
     /** Reads the active account's native balance again (into the core's mirrored store, where the UI reads it). */
-    refreshBalance: connection.refreshBalance,
+    refreshBalance: async () => (await start()).refreshBalance(),
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
-      cancelReconnect()
-      void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
+      isDestroyed = true
+      cancelIdleStart()
+      pendingOpen = undefined
       for (const unmount of mounted) unmount()
       mounted.clear()
-      void walletConnectLoad?.then((loaded) => {
-        loaded.pairing.reset()
-        loaded.connector.destroy()
-      })
       notifications.close()
       modal.close()
-      connection.destroy()
-      core?.destroy()
-      stopThemeSync()
-      void authLoginLoad?.then((login) => login.reset())
-      void authLoad?.then((auth) => auth.destroy())
+      started?.destroy()
     },
   }
-  /** What the last visit stored (SPEC §4): the family and network it was on and the recent wallets, unless changed since. */
-  let isRestored = false
-  const restoreStoredState = () => {
-    if (isRestored) return
-    isRestored = true
-    const stored = initialNamespaces(config, storage)
-    store.setState((state) => ({
-      ...(state.recentWallets === initialState.recentWallets && { recentWallets: storage.get('recentWallets') ?? [] }),
-      ...(state.namespaces === initialState.namespaces &&
-        state.activeNamespace === initialState.activeNamespace && {
-          ...(topFields(stored.namespaces[stored.activeNamespace]!) as Partial<WidgetState>),
-          activeNamespace: stored.activeNamespace,
-          namespaces: stored.namespaces,
-        }),
-    }))
-  }
   for (const adapter of adapters) adapter.attach?.(widget)
-  // Once the page is idle: creating the widget stays short in the page's start-up task, and the stored state (a
-  // synchronous storage read) and the reconnect come after the page's first render and its frame.
-  const cancelReconnect = whenPageIdle(() => void widget.reconnect(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
   return widget
 }
 

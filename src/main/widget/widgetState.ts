@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
-import type { CaipAddress, CaipNetworkId, ChainNamespace } from '../../shared/protocol/caip'
+import { parseCaipNetworkId, type CaipAddress, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
+import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { ConnectorType } from '../providers/eip1193'
 import type { PairingState } from './createWalletConnectPairing'
 
@@ -35,6 +36,11 @@ export const activeNamespaceFields = ['status', 'connectorId', 'address', 'caipA
  * pairing's.
  */
 export type WidgetState = PairingState & {
+  /**
+   * Whether the widget's code past its first frame has loaded and found the config valid (see createWidget): until
+   * then the families' state is empty, and the buttons show "Connect Wallet".
+   */
+  isStarted: boolean
   activeNamespace: ChainNamespace
   namespaces: Partial<Record<ChainNamespace, NamespaceState>>
   /** True while the active family changes (SPEC §4): views that belong to one family wait. */
@@ -81,3 +87,29 @@ export function patchNamespace(state: WidgetState, namespace: ChainNamespace, pa
 /** The top-level fields for the active family. */
 export const topFields = (ns: NamespaceState): Partial<WidgetState> =>
   Object.fromEntries(activeNamespaceFields.map((field) => [field, ns[field]])) as Partial<WidgetState>
+
+/** What the families' starting state depends on: the networks' families and ids, and the default network. */
+export type NamespacesConfig = { networks: readonly { chainNamespace: ChainNamespace; caipNetworkId: string }[]; defaultNetwork?: string | undefined }
+
+/**
+ * Each configured family's starting state: the stored network when it is the stored family's, else its default network
+ * (without storage, the defaults).
+ */
+export function initialNamespaces(config: NamespacesConfig, storage?: Pick<WidgetStorage, 'get'>): { namespaces: Partial<Record<ChainNamespace, NamespaceState>>; activeNamespace: ChainNamespace } {
+  const networks = config.networks
+  const storedNetwork = storage?.get('activeCaipNetworkId')
+  const storedNamespace = storage?.get('activeNamespace')
+  const families: ChainNamespace[] = [...new Set(networks.map((n) => n.chainNamespace))]
+  const namespaces: Partial<Record<ChainNamespace, NamespaceState>> = {}
+  for (const ns of families) {
+    const own = networks.filter((n) => n.chainNamespace === ns)
+    const defaultId = (config.defaultNetwork && own.some((n) => n.caipNetworkId === config.defaultNetwork) ? config.defaultNetwork : own[0]!.caipNetworkId) as CaipNetworkId
+    // SPEC §4: the stored network of a family the host still configures stays, requested or not: one it no longer
+    // requests shows as "Unknown Network" (and UnsupportedChain once connected).
+    const stored = storedNetwork && storedNamespace === ns && parseCaipNetworkId(storedNetwork)?.namespace === ns ? (storedNetwork as CaipNetworkId) : undefined
+    namespaces[ns] = disconnectedNamespace(stored ?? defaultId)
+  }
+  const defaultNamespace = (config.defaultNetwork ? parseCaipNetworkId(config.defaultNetwork)?.namespace : undefined) ?? families[0]!
+  const activeNamespace = storedNamespace && families.includes(storedNamespace) ? storedNamespace : defaultNamespace
+  return { namespaces, activeNamespace }
+}

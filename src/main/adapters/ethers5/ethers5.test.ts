@@ -71,7 +71,7 @@ describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
       const response = await fetch(rpcUrls[chainId]!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }) })
       return ((await response.json()) as { result: unknown }).result
     })
-    widget.core = { request } as unknown as Core
+    vi.spyOn(widget, 'core', 'get').mockReturnValue({ request } as unknown as Core)
     // A block on 31338 only, so the two chains' heights differ.
     await node(rpcUrl(31338), 31338).send('evm_mine', [])
     const reader = getReadProvider(widget, { chainId: 31338 })

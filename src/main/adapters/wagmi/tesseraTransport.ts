@@ -55,7 +55,8 @@ export function tesseraTransport(widget: Widget | WidgetRef, { fallback = http()
     const request = async ({ method, params }: { method: string; params?: unknown }) => {
       // Read at each request: the widget is attached after the wagmi config creates its clients.
       const current = widgetRef.current
-      if (!current || !isServedByCore(current, chain)) return viaFallback({ method, params })
+      const hasStarted = await current?.whenStarted().then(() => true, () => false)
+      if (!current || !hasStarted || !isServedByCore(current, chain)) return viaFallback({ method, params })
       try {
         return await current.core!.request({ chainId: chain.id, method, params: params as readonly unknown[] | undefined })
       } catch (error) {

@@ -140,7 +140,7 @@ describe('the wagmi adapter, driven by @wagmi/core against anvil', () => {
     const { widget, config } = load()
     const nodes = { 31337: createPublicClient({ transport: http(anvil.rpcUrl) }), 31338: createPublicClient({ transport: http(anvil2.rpcUrl) }) }
     const request = vi.fn(({ chainId, method, params }: { chainId: number; method: string; params?: readonly unknown[] }) => nodes[chainId as 31337].request({ method, params } as never))
-    Object.assign(widget, { core: { request } })
+    vi.spyOn(widget, 'core', 'get').mockReturnValue({ request } as unknown as NonNullable<typeof widget.core>)
 
     expect((await getBalance(config, { address: account, chainId: 31338 })).value).toBe(await nodes[31338].getBalance({ address: account }))
     expect(request).toHaveBeenCalledWith({ chainId: 31338, method: 'eth_getBalance', params: [account, 'latest'] })

@@ -14,7 +14,8 @@ import { Avatar } from '../views/Avatar'
  */
 export function ConnectButton() {
   const widget = useWidget()
-  const locale = widgetLocale(widget.config.locale)
+  const { locale: configuredLocale, themeVariables, cspNonce } = widget.buttonSettings
+  const locale = widgetLocale(configuredLocale)
   const messages = buttonCatalogues[locale]
   const { status, address } = useAccount()
   const balance = useBalance()
@@ -23,7 +24,7 @@ export function ConnectButton() {
   const themeMode = useWidgetState((s) => s.themeMode)
   const isConnected = status === 'connected' && address
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
+    <ShadowRoot themeMode={themeMode} themeVariables={themeVariables} nonce={cspNonce}>
       <button
         type="button"
         className={isConnected ? 'button account-button' : 'button'}

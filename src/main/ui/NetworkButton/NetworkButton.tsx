@@ -9,9 +9,13 @@ import { prefetchModal } from '../WidgetModal'
 export function NetworkButton() {
   const widget = useWidget()
   const themeMode = useWidgetState((s) => s.themeMode)
+  const isStarted = useWidgetState((s) => s.isStarted)
   const { network } = useNetwork()
+  // Until the widget has started its networks are not checked: the button comes with them.
+  if (!isStarted || !network) return null
+  const { themeVariables, cspNonce } = widget.buttonSettings
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.config.themeVariables} nonce={widget.config.cspNonce}>
+    <ShadowRoot themeMode={themeMode} themeVariables={themeVariables} nonce={cspNonce}>
       <button
         type="button"
         className="button network-button"

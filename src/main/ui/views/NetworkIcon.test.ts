@@ -14,9 +14,10 @@ const local = { chainNamespace: 'eip155' as const, caipNetworkId: 'eip155:31337'
 
 const widgets: Widget[] = []
 afterEach(() => widgets.splice(0).forEach((widget) => widget.destroy()))
-const widgetWith = (services?: { api: string }) => {
+const widgetWith = async (services?: { api: string }) => {
   const widget = createWidget({ projectId: 'icons', networks: [local], services, window: new EventTarget() as Window, storage: createWidgetStorage({ storage: createMemoryStorage() }) })
   widgets.push(widget)
+  await widget.whenStarted()
   return widget
 }
 const render = (widget: Widget, element: ReactElement) => renderToStaticMarkup(createElement(WidgetProvider, { widget, children: element }))
@@ -24,26 +25,26 @@ const render = (widget: Widget, element: ReactElement) => renderToStaticMarkup(c
 const imageSrc = (html: string) => /<img[^>]* src="([^"]*)"/.exec(html)?.[1]?.replaceAll('&amp;', '&')
 
 describe('network icons', () => {
-  it("use the network's own image first, even with a data service", () => {
-    const widget = widgetWith({ api: API })
+  it("use the network's own image first, even with a data service", async () => {
+    const widget = await widgetWith({ api: API })
     expect(imageSrc(render(widget, createElement(NetworkIcon, { network: { ...local, assets: { imageUrl: ICON } } })))).toBe(ICON)
   })
 
-  it("else the data service's icon, named with the project and the SDK (SPEC §7)", () => {
-    const widget = widgetWith({ api: `${API}/` })
+  it("else the data service's icon, named with the project and the SDK (SPEC §7)", async () => {
+    const widget = await widgetWith({ api: `${API}/` })
     const src = imageSrc(render(widget, createElement(NetworkIcon, { network: local })))
     expect(src).toBe(`${API}/v1/assets/networks/eip155:31337?projectId=icons&st=tessera&sv=${encodeURIComponent(widget.sdkVersion)}`)
     expect(networkImageUrl(widget, { caipNetworkId: 'solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3', name: 'Solana' })).toMatch(`${API}/v1/assets/networks/solana:CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3?`)
   })
 
-  it('else a badge of the initials, never an image', () => {
-    const html = render(widgetWith(), createElement(NetworkIcon, { network: local }))
+  it('else a badge of the initials, never an image', async () => {
+    const html = render(await widgetWith(), createElement(NetworkIcon, { network: local }))
     expect(html).not.toContain('<img')
     expect(html).toMatch(/^<span class="token-icon" data-generated="" data-letters="TL" aria-hidden="true" style="[^"]*"><\/span>$/)
   })
 
-  it('never uses an image URL that is not http(s) or a data: image', () => {
-    const html = render(widgetWith(), createElement(NetworkIcon, { network: { ...local, assets: { imageUrl: 'javascript:alert(1)' } } }))
+  it('never uses an image URL that is not http(s) or a data: image', async () => {
+    const html = render(await widgetWith(), createElement(NetworkIcon, { network: { ...local, assets: { imageUrl: 'javascript:alert(1)' } } }))
     expect(html).not.toContain('<img')
     expect(html).not.toContain('javascript')
   })

@@ -16,7 +16,10 @@ export function Providers({ children }) {
   })
   const [block, setBlock] = useState('starting')
   useEffect(() => {
-    widget.core?.getBlockNumber({ chainId: 31337 }).then((n) => setBlock(`block ${n}`), (e) => setBlock(`error ${e.code ?? e.message}`))
+    widget
+      .whenStarted()
+      .then(() => widget.core?.getBlockNumber({ chainId: 31337 }))
+      .then((n) => setBlock(`block ${n}`), (e) => setBlock(`error ${e.code ?? e.message}`))
   }, [widget])
   return (
     <WidgetProvider widget={widget}>

@@ -34,14 +34,18 @@ const widget = createWidget({
 })
 const show = (id: string) => [(text: string) => (document.getElementById(id)!.textContent = text), (e: { code?: string; details?: string; message?: string }) => (document.getElementById(id)!.textContent = `error ${e.code} ${e.details ?? e.message}`)] as const
 document.getElementById('react')!.textContent = `React ${version}`
-widget.core!.getBlockNumber({ chainId: 31337 }).then((n) => show('core')[0](`block ${n}`), show('core')[1])
-if (solanaRpc && solanaNetwork) {
-  widget.core!.solana.getBalance({ caipNetworkId: solanaNetwork, address: query.get('solanaAccount')! }).then((v) => show('solana')[0](`lamports ${v}`), show('solana')[1])
-}
-if (bitcoinApi && bitcoinNetwork) {
-  widget.core!.bitcoin.getBalance({ caipNetworkId: bitcoinNetwork, address: query.get('bitcoinAccount')! }).then((b) => show('bitcoin')[0](`sats ${b.confirmed + b.pending}`), show('bitcoin')[1])
-}
-if (polkadotRpc && polkadotNetwork) {
-  widget.core!.polkadot.getBalance({ caipNetworkId: polkadotNetwork, address: query.get('polkadotAccount')! }).then((b) => show('polkadot')[0](`planck ${b.free}`), show('polkadot')[1])
-}
+// The core is there once the widget has started (its code loads after the page's first frame).
+void widget.whenStarted().then(() => {
+  const core = widget.core!
+  core.getBlockNumber({ chainId: 31337 }).then((n) => show('core')[0](`block ${n}`), show('core')[1])
+  if (solanaRpc && solanaNetwork) {
+    core.solana.getBalance({ caipNetworkId: solanaNetwork, address: query.get('solanaAccount')! }).then((v) => show('solana')[0](`lamports ${v}`), show('solana')[1])
+  }
+  if (bitcoinApi && bitcoinNetwork) {
+    core.bitcoin.getBalance({ caipNetworkId: bitcoinNetwork, address: query.get('bitcoinAccount')! }).then((b) => show('bitcoin')[0](`sats ${b.confirmed + b.pending}`), show('bitcoin')[1])
+  }
+  if (polkadotRpc && polkadotNetwork) {
+    core.polkadot.getBalance({ caipNetworkId: polkadotNetwork, address: query.get('polkadotAccount')! }).then((b) => show('polkadot')[0](`planck ${b.free}`), show('polkadot')[1])
+  }
+})
 createRoot(document.getElementById('root')!).render(<WidgetProvider widget={widget}><ConnectButton /><WidgetModal /></WidgetProvider>)

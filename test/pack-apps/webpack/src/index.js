@@ -9,8 +9,12 @@ const widget = createWidget({
   networks: [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [query.get('rpc')] } } }],
   services: { api: query.get('api'), relay: query.get('relay') },
 })
-widget.core.getBlockNumber({ chainId: 31337 }).then(
-  (n) => (document.getElementById('core').textContent = `block ${n}`),
-  (e) => (document.getElementById('core').textContent = `error ${e.code ?? e.message}`),
-)
+// The core is there once the widget has started (its code loads after the page's first frame).
+widget
+  .whenStarted()
+  .then(() => widget.core.getBlockNumber({ chainId: 31337 }))
+  .then(
+    (n) => (document.getElementById('core').textContent = `block ${n}`),
+    (e) => (document.getElementById('core').textContent = `error ${e.code ?? e.message}`),
+  )
 createRoot(document.getElementById('root')).render(createElement(WidgetProvider, { widget }, createElement(ConnectButton), createElement(WidgetModal)))

@@ -1,0 +1,390 @@
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { CreateWidgetParameters, Widget } from './createWidget'
+import type { Address } from 'viem'
+import { parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
+import { createWidgetError } from '../../shared/protocol/errors'
+import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
+import { createCore, type Core } from '../core/createCore'
+import { WALLET_CONNECT_ID } from '../providers/walletConnectId'
+import type { createModal } from '../state/createModal'
+import type { createNotifications } from '../state/createNotifications'
+import type { createRouter } from '../state/createRouter'
+import type { RouteData } from '../state/createRouter'
+import { embeddedCloseView, resolveOpenView, type View } from '../state/views'
+import { createWidgetStorage } from '../storage/createWidgetStorage'
+import { parseWidgetConfig, type WidgetConfig } from './config'
+import { polkadotRpcUrl } from './polkadotRpcUrl'
+import { createAnalytics } from './createAnalytics'
+import { createConnectionController } from './createConnectionController'
+import type { ConnectionActions } from './createConnectionActions'
+import type { PairingState } from './createWalletConnectPairing'
+import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
+import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
+import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthLogin, AuthLoginState } from './createAuthLogin'
+import { widgetLocale } from '../ui/i18n/buttons'
+import type { WidgetWalletConnect } from './walletConnect'
+import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
+
+/** The site's parameters, but the adapters and `isMobile`, which the shell keeps. */
+export type StartWidgetParameters = Omit<CreateWidgetParameters, 'adapters' | 'isMobile'>
+
+/** What `createWidget` made at once and hands to the widget's code once it has loaded. */
+export type WidgetShell = {
+  store: StoreApi<WidgetState> & { subscribe: WidgetSubscribe }
+  /** The state the widget was made with (the families' from the networks as given): what the stored state may replace. */
+  initialState: WidgetState
+  router: ReturnType<typeof createRouter>
+  modal: ReturnType<typeof createModal>
+  notifications: ReturnType<typeof createNotifications>
+  isMobile: boolean
+  sdkVersion: string
+  /** The widget as the site holds it, for the library adapters. */
+  widget: Widget
+}
+type WidgetSubscribe = {
+  (listener: (state: WidgetState, previous: WidgetState) => void): () => void
+  <T>(selector: (state: WidgetState) => T, listener: (selected: T, previous: T) => void, options?: { equalityFn?: (a: T, b: T) => boolean; fireImmediately?: boolean }): () => void
+}
+
+/**
+ * The widget's code past its first frame (see createWidget): checks the config (INVALID_CONFIG, SIWX_CONFIG_CONFLICT),
+ * sets the configured families' state, and makes the core worker, storage, connectors and controllers, one connection
+ * state per configured chain family.
+ */
+export function startWidget(
+  { window: target = globalThis.window, storage = createWidgetStorage(), createWorker, ...input }: StartWidgetParameters,
+  { store, initialState, router, modal, notifications, isMobile, sdkVersion, widget: siteWidget }: WidgetShell,
+) {
+  const config: WidgetConfig = parseWidgetConfig(input)
+  const networks = config.networks
+  store.setState({ isStarted: true })
+
+  const evmNetworks = networks.filter((n) => n.chainNamespace === 'eip155')
+  const core: Core | undefined =
+    typeof Worker === 'undefined'
+      ? undefined
+      : createCore({
+          createWorker,
+          chains: evmNetworks
+            .filter((n) => n.rpcUrls.default.http.length > 0)
+            .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
+          solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrl: n.rpcUrls.default.http[0]! })),
+          // A Bitcoin network's http URL is its Esplora-style API.
+          bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrl: n.rpcUrls.default.http[0]! })),
+          // A Polkadot network is reached over WebSocket (its webSocket URL, or its http one as ws).
+          polkadotChains: networks.flatMap((n) => {
+            const rpcUrl = n.chainNamespace === 'polkadot' ? polkadotRpcUrl(n) : undefined
+            return rpcUrl ? [{ caipNetworkId: n.caipNetworkId, rpcUrl }] : []
+          }),
+          dataService: config.services?.api
+            ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
+            : undefined,
+        })
+  const analytics = createAnalytics({
+    isEnabled: config.features.analytics,
+    dataService: core?.dataService,
+    notifications,
+    getAddress: () => store.getState().address,
+  })
+
+  // WalletConnect (eip155 sessions, through our relay): its code and worker load when a WalletConnect view opens or a
+  // stored session reconnects.
+  const relayUrl = config.services?.relay
+  const hasWalletConnectFamily = networks.some((n) => n.chainNamespace === 'eip155' || n.chainNamespace === 'solana' || n.chainNamespace === 'bip122')
+  let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
+  const loadWalletConnect = (relay: string) =>
+    (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
+      createWidgetWalletConnect({
+        connector: {
+          projectId: config.projectId,
+          relayUrl: relay,
+          metadata: {
+            name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
+            description: config.metadata?.description ?? '',
+            url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
+            icons: config.metadata?.icons ?? [],
+          },
+          chainIds: evmNetworks.map((n) => Number(n.id)),
+          solanaCaipNetworkIds: networks.filter((n) => n.chainNamespace === 'solana').map((n) => n.caipNetworkId),
+          bip122CaipNetworkIds: networks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.caipNetworkId),
+          getPreferredChainId: () => Number(parseCaipNetworkId(store.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
+          getPreferredSolanaCaipNetworkId: () => store.getState().namespaces.solana?.activeCaipNetworkId,
+          getPreferredBip122CaipNetworkId: () => store.getState().namespaces.bip122?.activeCaipNetworkId,
+        },
+        store,
+        onApproved: (result) => void onWalletConnectApproved(result),
+      }),
+    ))
+
+  // E-mail and social login (SPEC §1): the auth connector's code loads with the families' (modal prefetch, reconnect);
+  // its secure frame loads when Connect shows the login, or to reconnect a stored login.
+  let authLoad: Promise<AuthConnector> | undefined
+  const loadAuth = (auth: NonNullable<WidgetConfig['auth']>) =>
+    (authLoad ??= import('../providers/auth/createAuthConnector').then(({ createAuthConnector }) =>
+      createAuthConnector({
+        frameUrl: auth.frameUrl,
+        params: {
+          projectId: config.projectId,
+          chainId: Number(evmNetworks.find((n) => n.caipNetworkId === store.getState().namespaces.eip155?.activeCaipNetworkId)?.id ?? evmNetworks[0]!.id),
+          version: sdkVersion,
+          enableLogger: config.logLevel === 'debug',
+          locale: widgetLocale(config.locale),
+        },
+        window: target,
+        storage,
+        theme: () => ({ themeMode: store.getState().themeMode, ...(config.themeVariables && { themeVariables: config.themeVariables }) }),
+        dappData: { sdkType: 'tessera', ...(config.metadata && { metadata: config.metadata }) },
+        notifications,
+        // The Solana side's cluster before it is connected or switched (reconnect): the widget's, when it is a configured one.
+        solanaCaipNetworkId: () => {
+          const solanaNetworks = networks.filter((n) => n.chainNamespace === 'solana')
+          const id = store.getState().namespaces.solana?.activeCaipNetworkId
+          return (solanaNetworks.find((n) => n.caipNetworkId === id) ?? solanaNetworks[0])?.caipNetworkId as CaipNetworkId | undefined
+        },
+      }),
+    ))
+  const authConfig = config.auth && target ? config.auth : undefined
+
+  const connection = createConnectionController({
+    config,
+    store,
+    storage,
+    core,
+    router,
+    modal,
+    notifications,
+    target,
+    loadWalletConnect: relayUrl && hasWalletConnectFamily ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
+    loadAuthConnector: authConfig
+      ? async () => {
+          const auth = await loadAuth(authConfig)
+          return [auth.eip155, auth.solana]
+        }
+      : undefined,
+    onConnected: () => requireSignIn(),
+    onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
+  })
+  // The default SIWX loads only when a site turns sign-in on; each family's message format comes with its adapter.
+  const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
+    ? Promise.resolve(config.siwx)
+    : config.siwx && core
+      ? import('./siwx').then(({ createDefaultSiwx }) =>
+          createDefaultSiwx({
+            dataService: core.dataService,
+            storage,
+            createSignInMessage: async (fields) => {
+              const namespace = parseCaipNetworkId(fields.caipNetworkId)?.namespace
+              if (!namespace) throw createWidgetError('CHAIN_ADAPTER_NOT_FOUND', { details: `not a network id: ${fields.caipNetworkId}` })
+              return (await (await connection.adapter(namespace)).loadSignInMessage())(fields)
+            },
+            ...(typeof config.siwx === 'object' ? (config.siwx as DefaultSiwxOptions) : {}),
+          }),
+        )
+      : Promise.resolve(undefined)
+  // What a visitor does (connect, disconnect, switch) loads on first use or with the modal's prefetch, not at start-up.
+  let actionsLoad: Promise<ConnectionActions> | undefined
+  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection, { onConnectDone })))
+  // Sign-in's code loads only for a site that turned it on.
+  const signInLoad = config.siwx
+    ? import('./createSignInController').then(({ createSignInController }) =>
+        createSignInController({
+          siwx: siwxReady,
+          store,
+          router,
+          modal,
+          notifications,
+          connectedConnector: () => connection.connectedConnector(),
+          disconnect: async () => (await actions()).disconnect(),
+        }),
+      )
+    : undefined
+  const requireSignIn = async () => (signInLoad ? (await signInLoad).requireSignIn() : false)
+  /**
+   * A connection the visitor asked for is made (SPEC §4): Switch Network stays when the wallet is on a network the site
+   * did not ask for; sign-in opens when it follows; otherwise the modal closes, as peers do (embedded, it shows Account).
+   */
+  const onConnectDone = async () => {
+    if (router.store.getState().view === 'UnsupportedChain') return
+    if (await requireSignIn()) return
+    if (modal.store.getState().open) siteWidget.close()
+    router.reset('Account')
+  }
+
+  /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
+  const onWalletConnectApproved = async ({ accounts, chainId, solana, bip122 }: PairingApproval) => {
+    // One approval may carry several families: each one it carries is connected through its side of the session.
+    const approved = [
+      ...(accounts.length > 0 ? [{ ns: 'eip155' as const, accounts: accounts as string[], caipNetworkId: `eip155:${chainId}` as CaipNetworkId }] : []),
+      ...(solana && solana.accounts.length > 0 ? [{ ns: 'solana' as const, accounts: solana.accounts, caipNetworkId: solana.caipNetworkId }] : []),
+      ...(bip122 && bip122.accounts.length > 0 ? [{ ns: 'bip122' as const, accounts: bip122.accounts, caipNetworkId: bip122.caipNetworkId }] : []),
+    ].filter(({ ns }) => connection.getWalletConnect(ns) && store.getState().namespaces[ns]?.status !== 'connected')
+    if (approved.length === 0) return
+    const { wcWallet, wcLinking } = store.getState()
+    const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: 'WalletConnect' }
+    connection.rememberWallet(wallet)
+    if (wcLinking) storage.set('deepLinkChoice', wcLinking)
+    // The family the visitor was on stays active when the wallet approved it.
+    const active = approved.find(({ ns }) => ns === store.getState().activeNamespace) ?? approved[0]!
+    for (const family of [...approved.filter((f) => f !== active), active]) connection.setConnected(connection.getWalletConnect(family.ns)!, family.accounts, family.caipNetworkId)
+    if (store.getState().activeNamespace !== active.ns) connection.setActiveNamespace(active.ns)
+    const loaded = await walletConnectLoad
+    void loaded?.connector
+      .getPeerName()
+      .then((name) => name && store.getState().namespaces.eip155?.connectorId === WALLET_CONNECT_ID && store.setState((s) => patchNamespace(s, 'eip155', { connectedWalletInfo: { name } })))
+      .catch(() => {})
+    void analytics.track('CONNECT_SUCCESS', { method: wcLinking ? 'mobile' : 'qrcode', name: wallet.name })
+    loaded?.pairing.reset()
+    await onConnectDone()
+  }
+  /** Closing the modal resets the pairing URI (SPEC §2). */
+  const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
+
+  // The login steps' code loads with the first login action (or the Connect view's preload); its state is here at once.
+  const authStore = createStore<AuthLoginState>()(() => ({ step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }))
+  let authLoginLoad: Promise<AuthLogin> | undefined
+  const authLogin = () =>
+    (authLoginLoad ??= import('./createAuthLogin').then(({ createAuthLogin }) =>
+      createAuthLogin({
+        store: authStore,
+        load: () => loadAuth(authConfig!),
+        router,
+        activeNetwork: () => connection.activeNetwork('eip155'),
+        // One login connects the Solana account too when the site has Solana networks (SPEC §6).
+        ...(networks.some((n) => n.chainNamespace === 'solana') && { solanaNetwork: () => connection.activeNetwork('solana') }),
+        activate: () => connection.internals.activate('eip155'),
+        setConnected: connection.setConnected,
+        onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
+        onConnectDone: () => onConnectDone(),
+        window: target,
+      }),
+    ))
+  // The frame's screens follow the widget's theme.
+  const stopThemeSync = store.subscribe(
+    (s) => s.themeMode,
+    () => void authLoad?.then((auth) => auth.syncTheme()).catch(() => {}),
+  )
+  const widget = {
+    config,
+    core,
+    analytics,
+    storage,
+    /** Loads the code of every configured chain family and lists its wallets (the modal and the first click do it too). */
+    ready: () => connection.load(),
+    async signIn() {
+      if (!signInLoad) throw createWidgetError('SIWX_NOT_ENABLED')
+      return (await signInLoad).signIn()
+    },
+    async cancelSignIn() {
+      if (!signInLoad) return modal.close()
+      return (await signInLoad).cancelSignIn()
+    },
+    prefetch: () => void Promise.all([actions(), connection.load()]).catch(() => {}),
+    getNetworks: () => networks,
+    getActiveNetwork: () => connection.activeNetwork(),
+    getAdapter: connection.adapter,
+    getConnectedConnector: connection.connectedConnector,
+    walletRequest: (args: { method: string; params?: unknown }) => {
+      const request = connection.connectedConnector('eip155').request
+      if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+      return request(args)
+    },
+    setProfileName: (profileName: string) => store.setState((s) => patchNamespace(s, 'eip155', { profileName })),
+    open({ view, data, namespace }: { view?: View; data?: RouteData; namespace?: ChainNamespace } = {}) {
+      void connection.load().catch(() => {})
+      if (namespace && store.getState().namespaces[namespace]) connection.setActiveNamespace(namespace)
+      const state = store.getState()
+      router.reset(resolveOpenView({ requestedView: view, isConnected: state.status === 'connected', isMobile, hasAdapters: true }), data)
+      // With a family named, Connect lists only that family's wallets.
+      void modal.open({ namespace })
+      void analytics.track('MODAL_OPEN', { connected: state.status === 'connected' })
+    },
+    close() {
+      // Closing the sign-in view (✕, Escape, the overlay) is declining it: a required sign-in then disconnects.
+      if (signInLoad && router.store.getState().view === 'SIWXSignMessage') void signInLoad.then((signIn) => signIn.cancelSignIn()).catch(() => {})
+      if (config.enableEmbedded) return router.reset(embeddedCloseView(store.getState().status === 'connected'))
+      modal.close()
+      resetPairing()
+      void analytics.track('MODAL_CLOSE', { connected: store.getState().status === 'connected' })
+    },
+    auth: authConfig
+      ? {
+          store: authStore,
+          socials: authConfig.socials ?? (['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'] as const),
+          /** Loads the login's code and the secure frame ahead of the first login (the Connect view does it). */
+          preload: () => void authLogin().then((login) => login.preload(), () => {}),
+          submitEmail: async (email: string) => (await authLogin()).submitEmail(email),
+          submitOtp: async (otp: string) => (await authLogin()).submitOtp(otp),
+          /** Call it in the click itself: the popup opens before anything is awaited. */
+          connectSocial(provider: Parameters<AuthLogin['connectSocial']>[0]) {
+            const popup = target?.open('about:blank', 'tessera-social-login', 'popup,width=480,height=640') ?? null
+            return authLogin().then((login) => login.connectSocial(provider, popup))
+          },
+          /** Sign In With Farcaster: its view shows a QR code until the person's phone approves. */
+          connectFarcaster: async () => (await authLogin()).connectFarcaster(),
+          /** Back to the e-mail field: a device wait or a popup still running stops. */
+          reset: () => void authLoginLoad?.then((login) => login.reset()),
+          connector: () => loadAuth(authConfig),
+        }
+      : undefined,
+    walletConnect:
+      relayUrl && hasWalletConnectFamily
+        ? {
+            start: async (wallet?: { id: string; name: string }) => (await loadWalletConnect(relayUrl)).pairing.start(wallet),
+            pause: () => void walletConnectLoad?.then((loaded) => loaded.pairing.pause()),
+            setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
+          }
+        : undefined,
+    connect: async (connectorId: string, namespace?: ChainNamespace) => (await actions()).connect(connectorId, namespace),
+    disconnect: async (namespace?: ChainNamespace | 'all') => (await actions()).disconnect(namespace),
+    switchNetwork: async (caipNetworkId: string) => (await actions()).switchNetwork(caipNetworkId),
+    setActiveNamespace: connection.setActiveNamespace,
+    walletImageUrl(imageId: string) {
+      const base = config.services?.walletRegistry ?? config.services?.api
+      if (!base) return undefined
+      const url = new URL(`getWalletImage/${encodeURIComponent(imageId)}`, base.endsWith('/') ? base : `${base}/`)
+      url.search = new URLSearchParams({ projectId: config.projectId, st: 'tessera', sv: sdkVersion }).toString()
+      return url.toString()
+    },
+    reconnect: () => {
+      restoreStoredState()
+      return connection.reconnect()
+    },
+    refreshBalance: connection.refreshBalance,
+    destroy() {
+      cancelReconnect()
+      void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
+      void walletConnectLoad?.then((loaded) => {
+        loaded.pairing.reset()
+        loaded.connector.destroy()
+      })
+      connection.destroy()
+      core?.destroy()
+      stopThemeSync()
+      void authLoginLoad?.then((login) => login.reset())
+      void authLoad?.then((auth) => auth.destroy())
+    },
+  }
+  /** What the last visit stored (SPEC §4): the family and network it was on and the recent wallets, unless changed since. */
+  let isRestored = false
+  const restoreStoredState = () => {
+    if (isRestored) return
+    isRestored = true
+    const stored = initialNamespaces(config, storage)
+    store.setState((state) => ({
+      ...(state.recentWallets === initialState.recentWallets && { recentWallets: storage.get('recentWallets') ?? [] }),
+      ...(state.namespaces === initialState.namespaces &&
+        state.activeNamespace === initialState.activeNamespace && {
+          ...(topFields(stored.namespaces[stored.activeNamespace]!) as Partial<WidgetState>),
+          activeNamespace: stored.activeNamespace,
+          namespaces: stored.namespaces,
+        }),
+    }))
+  }
+  // Once the page is idle: the stored state (a synchronous storage read) and the reconnect come after the page's first
+  // render and its frame.
+  const cancelReconnect = whenPageIdle(() => void widget.reconnect(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
+  return widget
+}
+
+export type StartedWidget = ReturnType<typeof startWidget>
