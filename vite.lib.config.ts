@@ -49,7 +49,19 @@ export default defineConfig({
       external: isHostImport,
       // Entry points are client modules for React Server Components (Next.js): a server component may import and
       // render ConnectButton; the widget itself lives on the client.
-      output: { banner: (chunk) => (chunk.isEntry ? "'use client';" : '') },
+      output: {
+        banner: (chunk) => (chunk.isEntry ? "'use client';" : ''),
+        // The core's client is exported by the entry and used by the widget's lazily started code: in the entry chunk a
+        // site's bundler would load it before the first frame whether the site uses it or not. In a chunk of its own it
+        // loads with the widget's start. What it shares with the page's start-up (zustand, whenPageIdle, the preload
+        // helper) gets a chunk of its own first, so that it is not pulled in with it.
+        codeSplitting: {
+          groups: [
+            { name: 'start', priority: 2, test: /node_modules\/zustand\/|src\/main\/core\/whenPageIdle\.ts$|src\/shared\/protocol\/core\/coreState\.ts$|preload-helper/ },
+            { name: 'core', priority: 1, test: /src\/main\/core\/(createCore|createWorkerClient|createStoreMirror|pageWorker)\.ts$|node_modules\/comlink\// },
+          ],
+        },
+      },
     },
   },
 })

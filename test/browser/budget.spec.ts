@@ -4,11 +4,12 @@ import { expect, test } from '../fixtures'
 
 /**
  * Size budgets of the UI issue, enforced on every `npm test` (sizes are deterministic; timings live in bench:ui). The
- * package's own first-click JS is held to 35 KiB by size-limit (`.size-limit.js`); this page, built from source by
+ * package's own first-click JS is held to 10 KiB by size-limit (`.size-limit.js`); this page, built from source by
  * Vite, also carries its own four network variants and Vite's chunk glue. It measured 36.3 KiB once e-mail login
- * landed; the views' CSS moving to the modal's chunk and the CSS compaction (issue 19) brought it to 34.6.
+ * landed; the views' CSS moving to the modal's chunk and the CSS compaction (issue 19) brought it to 34.6, and the
+ * widget starting after the first frame (its code past the buttons loaded on idle) to 9.9.
  */
-const OVER_REACT_FLOOR_KIB = 35
+const OVER_REACT_FLOOR_KIB = 15
 const WITH_WORKER_KIB = 150
 
 async function initialScriptsGzKiB(page: Page, path: string) {

@@ -8,7 +8,7 @@ type DevWallet = {
   switchAccount: (address: string) => void
   provider: { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> }
 }
-type TestWindow = { devWallet: DevWallet; release: () => void; widget: { setThemeMode: (m: string) => void; open: (o?: unknown) => void; router: { push: (view: string, data: unknown) => void } } }
+type TestWindow = { devWallet: DevWallet; release: () => void; widget: { setThemeMode: (m: string) => void; whenStarted: () => Promise<void>; open: (o?: unknown) => void; router: { push: (view: string, data: unknown) => void } } }
 
 const THEMES = ['dark', 'light'] as const
 

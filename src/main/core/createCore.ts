@@ -10,7 +10,7 @@ import type { PolkadotSignerPayload, PolkadotSubmission, PolkadotTransferParamet
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient } from './createWorkerClient'
 import { PageWorker as Worker } from './pageWorker'
-import { START_UP_IDLE_TIMEOUT_MS } from './whenPageIdle'
+import { START_UP_IDLE_TIMEOUT_MS, yieldToPage } from './whenPageIdle'
 
 export type CreateCoreParameters = CoreConfig & {
   /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
@@ -32,9 +32,6 @@ const isPageVisible = () => typeof document === 'undefined' || document.visibili
 /** Calls per message to the worker: copying one part (structured clone) stays far below a 50 ms task. */
 const MULTICALL_PART_SIZE = 2_048
 
-/** Lets the page run its other tasks (input, rendering) before going on. */
-const yieldToPage = () =>
-  typeof scheduler !== 'undefined' && typeof scheduler.yield === 'function' ? scheduler.yield() : new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /**
  * Starts Tessera's core in a dedicated Web Worker and returns its client (`widget.core`). Every call has a

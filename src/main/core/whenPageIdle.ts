@@ -32,3 +32,7 @@ export function whenPageIdle(run: () => void, { timeoutMs }: { timeoutMs: number
   const noFrame = setTimeout(once, timeoutMs)
   return cancel
 }
+
+/** Lets the page run its other tasks (input, rendering) before going on. */
+export const yieldToPage = () =>
+  typeof scheduler !== 'undefined' && typeof scheduler.yield === 'function' ? scheduler.yield() : new Promise<void>((resolve) => setTimeout(resolve, 0))

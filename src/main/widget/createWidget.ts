@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla'
 import { subscribeWithSelector } from 'zustand/middleware'
 import type { CaipNetworkId, ChainNamespace } from '../../shared/protocol/caip'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
-import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
+import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle, yieldToPage } from '../core/whenPageIdle'
 import { createModal } from '../state/createModal'
 import { createNotifications } from '../state/createNotifications'
 import { createRouter } from '../state/createRouter'
@@ -141,7 +141,9 @@ export function createWidget(parameters: CreateWidgetParameters) {
       starting = undefined
       throw Object.assign(new Error("Tessera's code could not be loaded: check the connection, then try again or reload the page."), { code: 'WIDGET_CODE_NOT_LOADED', cause })
     })
-    starting = code.then(({ startWidget }) => {
+    starting = code.then(async ({ startWidget }) => {
+      // The code's evaluation (zod, the schemas) and the start (the config check, the controllers) are two tasks.
+      await yieldToPage()
       const widgetStarted = startWidget(startParameters, { store, initialState, router, modal, notifications, isMobile, sdkVersion, widget })
       if (isDestroyed) {
         widgetStarted.destroy()

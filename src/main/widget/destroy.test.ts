@@ -96,7 +96,13 @@ describe('widget.destroy()', () => {
       services: { api: 'http://127.0.0.1:2', relay: 'ws://127.0.0.1:3' },
       storage: createWidgetStorage({ storage: createMemoryStorage() }),
     })
-    await widget.whenStarted()
+    // The widget's code loads, then starts in a task of its own (fake timers here).
+    const started = widget.whenStarted()
+    await vi.waitFor(async () => {
+      await vi.advanceTimersByTimeAsync(1)
+      expect(widget.getState().isStarted).toBe(true)
+    })
+    await started
     vi.advanceTimersByTime(1) // the core's worker and the reconnect start in tasks of their own
     const blockNumber = widget.core!.getBlockNumber({ chainId: 31337 })
     widget.open() // the modal: Connect, its wallets listed and MODAL_OPEN tracked
