@@ -53,7 +53,7 @@ export function WidgetModal() {
   }, [widget])
   if (!isIdle && !isOpen && !toast.open) return null
   return (
-    <ShadowRoot themeMode={themeMode} themeVariables={widget.buttonSettings.themeVariables} nonce={widget.buttonSettings.cspNonce}>
+    <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>
       {isOpen && isStarted && LoadedModal ? <LoadedModal /> : null}
       {isOpen && isStarted && !LoadedModal ? (
         <Suspense fallback={null}>

@@ -6,7 +6,7 @@ import { translate, translateError } from './i18n/translate'
 
 /** The widget's locale, one its catalogues have ('en', 'fr'): the config's, else the browser's. Numbers are formatted in it too. */
 export function useLocale() {
-  return widgetLocale(useWidget().config.locale)
+  return widgetLocale(useWidget().uiSettings.locale)
 }
 
 /** The translate function for the widget's locale (config, else the browser's). */

@@ -51,10 +51,10 @@ const networksAsGiven = (networks: unknown): WidgetNetwork[] => (Array.isArray(n
 const stringOrUndefined = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
 /**
- * What the buttons need before the widget has started, read from the parameters as given: the locale, the theme
- * variables and the CSP nonce (each only of the type it must have; the config check follows).
+ * The locale, theme variables and CSP nonce the UI uses, read from the parameters as given (each only of the type it
+ * must have), so that the buttons and a toast render before the widget has started and checked the config.
  */
-function buttonSettingsOf({ locale, themeVariables, cspNonce }: CreateWidgetParameters) {
+function uiSettingsOf({ locale, themeVariables, cspNonce }: CreateWidgetParameters) {
   return {
     locale: stringOrUndefined(locale),
     themeVariables: typeof themeVariables === 'object' && themeVariables !== null ? (themeVariables as Record<string, string | number>) : undefined,
@@ -188,8 +188,8 @@ export function createWidget(parameters: CreateWidgetParameters) {
     get storage() {
       return startedOrThrow('storage').storage
     },
-    /** The locale, theme variables and CSP nonce the buttons use before the widget has started. */
-    buttonSettings: buttonSettingsOf(parameters),
+    /** The locale, theme variables and CSP nonce of the UI (see uiSettingsOf). */
+    uiSettings: uiSettingsOf(parameters),
     /** Resolves once the widget has started: its code loaded, the config checked. */
     whenStarted: async () => void (await start()),
     /** Loads the code of every configured chain family and lists its wallets (the modal and the first click do it too). */

@@ -14,7 +14,7 @@ import { Avatar } from '../views/Avatar'
  */
 export function ConnectButton() {
   const widget = useWidget()
-  const { locale: configuredLocale, themeVariables, cspNonce } = widget.buttonSettings
+  const { locale: configuredLocale, themeVariables, cspNonce } = widget.uiSettings
   const locale = widgetLocale(configuredLocale)
   const messages = buttonCatalogues[locale]
   const { status, address } = useAccount()

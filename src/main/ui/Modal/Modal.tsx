@@ -95,7 +95,7 @@ export default function Modal() {
   useLayoutEffect(() => {
     const root = overlayRef.current?.getRootNode()
     // A shadow root has a host (instanceof would fail for a widget rendered into another frame's document).
-    if (root && 'host' in root) adoptModalCss(root as ShadowRoot, widget.config.cspNonce)
+    if (root && 'host' in root) adoptModalCss(root as ShadowRoot, widget.uiSettings.cspNonce)
   }, [widget])
   useEffect(() => {
     const previous = deepActiveElement()

@@ -13,7 +13,7 @@ export function NetworkButton() {
   const { network } = useNetwork()
   // Until the widget has started its networks are not checked: the button comes with them.
   if (!isStarted || !network) return null
-  const { themeVariables, cspNonce } = widget.buttonSettings
+  const { themeVariables, cspNonce } = widget.uiSettings
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={themeVariables} nonce={cspNonce}>
       <button

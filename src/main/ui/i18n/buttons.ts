@@ -12,7 +12,7 @@ export type ButtonMessageKey = keyof (typeof buttonCatalogues)['en']
 /** The best catalogue for a locale ('fr-CA' → fr), English when there is none. */
 export function pickLocale(locale: string | undefined): keyof typeof buttonCatalogues {
   const language = locale?.toLowerCase().split('-')[0]
-  return language && language in buttonCatalogues ? (language as keyof typeof buttonCatalogues) : 'en'
+  return language && Object.hasOwn(buttonCatalogues, language) ? (language as keyof typeof buttonCatalogues) : 'en'
 }
 
 /** The widget's locale: the config's, else the browser's. */

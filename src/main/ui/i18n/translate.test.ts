@@ -52,6 +52,9 @@ describe('translation', () => {
     ['FR', 'fr'],
     ['de-DE', 'en'],
     [undefined, 'en'],
+    // The locale comes from the site's parameters before the config is checked: an object's own keys only.
+    ['constructor', 'en'],
+    ['toString-x', 'en'],
   ])('picks %s → %s', (locale, expected) => expect(pickLocale(locale)).toBe(expected))
 
   it('fills placeholders with text', () => {
