@@ -16,7 +16,7 @@ export function useNetwork() {
   const widget = useWidget()
   const activeCaipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
   const isStarted = useWidgetState((s) => s.isStarted)
-  // Before the widget has started: the first network as the site gave it (undefined without one).
+  // Before the widget has started: the first network as the site gave it (a config without one fails its check).
   const network: WidgetNetwork = widget.getNetworks().find((n) => n.caipNetworkId === activeCaipNetworkId) ?? (isStarted ? widget.getActiveNetwork() : widget.getNetworks()[0]!)
   return { network, networks: widget.getNetworks(), switchNetwork: widget.switchNetwork }
 }
