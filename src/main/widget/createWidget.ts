@@ -163,7 +163,9 @@ export function createWidget(parameters: CreateWidgetParameters) {
     })
     return starting
   }
-  const cancelIdleStart = whenPageIdle(() => void start(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
+  // On a server (server rendering: no window) nothing starts by itself; a call that needs the started widget starts it.
+  const isOnPage = (parameters.window ?? globalThis.window) !== undefined
+  const cancelIdleStart = isOnPage ? whenPageIdle(() => void start(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS }) : () => {}
 
   /** What `mount()` rendered, unmounted by destroy(). */
   const mounted = new Set<() => void>()
