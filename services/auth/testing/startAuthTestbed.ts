@@ -14,13 +14,17 @@ export const OTHER_PROJECT_ID = 'auth-other-project'
 /** The host page a social popup's result goes back to. */
 export const HOST_ORIGIN = 'http://127.0.0.1:3000'
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+/**
+ * A port the system picked, held until `release()`: the service's URL must be known before it listens (the identity
+ * provider registers its callback), and test files running in parallel must not be given it meanwhile.
+ */
+const reservePort = () =>
+  new Promise<{ port: number; release: () => Promise<void> }>((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
+      resolve({ port, release: () => new Promise<void>((done) => server.close(() => done())) })
     })
   })
 
@@ -67,7 +71,7 @@ export async function startAuthTestbed({
   let frozenAt: number | undefined
   const now = () => (frozenAt ?? Date.now()) + offsetMs
   const logLines: string[] = []
-  const authPort = await freePort()
+  const { port: authPort, release: releaseAuthPort } = await reservePort()
   const publicUrl = `http://127.0.0.1:${authPort}`
   const clientSecret = crypto.randomUUID()
   const mail = await startMailCapture({ smtpPort: 0, httpPort: 0, log: (line) => logLines.push(line) })
@@ -98,6 +102,7 @@ export async function startAuthTestbed({
     now,
     log: (line) => logLines.push(line),
   }
+  await releaseAuthPort()
   const auth = await startAuthServer({ ...config, port: authPort })
 
   const call: AuthTestbed['call'] = async (path, { body, token, device, origin = FRAME_ORIGIN, projectId = PROJECT_ID, method, headers = {} } = {}) => {
