@@ -1,5 +1,5 @@
 // `npm test`: installs what is missing, then typecheck, lint, size budgets (size-limit), unit tests and browser/e2e tests.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { ensureDeps } from './ensureDeps.mjs'
 
@@ -30,6 +30,37 @@ function run(name, command, args) {
   return status === 0
 }
 
+/** Runs the steps side by side, each one's output held and printed whole when it ends, so none interleave. */
+async function runTogether(steps) {
+  const results = await Promise.all(
+    steps.map(
+      ([name, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now()
+          const output = []
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } })
+          child.stdout.on('data', (chunk) => output.push(chunk))
+          child.stderr.on('data', (chunk) => output.push(chunk))
+          let hasEnded = false
+          const end = (status) => {
+            if (hasEnded) return
+            hasEnded = true
+            console.log(`\n▶ ${name}: ${command} ${args.join(' ')}`)
+            process.stdout.write(Buffer.concat(output))
+            console.log(`◀ ${name}: ${status === 0 ? 'ok' : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+            resolve(status === 0)
+          }
+          child.on('error', (error) => {
+            output.push(Buffer.from(`${error.message}\n`))
+            end(null)
+          })
+          child.on('close', end)
+        }),
+    ),
+  )
+  return steps.filter((_, index) => !results[index]).map(([name]) => name)
+}
+
 function readCounts(path, pick) {
   try {
     return pick(JSON.parse(readFileSync(path, 'utf8')))
@@ -44,14 +75,17 @@ rmSync('.tessera/reports', { recursive: true, force: true })
 mkdirSync('.tessera/reports', { recursive: true })
 
 const bin = (name) => `node_modules/.bin/${name}`
-const steps = [
+// The checks share the two cores (each is mostly one process); the test runners each want the machine to themselves.
+const failedSteps = await runTogether([
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
   ['lint', bin('eslint'), ['--max-warnings=0', '.']],
   ['size', 'npm', ['run', '--silent', 'size']],
+])
+const runnerSteps = [
   ['unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=.tessera/reports/unit.json']],
   ['e2e', bin('playwright'), ['test']],
 ]
-const failedSteps = steps.filter(([name, command, args]) => !run(name, command, args)).map(([name]) => name)
+for (const [name, command, args] of runnerSteps) if (!run(name, command, args)) failedSteps.push(name)
 
 const unit = readCounts('.tessera/reports/unit.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }))
 const e2e = readCounts('.tessera/reports/e2e.json', (r) => ({ passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected }))

@@ -22,11 +22,25 @@ describe("the local stack's test-only route: codes made to expire now", () => {
     expect(refused.json.error).toEqual({ code: 'AUTH_CODE_EXPIRED', message: 'This code has expired. Please ask for a new one' })
   })
 
+  it('ends the 30 s cooldown of an address: a second code is refused before, and sent after', async () => {
+    const email = `cooldown-${Date.now()}@tessera.test`
+    const { device } = await bed.signUpByEmail(email)
+    const throttled = await bed.call('/v1/email/start', { body: { email }, device })
+    expect(throttled.status).toBe(429)
+    expect(throttled.json.error?.code).toBe('EMAIL_LOGIN_THROTTLED')
+    const ended = await fetch(`${bed.auth.url}/testing/end-email-cooldown`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+    expect(await ended.json()).toEqual({ ended: 1 })
+    const again = await bed.call('/v1/email/start', { body: { email }, device })
+    expect(again.json.action).toBe('VERIFY_OTP')
+  })
+
   it('is not there unless the config asks for it (a deployed service never has it)', async () => {
     const deployed = await startAuthTestbed({ withIdentityProviders: false })
     try {
       const response = await fetch(`${deployed.auth.url}/testing/expire-codes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@tessera.test' }) })
       expect(response.status).toBe(404)
+      const cooldown = await fetch(`${deployed.auth.url}/testing/end-email-cooldown`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@tessera.test' }) })
+      expect(cooldown.status).toBe(404)
     } finally {
       await deployed.stop()
     }

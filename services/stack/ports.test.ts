@@ -1,12 +1,19 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { knownNetworks } from '../../src/shared/protocol/networks'
-import { freePorts, PortInUseError, resolvePorts, stackPorts, stackPortsEnv } from './ports'
+import { freePortRange, freePorts, PortInUseError, resolvePorts, stackPorts, stackPortsEnv } from './ports'
 
 const servers: Server[] = []
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))))
 })
+
+async function occupyPort(port: number): Promise<number> {
+  const server = createServer()
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  return port
+}
 
 async function occupy(): Promise<number> {
   const server = createServer()
@@ -76,4 +83,27 @@ describe('freePorts', () => {
     expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'polkadot', 'api', 'demo', 'relay', 'frame', 'auth', 'oidc', 'smtp', 'mail'])
     expect(new Set(Object.values(ports)).size).toBe(14)
   })
+
+  it('picks under the ports Linux gives outgoing connections (32768 and up), in a range of its own for each test worker', () => {
+    const ranges = ['0', '1', '2', '3'].map((id) => freePortRange({ VITEST_POOL_ID: id }))
+    for (const [index, range] of ranges.entries()) {
+      expect(range.from).toBeGreaterThanOrEqual(20_000)
+      expect(range.to).toBeLessThan(32_768)
+      for (const other of ranges.slice(index + 1)) expect(other.from > range.to || other.to < range.from).toBe(true)
+    }
+    expect(freePortRange({ TEST_WORKER_INDEX: '1' })).toEqual(ranges[1])
+    expect(freePortRange({ VITEST_POOL_ID: 'x' })).toEqual(ranges[0])
+  })
+
+  it("stays in this worker's range, hands out no port twice, and passes over a port that is taken", async () => {
+    const { from, to } = freePortRange()
+    const first = Object.values(await freePorts())
+    const taken = await occupyPort(first.at(-1)! === to ? from : first.at(-1)! + 1)
+    const second = Object.values(await freePorts())
+    const all = [...first, ...second]
+    for (const port of all) expect(port >= from && port <= to).toBe(true)
+    expect(new Set(all).size).toBe(28)
+    expect(second).not.toContain(taken)
+  })
 })
+

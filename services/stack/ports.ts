@@ -76,16 +76,44 @@ export function stackPortsEnv(ports: StackPorts): Record<string, string> {
   return Object.fromEntries((Object.entries(stackPorts) as [StackPortName, PortSpec][]).map(([key, spec]) => [spec.envVar, String(ports[key])]))
 }
 
-/** Picks free ports for every service (tests run beside a developer's `npm start`). */
+/**
+ * Where `freePorts` picks: under the range Linux takes outgoing connections' ports from (32768–60999), so no
+ * connection this process opens can take a port between its pick and its service's listen, and, for a test file run
+ * beside others (vitest's `VITEST_POOL_ID`, Playwright's `TEST_WORKER_INDEX`), a slice of its own, so two files never
+ * pick the same one.
+ */
+export function freePortRange(env: NodeJS.ProcessEnv = process.env): { from: number; to: number } {
+  const slices = 8
+  const size = Math.floor((32_768 - 20_000) / slices)
+  const worker = Number(env.VITEST_POOL_ID ?? env.TEST_WORKER_INDEX ?? 0)
+  const slice = Number.isSafeInteger(worker) && worker > 0 ? worker % slices : 0
+  return { from: 20_000 + slice * size, to: 20_000 + (slice + 1) * size - 1 }
+}
+
+/** The next port `freePorts` tries: from a random start in this process's range, then each in turn. */
+let nextPort: number | undefined
+
+/** Picks free ports for every service (tests run beside a developer's `npm start`, and beside each other). */
 export async function freePorts(host = '127.0.0.1'): Promise<StackPorts> {
+  const { from, to } = freePortRange()
   const ports = {} as StackPorts
-  const taken = new Set<number>()
   for (const key of Object.keys(stackPorts) as StackPortName[]) {
-    let port: number
-    do port = await listenOnce(0, host)
-    while (taken.has(port))
-    taken.add(port)
-    ports[key] = port
+    for (let tried = 0; ; tried++) {
+      if (tried > to - from) throw new Error(`No free port from ${from} to ${to} on ${host}.`)
+      nextPort = nextPort === undefined || nextPort < from || nextPort > to ? from + Math.floor(Math.random() * (to - from)) : nextPort === to ? from : nextPort + 1
+      const port = nextPort
+      const isFree = await listenOnce(port, host).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE' || error.code === 'EACCES') return false
+          throw error
+        },
+      )
+      if (isFree) {
+        ports[key] = port
+        break
+      }
+    }
   }
   return ports
 }
