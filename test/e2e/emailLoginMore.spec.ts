@@ -53,6 +53,54 @@ test('Farcaster login: the QR code, approved on the "phone" by the local relay�
   expect(await page.evaluate(() => localStorage.getItem('tessera:v1:connectedSocialUsername'))).toBe(JSON.stringify(account.username))
 })
 
+test('leaving the Farcaster view ends its wait in the frame: the phone approving afterwards opens no session, no prompt, no connection', async ({ page, browser, stack }) => {
+  test.setTimeout(60_000)
+  const account = stack.auth!.devFarcasterAccounts[0]!
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with Farcaster' }).click()
+  const view = page.getByRole('dialog', { name: 'Farcaster' })
+  await expect(view.getByRole('status')).toHaveText('Waiting for your approval in Farcaster…', { timeout: 20_000 })
+  const uri = (await view.getByRole('link', { name: 'Open in Farcaster on this device' }).getAttribute('href'))!
+
+  // The frame's long poll for the phone's approval (the frame's requests are the page's too).
+  const polls: { state: 'open' | 'ended' }[] = []
+  page.on('request', (request) => {
+    if (!request.url().includes('/v1/farcaster/complete')) return
+    const poll = { state: 'open' as 'open' | 'ended' }
+    polls.push(poll)
+    void request.response().then(() => (poll.state = 'ended'), () => (poll.state = 'ended'))
+  })
+  page.on('requestfailed', (request) => {
+    if (request.url().includes('/v1/farcaster/complete')) for (const poll of polls) poll.state = 'ended'
+  })
+  await view.getByRole('button', { name: 'Back' }).click()
+  await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+  await expect.poll(() => polls.filter((poll) => poll.state === 'open').length, { timeout: 10_000 }).toBe(0)
+
+  const phone = await browser.newContext()
+  try {
+    const phonePage = await phone.newPage()
+    await phonePage.goto(uri)
+    await phonePage.getByRole('button', { name: `Sign in as @${account.username}` }).click()
+    await expect(phonePage.getByText(`Signed in as @${account.username}.`)).toBeVisible()
+  } finally {
+    await phone.close()
+  }
+  // Nothing asked for the approval after the person left: no poll, no recovery-password prompt, no session, no login.
+  expect(polls.filter((poll) => poll.state === 'open')).toEqual([])
+  await expect(page.locator('iframe[data-tessera-frame]')).not.toBeVisible()
+  const frames = page.frames().filter((frame) => frame.url().startsWith(`${stack.auth!.frameOrigin}/?`))
+  for (const frame of frames) expect(await frame.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('tessera-frame:session:')))).toEqual([])
+  expect((await widgetState(page)).status).not.toBe('connected')
+  expect(await page.evaluate(() => localStorage.getItem('tessera:v1:connectedSocialProvider'))).toBeNull()
+
+  // Starting again works: a new wait, a new URI.
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with Farcaster' }).click()
+  await expect(view.getByRole('status')).toHaveText('Waiting for your approval in Farcaster…', { timeout: 20_000 })
+  expect(await view.getByRole('link', { name: 'Open in Farcaster on this device' }).getAttribute('href')).not.toBe(uri)
+})
+
 test('e-mail change: the code sent to the current address, then the one sent to the new address, change the account’s e-mail', async ({ page, stack }) => {
   test.setTimeout(90_000)
   const email = `e2e-change-${Date.now()}@tessera.test`

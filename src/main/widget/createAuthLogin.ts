@@ -194,10 +194,16 @@ export function createAuthLogin({ store = createStore<AuthLoginState>()(() => in
         if (user && started === generation) await finish(auth, started)
       })
     },
-    /** Back to the e-mail field: a device wait, a popup or a Farcaster wait still running stops. */
+    /**
+     * Back to the e-mail field: a device wait, a popup or a Farcaster wait still running stops. The frame's side of a
+     * Farcaster wait is a long poll that would open a session (and ask for a recovery password) were the phone to approve
+     * after the person left: the frame is reloaded, which ends it.
+     */
     reset() {
+      const { socialProvider, isBusy } = store.getState()
       generation += 1
       store.setState(initialAuthLoginState)
+      if (socialProvider === 'farcaster' && isBusy) void load().then((auth) => auth.reload(), () => {})
     },
   }
 }

@@ -14,7 +14,9 @@ describe('waitForFarcaster', () => {
   it('gives the URI for the QR code, asks again while the phone has not approved, and resolves to the user', async () => {
     const connectFarcaster = vi.fn().mockImplementationOnce(pending).mockImplementationOnce(pending).mockResolvedValueOnce(user)
     const onUri = vi.fn()
-    const result = await waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/connect?channelToken=abc', connectFarcaster }, onUri, isCurrent: () => true })
+    const abandonLogin = vi.fn(async () => {})
+    const result = await waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/connect?channelToken=abc', connectFarcaster, abandonLogin }, onUri, isCurrent: () => true })
+    expect(abandonLogin).not.toHaveBeenCalled()
     expect(onUri).toHaveBeenCalledWith('https://relay.test/connect?channelToken=abc')
     expect(connectFarcaster).toHaveBeenCalledTimes(3)
     expect(result).toEqual(user)
@@ -27,24 +29,37 @@ describe('waitForFarcaster', () => {
       return pending()
     })
     const onUri = vi.fn()
-    await expect(waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster }, onUri, isCurrent: () => isCurrent })).resolves.toBeUndefined()
+    const abandonLogin = vi.fn(async () => {})
+    await expect(waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster, abandonLogin }, onUri, isCurrent: () => isCurrent })).resolves.toBeUndefined()
     expect(connectFarcaster).toHaveBeenCalledTimes(1)
 
     const late = vi.fn()
-    await expect(waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster }, onUri: late, isCurrent: () => false })).resolves.toBeUndefined()
+    await expect(waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster, abandonLogin }, onUri: late, isCurrent: () => false })).resolves.toBeUndefined()
     expect(late).not.toHaveBeenCalled()
+    expect(abandonLogin).not.toHaveBeenCalled()
+  })
+
+  it('signs the frame out again when the phone approved after the person went away', async () => {
+    let isCurrent = true
+    const connectFarcaster = vi.fn(async () => {
+      isCurrent = false
+      return user
+    })
+    const abandonLogin = vi.fn(async () => {})
+    await expect(waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster, abandonLogin }, onUri: () => {}, isCurrent: () => isCurrent })).resolves.toBeUndefined()
+    expect(abandonLogin).toHaveBeenCalledOnce()
   })
 
   it("passes any other refusal on (a signature the service could not verify), and expires after its rounds", async () => {
     const refused = (await waitForFarcaster({
-      auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster: () => Promise.reject(createWidgetError('AUTH_FARCASTER_FAILED')) },
+      auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster: () => Promise.reject(createWidgetError('AUTH_FARCASTER_FAILED')), abandonLogin: async () => {} },
       onUri: () => {},
       isCurrent: () => true,
     }).catch((error: unknown) => error)) as WidgetError
     expect(refused.shortMessage).toBe('The Farcaster sign-in could not be verified. Please try again')
 
     const connectFarcaster = vi.fn(pending)
-    const expired = (await waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster }, onUri: () => {}, isCurrent: () => true, maxRounds: 3 }).catch((error: unknown) => error)) as WidgetError
+    const expired = (await waitForFarcaster({ auth: { getFarcasterUri: async () => 'https://relay.test/c', connectFarcaster, abandonLogin: async () => {} }, onUri: () => {}, isCurrent: () => true, maxRounds: 3 }).catch((error: unknown) => error)) as WidgetError
     expect(connectFarcaster).toHaveBeenCalledTimes(3)
     expect(expired.shortMessage).toBe('This sign-in has expired. Please start again')
   })
@@ -57,9 +72,11 @@ describe('createAuthLogin().connectFarcaster', () => {
     const setConnected = vi.fn()
     const onConnectDone = vi.fn(async () => {})
     const eip155 = { name: 'Embedded wallet', connect: vi.fn(async () => ({ accounts: [address], caipNetworkId: 'eip155:31337' as const })) }
-    const auth = { eip155, getFarcasterUri: async () => 'https://relay.test/connect?channelToken=abc', connectFarcaster } as unknown as AuthConnector
+    const abandonLogin = vi.fn(async () => {})
+    const reload = vi.fn(async () => {})
+    const auth = { eip155, getFarcasterUri: async () => 'https://relay.test/connect?channelToken=abc', connectFarcaster, abandonLogin, reload } as unknown as AuthConnector
     const login = createAuthLogin({ load: async () => auth, router, activeNetwork: () => network, activate: () => {}, setConnected, onConnectSuccess: () => {}, onConnectDone, window: undefined })
-    return { login, router, setConnected, onConnectDone, eip155 }
+    return { login, router, setConnected, onConnectDone, eip155, abandonLogin, reload }
   }
 
   it('opens the Farcaster view, shows the URI while it waits, then connects the EVM account on the widget’s network', async () => {
@@ -77,22 +94,34 @@ describe('createAuthLogin().connectFarcaster', () => {
     expect(login.store.getState()).toMatchObject({ step: 'email', socialProvider: undefined, farcasterUri: undefined, isBusy: false })
   })
 
-  it('keeps a refusal in the view, in its sentence, and connects nothing', async () => {
-    const { login, setConnected } = setUp(() => Promise.reject(createWidgetError('AUTH_FARCASTER_FAILED')))
+  it('keeps a refusal in the view, in its sentence, and connects nothing; leaving it then reloads no frame (nothing waits)', async () => {
+    const { login, setConnected, reload } = setUp(() => Promise.reject(createWidgetError('AUTH_FARCASTER_FAILED')))
     await login.connectFarcaster()
     expect(login.store.getState().error).toMatchObject({ code: 'AUTH_FARCASTER_FAILED', message: 'The Farcaster sign-in could not be verified. Please try again' })
     expect(setConnected).not.toHaveBeenCalled()
+    login.reset()
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(reload).not.toHaveBeenCalled()
+  })
+
+  it("reloads the frame when the person leaves while it waits for the phone, which ends the frame's long poll", async () => {
+    const { login, reload } = setUp(() => new Promise(() => {}))
+    void login.connectFarcaster()
+    await vi.waitFor(() => expect(login.store.getState().farcasterUri).toBeDefined())
+    login.reset()
+    await vi.waitFor(() => expect(reload).toHaveBeenCalledOnce())
   })
 
   it('connects nothing when the person left the view before the phone approved', async () => {
     let approve!: (value: unknown) => void
-    const { login, setConnected } = setUp(() => new Promise((resolve) => (approve = resolve)))
+    const { login, setConnected, abandonLogin } = setUp(() => new Promise((resolve) => (approve = resolve)))
     const connecting = login.connectFarcaster()
     await vi.waitFor(() => expect(approve).toBeDefined())
     login.reset()
     approve(user)
     await connecting
     expect(setConnected).not.toHaveBeenCalled()
+    expect(abandonLogin).toHaveBeenCalledOnce()
     expect(login.store.getState()).toMatchObject({ step: 'email', farcasterUri: undefined, isBusy: false })
   })
 })

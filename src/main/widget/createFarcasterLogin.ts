@@ -3,7 +3,7 @@ import type { User } from '../../shared/protocol/schemas/entities'
 import type { AuthConnector } from '../providers/auth/createAuthConnector'
 
 export type WaitForFarcasterParameters = {
-  auth: Pick<AuthConnector, 'getFarcasterUri' | 'connectFarcaster'>
+  auth: Pick<AuthConnector, 'getFarcasterUri' | 'connectFarcaster' | 'abandonLogin'>
   /** The relay channel's URI, once the frame gave it: the view shows it as a QR code and a link. */
   onUri: (uri: string) => void
   /** False once the person went back or closed the view: the wait then stops. */
@@ -20,7 +20,8 @@ export type WaitForFarcasterReturnType = User | undefined
  *    occurred', not 'Something went wrong': SPEC §8's exception, made by the frame channel);
  * 2. the URI goes to `onUri` (the QR code the person scans with their phone);
  * 3. APP_CONNECT_FARCASTER, asked again while the frame answers AUTH_FARCASTER_PENDING (its long poll ended first);
- * 4. the frame's user once the phone signed, or undefined when the person went away first.
+ * 4. the frame's user once the phone signed, or undefined when the person went away first (a sign-in the phone approved
+ *    after that is signed out again: the person left it).
  * @example const user = await waitForFarcaster({ auth, onUri: (uri) => store.setState({ farcasterUri: uri }), isCurrent: () => true })
  */
 export async function waitForFarcaster({ auth, onUri, isCurrent, maxRounds = 24 }: WaitForFarcasterParameters): Promise<WaitForFarcasterReturnType> {
@@ -31,7 +32,9 @@ export async function waitForFarcaster({ auth, onUri, isCurrent, maxRounds = 24 
     if (!isCurrent()) return undefined
     try {
       const user = await auth.connectFarcaster()
-      return isCurrent() ? user : undefined
+      if (isCurrent()) return user
+      await auth.abandonLogin()
+      return undefined
     } catch (error) {
       if (!isWidgetError(error) || error.code !== 'AUTH_FARCASTER_PENDING') throw error
     }

@@ -41,6 +41,18 @@ describe('the auth connector: Farcaster', () => {
     expect(storage.get('connectedSocialUsername')).toBe('alice')
   })
 
+  it('signs the frame out of a login the person abandoned, and forgets what it stored of it', async () => {
+    const { auth, storage, ready, sent } = setUp({ APP_CONNECT_FARCASTER: () => ({ ok: farcasterUser }), APP_SIGN_OUT: () => ({ ok: {} }) })
+    const connected = auth.connectFarcaster()
+    await ready()
+    await connected
+    expect(storage.get('connectedSocialProvider')).toBe('farcaster')
+    await auth.abandonLogin()
+    expect(sent('APP_SIGN_OUT')).toHaveLength(1)
+    expect(storage.get('connectedSocialProvider')).toBeUndefined()
+    expect(storage.get('connectedSocialUsername')).toBeUndefined()
+  })
+
   it("says a sign-in still waiting for the phone as AUTH_FARCASTER_PENDING, and stores nothing", async () => {
     const { auth, storage, ready } = setUp({ APP_CONNECT_FARCASTER: () => ({ error: { code: 'AUTH_FARCASTER_PENDING', message: 'pending' } }) })
     const waiting = rejection(auth.connectFarcaster())

@@ -321,6 +321,14 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
       if (user.userName) storage.set('connectedSocialUsername', user.userName)
       return user
     },
+    /**
+     * A login the person left before it finished (their phone approved the Farcaster sign-in after they went back):
+     * the frame's session ends too, and nothing of it is stored, so what the person abandoned does not sign them in later.
+     */
+    async abandonLogin() {
+      await request('APP_SIGN_OUT').catch(() => undefined)
+      clearLoginData()
+    },
     /** E-mail change (SPEC §7): a code goes to the current address (VERIFY_PRIMARY_OTP), or to the new one when the account has none. */
     updateEmail: async (email: string) => ((await request('APP_UPDATE_EMAIL', { email })) as { action: EmailUpdateAction }).action,
     /** The current address's code; a code then goes to the new address. */
