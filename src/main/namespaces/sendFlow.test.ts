@@ -117,16 +117,23 @@ describe('send flow', () => {
     expect(send.store.getState()).toMatchObject({ networkFee: undefined, error: undefined })
   })
 
-  it.each([
-    [true, undefined],
-    [false, { code: 'USER_REJECTED' }],
-  ])('with shouldClearErrorWhenPriced %s, a priced fee leaves the error %o', async (shouldClearErrorWhenPriced, error) => {
-    const { send, signAndSubmit, fill } = setup({ family: { shouldClearErrorWhenPriced } })
+  it('takes back a refusal an estimate said once a later estimate prices the transfer (the balance grew, say)', async () => {
+    const buildTransfer = vi.fn().mockRejectedValueOnce(createWidgetError('INSUFFICIENT_FUNDS')).mockResolvedValue({ fee: 5n })
+    const { send, fill } = setup({ family: { buildTransfer } })
+    await fill('1', RECEIVER)
+    await send.estimate()
+    expect(send.store.getState().error).toMatchObject({ code: 'INSUFFICIENT_FUNDS' })
+    await send.estimate()
+    expect(send.store.getState()).toMatchObject({ networkFee: { amount: '0.05', symbol: 'TOK' }, error: undefined })
+  })
+
+  it('keeps what a send said (the wallet refused) when a later estimate prices the transfer', async () => {
+    const { send, signAndSubmit, fill } = setup()
     signAndSubmit.mockRejectedValue(createWidgetError('USER_REJECTED'))
     await fill('1', RECEIVER)
     await send.send().catch(() => {})
     await send.estimate()
-    expect(send.store.getState().error).toEqual(error === undefined ? undefined : expect.objectContaining(error))
+    expect(send.store.getState()).toMatchObject({ networkFee: { amount: '0.05', symbol: 'TOK' }, error: { code: 'USER_REJECTED' } })
   })
 
   it('sends: the fee on screen before the wallet is asked, the approve view while it decides, then the account and the toasts', async () => {

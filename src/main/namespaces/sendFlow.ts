@@ -53,8 +53,6 @@ export type SendFamily<Transfer> = {
   submitRefusals?: ReadonlySet<string>
   /** The error a wait ends with when the transfer can no longer be included: said as it is (nothing was sent). */
   notIncludedCode?: ErrorCode
-  /** Whether a fee priced clears the form's error (Polkadot's does; Bitcoin's always kept it). */
-  shouldClearErrorWhenPriced?: boolean
 }
 
 const codeOf = (error: unknown) => (error as { code?: string } | null)?.code
@@ -71,7 +69,7 @@ export function createSendFlow<Transfer>(
   { core, notifications, router, getAccount, onConfirmed, now = Date.now }: SendContext,
   family: SendFamily<Transfer>,
 ): SendController {
-  const { submitRefusals = new Set(), notIncludedCode, shouldClearErrorWhenPriced = false } = family
+  const { submitRefusals = new Set(), notIncludedCode } = family
   const { loadBalances, ...form } = createSendForm({ notifications, now, checkReceiver: (value) => (family.isAddress(value) ? undefined : { reason: 'badAddress' }) })
   const { store, reset } = form
   const isRefusal = (error: unknown) => family.refusals.has(codeOf(error) ?? '')
@@ -127,6 +125,9 @@ export function createSendFlow<Transfer>(
 
   // Only the newest estimate may speak: an older one answering late is for inputs the form no longer holds.
   let estimateSequence = 0
+  // The refusal an estimate said: a later estimate that prices the transfer (the balance grew, say) takes it back. A
+  // send's error stays until the person changes something.
+  let estimateRefusal: ErrorNotice | undefined
 
   return {
     ...form,
@@ -152,10 +153,13 @@ export function createSendFlow<Transfer>(
       }
       try {
         const built = await build()
-        if (seq === estimateSequence) store.setState({ ...feeOf(built), ...(shouldClearErrorWhenPriced ? { error: undefined } : {}) })
+        if (seq !== estimateSequence) return
+        const isRefusalShown = estimateRefusal !== undefined && store.getState().error === estimateRefusal
+        store.setState({ ...feeOf(built), ...(isRefusalShown && { error: undefined }) })
       } catch (error) {
         if (seq !== estimateSequence) return
-        store.setState({ networkFee: undefined, feeReserve: undefined, ...(isRefusal(error) ? { error: toErrorNotice(error) } : {}) })
+        estimateRefusal = isRefusal(error) ? toErrorNotice(error) : undefined
+        store.setState({ networkFee: undefined, feeReserve: undefined, ...(estimateRefusal && { error: estimateRefusal }) })
       }
     },
     /** Sends what the form holds. Resolves to the transaction's id once the network has it. */

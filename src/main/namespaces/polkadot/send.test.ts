@@ -127,10 +127,9 @@ describe('polkadot send family', () => {
     expect(refusalOf(() => family.getSigner(core))).toMatchObject({ code: 'AUTH_CONNECTOR_NOT_FOUND' })
   })
 
-  it('says the node’s refusals that tell what to do, and an era that ended, in their own words; a priced fee clears the error', () => {
+  it('says the node’s refusals that tell what to do, and an era that ended, in their own words', () => {
     const { family } = setup()
     expect(['POLKADOT_TRANSACTION_STALE', 'POLKADOT_CANNOT_PAY_FEE'].filter((code) => family.submitRefusals?.has(code))).toHaveLength(2)
     expect(family.notIncludedCode).toBe('POLKADOT_TRANSACTION_NOT_INCLUDED')
-    expect(family.shouldClearErrorWhenPriced).toBe(true)
   })
 })

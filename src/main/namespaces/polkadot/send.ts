@@ -75,7 +75,6 @@ export function polkadotSendFamily({ getNetwork, getConnector }: Pick<SendContex
     refusals,
     submitRefusals,
     notIncludedCode: 'POLKADOT_TRANSACTION_NOT_INCLUDED',
-    shouldClearErrorWhenPriced: true,
   }
 }
 
