@@ -56,7 +56,7 @@ for (const themeMode of ['dark', 'light'] as const) {
     const account = page.getByRole('dialog', { name: 'Account' })
     await expect(account).toBeVisible()
     await shoot('Account')
-    for (const [button, title] of [['Network Tessera Local', 'Choose Network'], ['Send', 'Send'], ['Activity', 'Activity'], ['Receive', 'Receive'], ['Register a name', 'Choose a name']] as const) {
+    for (const [button, title] of [['Network Tessera Local', 'Choose Network'], ['Tokens', 'Tokens'], ['Send', 'Send'], ['Activity', 'Activity'], ['Receive', 'Receive'], ['Register a name', 'Choose a name']] as const) {
       await account.getByRole('button', { name: button }).click()
       await expect(page.getByRole('dialog', { name: title })).toBeVisible()
       await shoot(title.replace(/ /g, ''))

@@ -41,6 +41,20 @@ test('a visitor connects the dev Solana wallet and sees its address and the SOL 
   await expect(page.getByRole('button', { name: new RegExp(shorten(account)) })).toBeVisible()
 })
 
+test('Tokens lists SOL and the site’s SPL token with the balances the chain holds', async ({ page, stack }) => {
+  const solana = stack.solana!
+  const owner = solana.devAccounts[0]!
+  await page.goto(stack.demo!.url)
+  await connectSolana(page)
+  await page.getByRole('button', { name: new RegExp(shorten(owner)) }).click()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Tokens' }).click()
+  const rows = page.getByRole('dialog', { name: 'Tokens' }).getByRole('list', { name: 'Your tokens on Solana Local' }).getByRole('listitem')
+  await expect(rows).toHaveCount(2)
+  const [lamports, held] = await Promise.all([chainBalance(solana.rpcUrl, owner), chainTokenBalance(solana.rpcUrl, owner, solana.mint.address)])
+  await expect(rows.nth(0)).toHaveText(`SOLSolana${grouped(asSol(lamports))}`)
+  await expect(rows.nth(1)).toHaveText(`TUSDTessera USD${grouped(formatTokenQuantity(formatUnits(held, 6)))}`)
+})
+
 test('EVM and Solana at once: Account switches between the two, disconnecting one keeps the other, and a reload keeps it', async ({ page, stack }) => {
   const solanaAccount = stack.solana!.devAccounts[0]!
   const evmAccount = stack.devAccounts[0]!

@@ -1,4 +1,9 @@
+import { createPublicClient, erc20Abi, formatEther, formatUnits, http } from 'viem'
+import { formatTokenQuantity } from '../../src/shared/protocol/display'
 import { expect, test } from '../fixtures'
+
+/** An amount as the widget shows it in English: 3 decimals at most (SPEC §5), thousands grouped by commas. */
+const shown = (value: string) => formatTokenQuantity(value).replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ','))
 
 type DevWallet = { hold: () => () => void; provider: { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> } }
 
@@ -107,4 +112,37 @@ test('in French the views, numbers, an error and a toast are French', async ({ p
   const activity = page.getByRole('dialog', { name: 'Activité' })
   await expect(activity.getByText('L’activité n’a pas pu être chargée : le service de données n’a pas répondu.')).toBeVisible()
   await expect(activity.getByRole('button', { name: 'Réessayer' })).toBeVisible()
+})
+
+test('Tokens lists the network’s currency and each configured token with the balance the chain holds, and Back returns to Account', async ({ page, stack }) => {
+  const chain = stack.chains[0]!
+  const owner = stack.devAccounts[0]!
+  await page.goto(`${stack.demo!.url}/?chains=${chain.chainId}`)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await page.getByRole('button', { name: new RegExp(`${owner.slice(0, 4)}…${owner.slice(-6)}$`) }).click()
+  const account = page.getByRole('dialog', { name: 'Account' })
+  await account.getByRole('button', { name: 'Tokens' }).click()
+
+  const view = page.getByRole('dialog', { name: 'Tokens' })
+  const list = view.getByRole('list', { name: `Your tokens on ${chain.name}` })
+  await expect(list.getByRole('listitem')).toHaveCount(chain.tokens.length + 1)
+  // Each row: symbol, name, the balance the chain holds (3 decimals), and its value in dollars where the service prices it.
+  const reader = createPublicClient({ transport: http(chain.rpcUrl) })
+  const priced = await fetch(`${stack.services.api}/v1/account/${owner}/balance?projectId=${stack.services.projectId}&chainId=eip155:${chain.chainId}&currency=usd`)
+  const { balances } = (await priced.json()) as { balances: { symbol: string; value: number }[] }
+  const usd = (symbol: string) => {
+    const value = balances.find((balance) => balance.symbol === symbol)?.value ?? 0
+    return value > 0 ? new Intl.NumberFormat('en', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }).format(value) : ''
+  }
+  const ether = await reader.getBalance({ address: owner })
+  await expect(list.getByRole('listitem').first()).toHaveText(`ETHEther${shown(formatEther(ether))}${usd('ETH')}`)
+  for (const token of chain.tokens) {
+    const held = await reader.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    await expect(list.getByRole('listitem').filter({ hasText: new RegExp(`^${token.symbol}${token.name}`) })).toHaveText(`${token.symbol}${token.name}${shown(formatUnits(held, token.decimals))}${usd(token.symbol)}`)
+  }
+  expect(usd('ETH')).not.toBe('')
+  await view.getByRole('button', { name: 'Back' }).click()
+  await expect(account).toBeVisible()
 })

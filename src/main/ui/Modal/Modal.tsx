@@ -11,6 +11,7 @@ import { RegisterAccountNameSuccessView, RegisterAccountNameView } from '../view
 import { SendView } from '../views/SendView'
 import { AllWalletsView } from '../views/AllWalletsView'
 import { ReceiveView } from '../views/ReceiveView'
+import { TokensView } from '../views/TokensView'
 import { SIWXSignMessageView } from '../views/SIWXSignMessageView'
 import { ApproveTransactionView } from '../views/ApproveTransactionView'
 import { ConnectingWalletConnectBasicView, ConnectingWalletConnectView } from '../views/WalletConnectViews'
@@ -37,6 +38,7 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   SIWXSignMessage: SIWXSignMessageView,
   AllWallets: AllWalletsView,
   Receive: ReceiveView,
+  Tokens: TokensView,
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
   ApproveTransaction: ApproveTransactionView,

@@ -115,6 +115,10 @@ input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--t
 .token-option { padding: 0.6em 0.8em; border-radius: 8px; cursor: pointer; }
 .token-option[data-highlighted] { background: var(--tsr-surface-hover); }
 .token-option[aria-selected="true"] .token-symbol { color: var(--tsr-focus); }
+.token-row { padding: 0.7em 1em; }
+.token-row:hover { background: var(--tsr-surface); }
+.token-amounts { display: grid; justify-items: end; min-width: 0; max-width: 50%; line-height: 1.25; }
+.token-amounts .token-balance { max-width: 100%; font-weight: 600; }
 .skeleton { display: inline-block; width: 5em; height: 1em; vertical-align: middle; border-radius: 6px;
   background: linear-gradient(90deg, var(--tsr-surface-hover) 25%, var(--tsr-border) 50%, var(--tsr-surface-hover) 75%);
   background-size: 200% 100%; animation: tsr-skeleton 1.2s ease-in-out infinite; }

@@ -50,10 +50,10 @@ export function AccountView() {
   const explorer = network.blockExplorers?.default.url
   const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
   const walletLogo = connectors.find((c) => c.id === connectorId && c.namespace === activeNamespace)?.imageUrl
-  // Activity and names are EVM's (SPEC §9); sending is EVM's, Solana's, Bitcoin's and Polkadot's.
+  // Activity and names are EVM's (SPEC §9); token balances and sending are EVM's, Solana's, Bitcoin's and Polkadot's.
   const isEvm = activeNamespace === 'eip155'
   const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122' || activeNamespace === 'polkadot'
-  const go = (view: 'Networks' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
+  const go = (view: 'Networks' | 'Tokens' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
   // An e-mail login (the auth connector, id 'auth', with the address it signed in with) can change its address (SPEC §7).
   const email = widget.auth && connectorId === 'auth' ? widget.storage.get('email') : undefined
   return (
@@ -83,6 +83,7 @@ export function AccountView() {
         {otherConnected.map((ns) => (
           <Row key={ns} icon={<Glyph name="switch" />} label={t('account.switchTo', { family: t(`family.${ns}`) })} value={shortenAddress(namespaces[ns]!.address!)} onClick={() => widget.setActiveNamespace(ns)} />
         ))}
+        {canSend ? <Row icon={<Glyph name="tokens" />} label={t('account.tokens')} isNavigation onClick={go('Tokens')} /> : null}
         {email ? <Row icon={<Glyph name="name" />} label={t('account.changeEmail')} isNavigation onClick={go('EmailChange')} /> : null}
         {canSend && config.features.send ? <Row icon={<Glyph name="send" />} label={t('account.send')} isNavigation onClick={go('Send')} /> : null}
         {config.features.receive ? <Row icon={<Glyph name="receive" />} label={t('account.receive')} isNavigation onClick={go('Receive')} /> : null}

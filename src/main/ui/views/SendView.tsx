@@ -3,17 +3,16 @@ import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { SendController } from '../../namespaces/types'
 import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey, type AmountIssue, type ReceiverIssue } from '../../namespaces/sendForm'
-import { getFeatures } from '../../widget/features'
 import { shortenAddress } from '../../../shared/protocol/display'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
-import { toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { Alert } from '../Alert'
 import type { MessageKey } from '../i18n/en'
 import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
 import { useLocale, useTranslate } from '../useTranslate'
 import { networkImageUrl } from './NetworkIcon'
-import { tokenImageUrl } from './TokenIcon'
+import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 import { TokenPicker } from './TokenPicker'
+import { useSendController } from './useSendController'
 import { useShownIssue } from './useShownIssue'
 
 /** Typed amounts and receivers are bounded: nothing a person sends needs more. */
@@ -24,23 +23,10 @@ const ESTIMATE_DELAY_MS = 300
 
 /** The send form of the active family: its code comes with the family's adapter, on the first visit. */
 export function SendView() {
-  const widget = useWidget()
   const t = useTranslate()
   const namespace = useWidgetState((s) => s.activeNamespace)
-  const [loaded, setLoaded] = useState<{ namespace: string; send: SendController } | { namespace: string; error: ErrorNotice }>()
-  useEffect(() => {
-    let isCurrent = true
-    getFeatures(widget)
-      .send(namespace)
-      .then(
-        (send) => isCurrent && setLoaded({ namespace, send }),
-        (error: unknown) => isCurrent && setLoaded({ namespace, error: toErrorNotice(error) }),
-      )
-    return () => {
-      isCurrent = false
-    }
-  }, [widget, namespace])
-  if (loaded?.namespace !== namespace) return <p className="muted">{t('send.loading')}</p>
+  const loaded = useSendController(namespace)
+  if (!loaded) return <p className="muted">{t('send.loading')}</p>
   if ('error' in loaded) return <Alert message={loaded.error} />
   return <SendForm send={loaded.send} namespace={namespace} />
 }
@@ -135,8 +121,7 @@ function SendForm({ send, namespace }: { send: SendController; namespace: string
     !state.isInsufficientGas &&
     !state.loading
   const native = tokenBalances.find(isNativeToken)
-  const imageUrlOf = (balance: TokenBalance) =>
-    balance.iconUrl || (isNativeToken(balance) ? networkImageUrl(widget, network) : undefined) || tokenImageUrl(widget, { caipNetworkId: balance.chainId, symbol: balance.symbol, address: balance.address })
+  const imageUrlOf = (balance: TokenBalance) => tokenBalanceImageUrl(widget, network, balance)
   const amountUsd = parsed && 'amount' in parsed && amountIssue === undefined && token && token.price > 0 ? Number(parsed.amount) * token.price : undefined
 
   const setAmount = (text: string) => {

@@ -1,0 +1,72 @@
+import { useEffect } from 'react'
+import { useNetwork } from '../../react/hooks'
+import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { tokenKey } from '../../namespaces/sendForm'
+import type { SendController } from '../../namespaces/types'
+import { Alert } from '../Alert'
+import { formatUsdValue } from '../i18n/formatNumber'
+import { Glyph } from '../Modal/Glyph'
+import { useLocale, useTranslate } from '../useTranslate'
+import { formatTokenBalance } from './formatTokenBalance'
+import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
+import { TokenIcon } from './TokenIcon'
+import { useSendController } from './useSendController'
+
+/**
+ * The account's tokens on its network (SPEC: see token balances): the network's currency and the tokens the site
+ * configured, each with its icon, name, balance in the locale's digits and, when priced, its value in dollars. The
+ * family's send form reads the same list, so what Send offers is what this view shows.
+ */
+export function TokensView() {
+  const t = useTranslate()
+  const namespace = useWidgetState((s) => s.activeNamespace)
+  const loaded = useSendController(namespace)
+  if (!loaded) return <p className="muted">{t('tokens.loading')}</p>
+  if ('error' in loaded) return <Alert message={loaded.error} />
+  return <TokenList send={loaded.send} />
+}
+
+function TokenList({ send }: { send: SendController }) {
+  const widget = useWidget()
+  const t = useTranslate()
+  const locale = useLocale()
+  const { network } = useNetwork()
+  const tokens = useStoreSelector(send.store, (s) => s.tokenBalances)
+  const hasLoaded = useStoreSelector(send.store, (s) => s.hasLoadedBalances)
+  const isLoading = useStoreSelector(send.store, (s) => s.loading)
+  useEffect(() => {
+    void send.loadTokenBalances({ force: true })
+  }, [send])
+
+  if (!hasLoaded) return <p className="muted">{t('tokens.loading')}</p>
+  if (tokens.length === 0) {
+    return (
+      <div className="account">
+        <p className="muted">{t('tokens.unavailable')}</p>
+        <button type="button" className="button" disabled={isLoading} onClick={() => void send.loadTokenBalances({ force: true })}>
+          <Glyph name="retry" />
+          {t('activity.retry')}
+        </button>
+      </div>
+    )
+  }
+  return (
+    <ul className="list token-rows" aria-label={t('tokens.list', { network: network.name })}>
+      {tokens.map((token) => {
+        return (
+          <li key={tokenKey(token)} className="item token-row">
+            <TokenIcon symbol={token.symbol} imageUrl={tokenBalanceImageUrl(widget, network, token)} size={32} />
+            <span className="token-text">
+              <span className="token-symbol">{token.symbol}</span>
+              <span className="token-name">{token.name}</span>
+            </span>
+            <span className="token-amounts">
+              <span className="token-balance">{formatTokenBalance(locale, token.quantity.numeric)}</span>
+              {token.value > 0 ? <span className="token-name">{formatUsdValue(locale, token.value)}</span> : null}
+            </span>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
