@@ -52,21 +52,19 @@ function TokenList({ send }: { send: SendController }) {
   }
   return (
     <ul className="list token-rows" aria-label={t('tokens.list', { network: network.name })}>
-      {tokens.map((token) => {
-        return (
-          <li key={tokenKey(token)} className="item token-row">
-            <TokenIcon symbol={token.symbol} imageUrl={tokenBalanceImageUrl(widget, network, token)} size={32} />
-            <span className="token-text">
-              <span className="token-symbol">{token.symbol}</span>
-              <span className="token-name">{token.name}</span>
-            </span>
-            <span className="token-amounts">
-              <span className="token-balance">{formatTokenBalance(locale, token.quantity.numeric)}</span>
-              {token.value > 0 ? <span className="token-name">{formatUsdValue(locale, token.value)}</span> : null}
-            </span>
-          </li>
-        )
-      })}
+      {tokens.map((token) => (
+        <li key={tokenKey(token)} className="item token-row">
+          <TokenIcon symbol={token.symbol} imageUrl={tokenBalanceImageUrl(widget, network, token)} size={32} />
+          <span className="token-text">
+            <span className="token-symbol">{token.symbol}</span>
+            <span className="token-name">{token.name}</span>
+          </span>
+          <span className="token-amounts">
+            <span className="token-balance">{formatTokenBalance(locale, token.quantity.numeric)}</span>
+            {token.value > 0 ? <span className="token-name">{formatUsdValue(locale, token.value)}</span> : null}
+          </span>
+        </li>
+      ))}
     </ul>
   )
 }
