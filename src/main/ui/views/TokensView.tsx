@@ -26,7 +26,8 @@ export function TokensView() {
   return <TokenList send={loaded.send} />
 }
 
-function TokenList({ send }: { send: SendController }) {
+/** The list itself, once the family's send controller is loaded: its balances, read again on each visit. */
+export function TokenList({ send }: { send: SendController }) {
   const widget = useWidget()
   const t = useTranslate()
   const locale = useLocale()
