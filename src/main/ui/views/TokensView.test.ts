@@ -27,8 +27,8 @@ async function render(state: Partial<SendState>, locale?: string) {
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()
 
 describe('the Tokens view', () => {
-  it('lists each token with its balance (3 decimals) and, when priced, its value in dollars', async () => {
-    const html = await render({ hasLoadedBalances: true, tokenBalances: [ether, unpriced] })
+  it('lists each token, the most valuable first, with its balance (3 decimals) and, when priced, its value in dollars', async () => {
+    const html = await render({ hasLoadedBalances: true, tokenBalances: [unpriced, ether] })
     expect(html).toContain('aria-label="Your tokens on Tessera Local"')
     expect(text(html)).toBe('ETH Ether 1.234 $3,703.50 TSR Tessera Token 12,345.678')
   })

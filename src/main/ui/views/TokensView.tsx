@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useMemo } from 'react'
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { tokenKey } from '../../namespaces/sendForm'
@@ -14,8 +14,8 @@ import { useSendController } from './useSendController'
 
 /**
  * The account's tokens on its network (SPEC: see token balances): the network's currency and the tokens the site
- * configured, each with its icon, name, balance in the locale's digits and, when priced, its value in dollars. The
- * family's send form reads the same list, so what Send offers is what this view shows.
+ * configured, the most valuable first, each with its icon, name, balance in the locale's digits and, when priced, its
+ * value in dollars. The family's send form reads the same list, so what Send offers is what this view shows.
  */
 export function TokensView() {
   const t = useTranslate()
@@ -32,7 +32,9 @@ export function TokenList({ send }: { send: SendController }) {
   const t = useTranslate()
   const locale = useLocale()
   const { network } = useNetwork()
-  const tokens = useStoreSelector(send.store, (s) => s.tokenBalances)
+  const balances = useStoreSelector(send.store, (s) => s.tokenBalances)
+  // The most valuable first, as wallets list them; unpriced tokens keep the network's order (its currency first).
+  const tokens = useMemo(() => [...balances].sort((a, b) => b.value - a.value), [balances])
   const hasLoaded = useStoreSelector(send.store, (s) => s.hasLoadedBalances)
   const isLoading = useStoreSelector(send.store, (s) => s.loading)
   useEffect(() => {
