@@ -38,7 +38,9 @@ async function runTogether(steps) {
         new Promise((resolve) => {
           const started = Date.now()
           const output = []
-          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } })
+          // Piped output is not a terminal: colours are asked for only when ours is one (any FORCE_COLOR turns some tools' on).
+          const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env })
           child.stdout.on('data', (chunk) => output.push(chunk))
           child.stderr.on('data', (chunk) => output.push(chunk))
           let hasEnded = false
