@@ -114,10 +114,10 @@ test('in French the views, numbers, an error and a toast are French', async ({ p
   await expect(activity.getByRole('button', { name: 'Réessayer' })).toBeVisible()
 })
 
-test('Tokens lists the network’s currency and each configured token with the balance the chain holds, and Back returns to Account', async ({ page, stack }) => {
-  const chain = stack.chains[0]!
+test('Tokens lists the network’s currency and each configured token with the balance the chain holds, follows a switch made in the wallet, and Back returns to Account', async ({ page, stack }) => {
+  const [chain, other] = [stack.chains[0]!, stack.chains[1]!]
   const owner = stack.devAccounts[0]!
-  await page.goto(`${stack.demo!.url}/?chains=${chain.chainId}`)
+  await page.goto(stack.demo!.url)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
@@ -143,6 +143,32 @@ test('Tokens lists the network’s currency and each configured token with the b
     await expect(list.getByRole('listitem').filter({ hasText: new RegExp(`^${token.symbol}${token.name}`) })).toHaveText(`${token.symbol}${token.name}${shown(formatUnits(held, token.decimals))}${usd(token.symbol)}`)
   }
   expect(usd('ETH')).not.toBe('')
+
+  // The wallet switches network while the view is open: the list is read again, on the new network.
+  await page.evaluate((id) => (window as unknown as { devWallet: DevWallet }).devWallet.provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${id.toString(16)}` }] }), other.chainId)
+  const otherRows = view.getByRole('list', { name: `Your tokens on ${other.name}` }).getByRole('listitem')
+  await expect(otherRows).toHaveCount(other.tokens.length + 1)
+  const otherEther = await createPublicClient({ transport: http(other.rpcUrl) }).getBalance({ address: owner })
+  await expect(otherRows.filter({ hasText: /^ETHEther/ })).toContainText(`ETHEther${shown(formatEther(otherEther))}`)
   await view.getByRole('button', { name: 'Back' }).click()
   await expect(account).toBeVisible()
+})
+
+test('Send reads the token list again when the wallet switches network under the form', async ({ page, stack }) => {
+  const other = stack.chains[1]!
+  const owner = stack.devAccounts[0]!
+  await page.goto(stack.demo!.url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  await page.getByRole('button', { name: new RegExp(`${owner.slice(0, 4)}…${owner.slice(-6)}$`) }).click()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Send' }).click()
+  const send = page.getByRole('dialog', { name: 'Send' })
+  await expect(send.getByRole('combobox', { name: /^Token/ })).toContainText('ETH')
+
+  await page.evaluate((id) => (window as unknown as { devWallet: DevWallet }).devWallet.provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${id.toString(16)}` }] }), other.chainId)
+  const ether = await createPublicClient({ transport: http(other.rpcUrl) }).getBalance({ address: owner })
+  await expect(send.getByRole('combobox', { name: /^Token/ })).toContainText(`ETHEther${shown(formatEther(ether))}`)
+  await send.getByRole('combobox', { name: /^Token/ }).click()
+  await expect(send.getByRole('option')).toHaveCount(other.tokens.length + 1)
 })

@@ -84,9 +84,11 @@ function SendForm({ send, namespace }: { send: SendController; namespace: string
   const receiverText = state.receiverAddress ?? ''
   const { token, tokenBalances } = state
 
+  // The network's balances: a switch under the form (the wallet switched) empties the list, and it is read again.
+  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
   useEffect(() => {
     void send.loadTokenBalances()
-  }, [send])
+  }, [send, caipNetworkId])
   // The network's own currency is chosen first, as soon as balances arrive.
   useEffect(() => {
     if (!token && tokenBalances.length > 0) send.setToken(tokenBalances.find(isNativeToken) ?? tokenBalances[0])

@@ -37,9 +37,12 @@ export function TokenList({ send }: { send: SendController }) {
   const tokens = useMemo(() => [...balances].sort((a, b) => b.value - a.value), [balances])
   const hasLoaded = useStoreSelector(send.store, (s) => s.hasLoadedBalances)
   const isLoading = useStoreSelector(send.store, (s) => s.loading)
+  // Read again on each visit, and when the account or its network changes under the view (the wallet switched).
+  const address = useWidgetState((s) => s.address)
+  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
   useEffect(() => {
     void send.loadTokenBalances({ force: true })
-  }, [send])
+  }, [send, address, caipNetworkId])
 
   if (!hasLoaded) return <p className="muted">{t('tokens.loading')}</p>
   if (tokens.length === 0) {
