@@ -1,5 +1,6 @@
 import { createPublicClient, erc20Abi, formatEther, formatUnits, http } from 'viem'
 import { formatTokenQuantity } from '../../src/shared/protocol/display'
+import type { Page } from '@playwright/test'
 import { expect, test } from '../fixtures'
 
 /** An amount as the widget shows it in English: 3 decimals at most (SPEC §5), thousands grouped by commas. */
@@ -114,14 +115,19 @@ test('in French the views, numbers, an error and a toast are French', async ({ p
   await expect(activity.getByRole('button', { name: 'Réessayer' })).toBeVisible()
 })
 
-test('Tokens lists the network’s currency and each configured token with the balance the chain holds, follows a switch made in the wallet, and Back returns to Account', async ({ page, stack }) => {
-  const [chain, other] = [stack.chains[0]!, stack.chains[1]!]
-  const owner = stack.devAccounts[0]!
-  await page.goto(stack.demo!.url)
+/** Connects the demo's dev wallet (its first account, `owner`) and opens Account from the account button. */
+async function connectAndOpenAccount(page: Page, demoUrl: string, owner: string) {
+  await page.goto(demoUrl)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await page.getByRole('button', { name: new RegExp(`${owner.slice(0, 4)}…${owner.slice(-6)}$`) }).click()
+}
+
+test('Tokens lists the network’s currency and each configured token with the balance the chain holds, follows a switch made in the wallet, and Back returns to Account', async ({ page, stack }) => {
+  const [chain, other] = [stack.chains[0]!, stack.chains[1]!]
+  const owner = stack.devAccounts[0]!
+  await connectAndOpenAccount(page, stack.demo!.url, owner)
   const account = page.getByRole('dialog', { name: 'Account' })
   await account.getByRole('button', { name: 'Tokens' }).click()
 
@@ -157,11 +163,7 @@ test('Tokens lists the network’s currency and each configured token with the b
 test('Send reads the token list again when the wallet switches network under the form', async ({ page, stack }) => {
   const other = stack.chains[1]!
   const owner = stack.devAccounts[0]!
-  await page.goto(stack.demo!.url)
-  await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
-  await expect(page.getByRole('dialog')).toHaveCount(0)
-  await page.getByRole('button', { name: new RegExp(`${owner.slice(0, 4)}…${owner.slice(-6)}$`) }).click()
+  await connectAndOpenAccount(page, stack.demo!.url, owner)
   await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Send' }).click()
   const send = page.getByRole('dialog', { name: 'Send' })
   await expect(send.getByRole('combobox', { name: /^Token/ })).toContainText('ETH')
