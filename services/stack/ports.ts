@@ -96,11 +96,13 @@ let nextPort: number | undefined
 /** Picks free ports for every service (tests run beside a developer's `npm start`, and beside each other). */
 export async function freePorts(host = '127.0.0.1'): Promise<StackPorts> {
   const { from, to } = freePortRange()
+  const anywhere = () => from + Math.floor(Math.random() * (to - from))
+  const after = (port: number | undefined) => (port === undefined || port < from || port > to ? anywhere() : port === to ? from : port + 1)
   const ports = {} as StackPorts
   for (const key of Object.keys(stackPorts) as StackPortName[]) {
     for (let tried = 0; ; tried++) {
       if (tried > to - from) throw new Error(`No free port from ${from} to ${to} on ${host}.`)
-      nextPort = nextPort === undefined || nextPort < from || nextPort > to ? from + Math.floor(Math.random() * (to - from)) : nextPort === to ? from : nextPort + 1
+      nextPort = after(nextPort)
       const port = nextPort
       const isFree = await listenOnce(port, host).then(
         () => true,
