@@ -37,8 +37,11 @@ describe('the Tokens view', () => {
     expect(text(await render({ hasLoadedBalances: true, tokenBalances: [ether] }, 'fr'))).toBe('ETH Ether 1,234 3 703,50 $US')
   })
 
-  it('says balances are on their way, then that they could not be read, with a way to try again', async () => {
-    expect(text(await render({ hasLoadedBalances: false }))).toBe('Loading balances…')
+  it('shows the network’s currency with a skeleton while balances load, then says they could not be read, with a way to try again', async () => {
+    const loading = await render({ hasLoadedBalances: false })
+    expect(text(loading)).toBe('ETH Ether Loading balances…')
+    expect(loading).toContain('aria-busy="true"')
+    expect(loading).toContain('<span class="skeleton" aria-hidden="true"></span>')
     const failed = await render({ hasLoadedBalances: true, tokenBalances: [] })
     expect(text(failed)).toBe('Balances could not be read: the network did not answer. Try again')
     expect(failed).toContain('<button type="button" class="button">')

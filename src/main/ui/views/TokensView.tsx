@@ -8,6 +8,7 @@ import { formatUsdValue } from '../i18n/formatNumber'
 import { Glyph } from '../Modal/Glyph'
 import { useLocale, useTranslate } from '../useTranslate'
 import { formatTokenBalance } from './formatTokenBalance'
+import { networkImageUrl } from './NetworkIcon'
 import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 import { TokenIcon } from './TokenIcon'
 import { useSendController } from './useSendController'
@@ -18,12 +19,34 @@ import { useSendController } from './useSendController'
  * value in dollars. The family's send form reads the same list, so what Send offers is what this view shows.
  */
 export function TokensView() {
-  const t = useTranslate()
   const namespace = useWidgetState((s) => s.activeNamespace)
   const loaded = useSendController(namespace)
-  if (!loaded) return <p className="muted">{t('tokens.loading')}</p>
+  if (!loaded) return <LoadingList />
   if ('error' in loaded) return <Alert message={loaded.error} />
   return <TokenList send={loaded.send} />
+}
+
+/** While balances load: the network's currency as it will show, a skeleton where its balance comes (never a bare '…'). */
+function LoadingList() {
+  const widget = useWidget()
+  const t = useTranslate()
+  const { network } = useNetwork()
+  const { symbol, name } = network.nativeCurrency
+  return (
+    <ul className="list token-rows" aria-label={t('tokens.list', { network: network.name })} aria-busy="true">
+      <li className="item token-row">
+        <TokenIcon symbol={symbol} imageUrl={networkImageUrl(widget, network)} size={32} />
+        <span className="token-text">
+          <span className="token-symbol">{symbol}</span>
+          <span className="token-name">{name}</span>
+        </span>
+        <span className="token-amounts">
+          <span className="skeleton" aria-hidden="true" />
+          <span className="visually-hidden">{t('tokens.loading')}</span>
+        </span>
+      </li>
+    </ul>
+  )
 }
 
 /** The list itself, once the family's send controller is loaded: its balances, read again on each visit. */
@@ -44,7 +67,7 @@ export function TokenList({ send }: { send: SendController }) {
     void send.loadTokenBalances({ force: true })
   }, [send, address, caipNetworkId])
 
-  if (!hasLoaded) return <p className="muted">{t('tokens.loading')}</p>
+  if (!hasLoaded) return <LoadingList />
   if (tokens.length === 0) {
     return (
       <div className="account">
