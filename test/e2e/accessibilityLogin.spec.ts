@@ -5,6 +5,10 @@ import type { Page, TestInfo } from '@playwright/test'
 import { expect, test } from '../fixtures'
 import { accountButton, createWalletInFrame, enterCode, startEmailLogin, widgetState } from '../support/emailLogin'
 
+// axe judges contrast as the page is at that moment: the modal's 160 ms fade-in, caught half-way on a loaded machine, read
+// as a contrast failure. With reduced motion (which the widget honours) every view is checked as it rests.
+test.use({ reducedMotion: 'reduce' })
+
 /** Checks the page with axe, then saves its screenshot. */
 const shooter = (page: Page, testInfo: TestInfo, themeMode: 'dark' | 'light') => async (view: string) => {
   const results = await new AxeBuilder({ page }).analyze()

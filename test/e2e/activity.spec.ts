@@ -5,6 +5,10 @@ import type { Locator, Page } from '@playwright/test'
 import { expect, test } from '../fixtures'
 import type { StackChain, StackManifest } from '../../services/stack/manifest'
 
+// axe judges contrast as the page is at that moment: the modal's 160 ms fade-in, caught half-way on a loaded machine, read
+// as a contrast failure. With reduced motion (which the widget honours) every view is checked as it rests.
+test.use({ reducedMotion: 'reduce' })
+
 /** SPEC §5's shortened address: 4 characters at the start (0x included), 6 at the end. */
 const short = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
 

@@ -5,6 +5,10 @@ import { formatTokenQuantity } from '../../src/shared/protocol/display'
 import { expect, test } from '../fixtures'
 import type { StackManifest } from '../../services/stack/manifest'
 
+// axe judges contrast as the page is at that moment: the modal's 160 ms fade-in, caught half-way on a loaded machine, read
+// as a contrast failure. With reduced motion (which the widget honours) every view is checked as it rests.
+test.use({ reducedMotion: 'reduce' })
+
 /**
  * The send form as a visitor meets it: every wrong input said in one sentence of their language, before anything is
  * asked of the node or the wallet; the token picker by keyboard and screen reader; nothing long widening the modal.

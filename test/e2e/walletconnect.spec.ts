@@ -7,6 +7,10 @@ import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/
 import type { StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
 
+// axe judges contrast as the page is at that moment: the modal's 160 ms fade-in, caught half-way on a loaded machine, read
+// as a contrast failure. With reduced motion (which the widget honours) every view is checked as it rests.
+test.use({ reducedMotion: 'reduce' })
+
 /** The widget's short address (SPEC §5): 4 characters at the start, the 0x included, and 6 at the end. */
 const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
 
