@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, type ReactNode } from 'react'
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { tokenKey } from '../../namespaces/sendForm'
@@ -26,6 +26,20 @@ export function TokensView() {
   return <TokenList send={loaded.send} />
 }
 
+/** One token: its icon, symbol and name, then its amounts (`children`). */
+function TokenRow({ symbol, name, imageUrl, children }: { symbol: string; name: string; imageUrl: string | undefined; children: ReactNode }) {
+  return (
+    <li className="item token-row">
+      <TokenIcon symbol={symbol} imageUrl={imageUrl} size={32} />
+      <span className="token-text">
+        <span className="token-symbol">{symbol}</span>
+        <span className="token-name">{name}</span>
+      </span>
+      <span className="token-amounts">{children}</span>
+    </li>
+  )
+}
+
 /** While balances load: the network's currency as it will show, a skeleton where its balance comes (never a bare '…'). */
 function LoadingList() {
   const widget = useWidget()
@@ -34,17 +48,10 @@ function LoadingList() {
   const { symbol, name } = network.nativeCurrency
   return (
     <ul className="list token-rows" aria-label={t('tokens.list', { network: network.name })} aria-busy="true">
-      <li className="item token-row">
-        <TokenIcon symbol={symbol} imageUrl={networkImageUrl(widget, network)} size={32} />
-        <span className="token-text">
-          <span className="token-symbol">{symbol}</span>
-          <span className="token-name">{name}</span>
-        </span>
-        <span className="token-amounts">
-          <span className="skeleton" aria-hidden="true" />
-          <span className="visually-hidden">{t('tokens.loading')}</span>
-        </span>
-      </li>
+      <TokenRow symbol={symbol} name={name} imageUrl={networkImageUrl(widget, network)}>
+        <span className="skeleton" aria-hidden="true" />
+        <span className="visually-hidden">{t('tokens.loading')}</span>
+      </TokenRow>
     </ul>
   )
 }
@@ -82,17 +89,10 @@ export function TokenList({ send }: { send: SendController }) {
   return (
     <ul className="list token-rows" aria-label={t('tokens.list', { network: network.name })}>
       {tokens.map((token) => (
-        <li key={tokenKey(token)} className="item token-row">
-          <TokenIcon symbol={token.symbol} imageUrl={tokenBalanceImageUrl(widget, network, token)} size={32} />
-          <span className="token-text">
-            <span className="token-symbol">{token.symbol}</span>
-            <span className="token-name">{token.name}</span>
-          </span>
-          <span className="token-amounts">
-            <span className="token-balance">{formatTokenBalance(locale, token.quantity.numeric)}</span>
-            {token.value > 0 ? <span className="token-name">{formatUsdValue(locale, token.value)}</span> : null}
-          </span>
-        </li>
+        <TokenRow key={tokenKey(token)} symbol={token.symbol} name={token.name} imageUrl={tokenBalanceImageUrl(widget, network, token)}>
+          <span className="token-balance">{formatTokenBalance(locale, token.quantity.numeric)}</span>
+          {token.value > 0 ? <span className="token-name">{formatUsdValue(locale, token.value)}</span> : null}
+        </TokenRow>
       ))}
     </ul>
   )
