@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PluginOption } from 'vite'
 import { startAnvil } from '../chain/anvil'
@@ -204,6 +204,18 @@ export async function startStack({
   }
 }
 
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * Where a Vite app keeps its pre-bundled dependencies: a folder per app under `TESSERA_VITE_CACHE_DIR` (by default
+ * node_modules/.vite). Vite's default is one folder for every app, and two dev servers side by side (the demo's and the
+ * frame's under `npm start`) then overwrite each other's bundles: the other one answers 504 "Outdated Optimize Dep".
+ */
+export function viteCacheDir(root: string, env: NodeJS.ProcessEnv = process.env) {
+  const app = relative(repoRoot, root).split(sep).join('-') || 'root'
+  return join(env.TESSERA_VITE_CACHE_DIR || join(repoRoot, 'node_modules', '.vite'), app)
+}
+
 /**
  * Serves a Vite app (the demo, the secure frame, or a test harness) with the stack's manifest injected as __TESSERA_STACK__:
  * 'dev' with Vite's dev server, 'preview' built and served from its build; `plugins` join the app's own. Resolves to its stop().
@@ -213,6 +225,7 @@ export async function serveViteApp({ root, mode, host, port, manifest, plugins =
   const inline = {
     configFile: `${root}/vite.config.ts`,
     root,
+    cacheDir: viteCacheDir(root),
     plugins,
     logLevel: 'warn' as const,
     define: { __TESSERA_STACK__: JSON.stringify(manifest) },
