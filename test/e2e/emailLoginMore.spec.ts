@@ -176,3 +176,23 @@ test("a disallowed RPC call through the auth connector fails with 'Requested RPC
   expect(outcome.afterMs).toBeGreaterThanOrEqual(250)
   await expect(page.getByRole('alert').filter({ hasText: 'Action not allowed' })).toBeVisible()
 })
+
+test("a secure frame whose script cannot load: Continue says 'Unable to load email login dependency' within the frame's ready wait, and works again once the frame loads", async ({ page, stack }) => {
+  // What a dev server answered on a first `npm start`: 504 for the frame's JavaScript.
+  const frameScripts = `${stack.auth!.frameOrigin}/**/*.js`
+  await page.route(frameScripts, (route) => route.fulfill({ status: 504, body: 'Outdated Optimize Dep' }))
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const connect = page.getByRole('dialog', { name: 'Connect Wallet' })
+  await connect.getByLabel('E-mail address').fill(`no-frame-${Date.now()}@tessera.test`)
+  const continueButton = connect.getByRole('button', { name: 'Continue', exact: true })
+  await continueButton.click()
+  // The page waits 10 s after the frame's page loaded for its ready event (not the whole 30 s of the ready timeout).
+  await expect(connect.getByRole('alert')).toHaveText('Unable to load email login dependency', { timeout: 20_000 })
+  await expect(continueButton).toBeEnabled()
+  await expect(page.locator('iframe[data-tessera-frame]')).toHaveCount(0)
+
+  await page.unroute(frameScripts)
+  await continueButton.click()
+  await expect(page.getByRole('dialog', { name: 'Approve this device' })).toBeVisible({ timeout: 20_000 })
+})

@@ -44,6 +44,30 @@ describe('createFrameChannel', () => {
     expect(fake.hosts).toHaveLength(2)
   })
 
+  it("says 'Unable to load email login dependency' 10 s after the frame's page loaded without its ready event (its script failed)", async () => {
+    const { fake, channel } = setUp((request, f) => f.success(request, { isConnected: true }))
+    const first = rejection(channel.request('APP_IS_CONNECTED'))
+    await vi.advanceTimersByTimeAsync(2_000)
+    fake.hosts[0]!.load()
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(fake.hosts[0]!.removed).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await first).toMatchObject({ code: 'EMAIL_DEPENDENCY_FAILED', shortMessage: 'Unable to load email login dependency' })
+    expect(fake.hosts[0]!.removed).toBe(true)
+    // The next call loads the frame again; a frame whose page loads before its ready event (the config fetch) works.
+    const second = channel.request('APP_IS_CONNECTED')
+    await vi.advanceTimersByTimeAsync(0)
+    fake.hosts[1]!.load()
+    await vi.advanceTimersByTimeAsync(3_000)
+    fake.ready()
+    await vi.advanceTimersByTimeAsync(500)
+    await expect(second).resolves.toEqual({ isConnected: true })
+    // A later load (the frame reloading itself) changes nothing for a ready frame.
+    fake.hosts[1]!.load()
+    await vi.advanceTimersByTimeAsync(30_000)
+    await expect(channel.request('APP_IS_CONNECTED')).resolves.toEqual({ isConnected: true })
+  })
+
   it("takes the ready event and replies only from the frame's window and exact origin", async () => {
     const { fake, channel } = setUp()
     const answer = channel.request('APP_GET_CHAIN_ID')

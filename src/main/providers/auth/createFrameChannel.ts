@@ -33,10 +33,15 @@ export type CreateFrameChannelParameters = {
   params: FrameParameters
   /** The page's window: where replies arrive, and whose origin the frame is told. */
   window: Pick<Window, 'addEventListener' | 'removeEventListener'> & { location: { origin: string } }
-  /** Makes the element that loads `src` (hidden at first); by default an iframe in document.body. */
-  createHost?: (src: string) => FrameHost
+  /** Makes the element that loads `src` (hidden at first), calling `onLoad` once its page has loaded; by default an iframe in document.body. */
+  createHost?: (src: string, onLoad: () => void) => FrameHost
   /** The frame must say it is ready within this, or the login is 'Unable to load email login dependency'. */
   readyTimeoutMs?: number
+  /**
+   * Once the frame's page has loaded (its scripts have run or failed), its ready event must come within this: a frame
+   * whose script failed to load, or that stays silent, is said sooner than `readyTimeoutMs`.
+   */
+  readyAfterLoadMs?: number
   readyDelayMs?: number
   /** SPEC §9: a request the frame does not answer within this is aborted. */
   requestTimeoutMs?: number
@@ -68,8 +73,9 @@ export function toFrameError(payload: { message?: string; code?: string; params?
 }
 
 /** The default host: a hidden iframe whose sandbox keeps the frame's own origin (its storage holds the keys). */
-export function createIframeHost(src: string, document: Document = globalThis.document): FrameHost {
+export function createIframeHost(src: string, onLoad: () => void = () => {}, document: Document = globalThis.document): FrameHost {
   const iframe = document.createElement('iframe')
+  iframe.addEventListener('load', onLoad)
   iframe.src = src
   iframe.title = 'Secure login frame'
   // allow-same-origin: the frame keeps its origin, so its own storage (LOCAL-STACK.md); allow-forms: its password form.
@@ -101,7 +107,8 @@ export function createIframeHost(src: string, document: Document = globalThis.do
 /**
  * The page's end of the secure frame channel (SPEC §4, §7, §8, §9):
  * 1. the frame is loaded hidden with projectId, chainId, version, enableLogger and the page's origin; it is ready once
- *    it posts FRAME_READY, plus 500 ms; no ready event within `readyTimeoutMs` is 'Unable to load email login dependency';
+ *    it posts FRAME_READY, plus 500 ms; no ready event within `readyTimeoutMs`, or within `readyAfterLoadMs` of its page's
+ *    load (its script failed: the frame can say nothing), is 'Unable to load email login dependency';
  * 2. each request `{ id, type, payload }` is checked by the shared schema and posted to the frame's exact origin only;
  * 3. a message is read only from the frame's window and origin; a reply is checked against the schema of its request;
  * 4. each request has a timeout (30 s; longer while the frame shows itself to the person); a timeout or an abort is
@@ -112,8 +119,9 @@ export function createFrameChannel({
   frameUrl,
   params,
   window: page,
-  createHost = (src) => createIframeHost(src),
+  createHost = (src, onLoad) => createIframeHost(src, onLoad),
   readyTimeoutMs = 30_000,
+  readyAfterLoadMs = 10_000,
   readyDelayMs = SECURE_FRAME_READY_DELAY_MS,
   requestTimeoutMs = SECURE_FRAME_REQUEST_TIMEOUT_MS,
   personTimeoutMs = 10 * 60_000,
@@ -213,18 +221,26 @@ export function createFrameChannel({
   function ready(): Promise<void> {
     if (isDestroyed) return Promise.reject(createWidgetError('EMAIL_DEPENDENCY_FAILED', { details: 'the widget was destroyed' }))
     return (loading ??= new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        onReady = undefined
-        teardown('the frame did not load')
-        reject(createWidgetError('EMAIL_DEPENDENCY_FAILED', { details: `${frameOrigin} sent no ready event within ${Math.round(readyTimeoutMs / 1_000)} s` }))
-      }, readyTimeoutMs)
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const failAfter = (ms: number, details: string) => {
+        clearTimeout(timer)
+        timer = setTimeout(() => {
+          onReady = undefined
+          teardown('the frame did not load')
+          reject(createWidgetError('EMAIL_DEPENDENCY_FAILED', { details }))
+        }, ms)
+      }
+      failAfter(readyTimeoutMs, `${frameOrigin} sent no ready event within ${Math.round(readyTimeoutMs / 1_000)} s`)
       onReady = () => {
         onReady = undefined
         clearTimeout(timer)
         setTimeout(resolve, readyDelayMs)
       }
+      const onLoad = () => {
+        if (onReady) failAfter(readyAfterLoadMs, `${frameOrigin} loaded but sent no ready event within ${Math.round(readyAfterLoadMs / 1_000)} s (its script failed, or it does not trust this page)`)
+      }
       try {
-        host = createHost(src())
+        host = createHost(src(), onLoad)
       } catch (error) {
         clearTimeout(timer)
         onReady = undefined

@@ -18,7 +18,7 @@ export function createFakeFrame({
 }: { frameOrigin?: string; pageOrigin?: string; respond?: (request: FakeRequest) => unknown; answer?: (request: FakeRequest) => FakeAnswer | undefined } = {}) {
   const listeners = new Set<Listener>()
   const posted: { message: FakeRequest; targetOrigin: string }[] = []
-  const hosts: { src: string; shown: number[]; hidden: number; removed: boolean }[] = []
+  const hosts: { src: string; shown: number[]; hidden: number; removed: boolean; load: () => void }[] = []
   const frameWindow: FrameWindow = {
     postMessage(message, targetOrigin) {
       posted.push({ message: message as FakeRequest, targetOrigin })
@@ -36,8 +36,9 @@ export function createFakeFrame({
     addEventListener: (_type: string, listener: Listener) => void listeners.add(listener),
     removeEventListener: (_type: string, listener: Listener) => void listeners.delete(listener),
   } as unknown as Pick<Window, 'addEventListener' | 'removeEventListener'> & { location: { origin: string } }
-  const createHost = (src: string): FrameHost => {
-    const host = { src, shown: [] as number[], hidden: 0, removed: false }
+  /** `load()` on a host plays its page's load event (its scripts have run, or failed). */
+  const createHost = (src: string, onLoad: () => void = () => {}): FrameHost => {
+    const host = { src, shown: [] as number[], hidden: 0, removed: false, load: onLoad }
     hosts.push(host)
     return {
       contentWindow: () => (host.removed ? null : frameWindow),
