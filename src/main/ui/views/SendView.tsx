@@ -2,17 +2,17 @@ import { useEffect, useId, useState } from 'react'
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { SendController } from '../../namespaces/types'
-import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey, type AmountIssue, type ReceiverIssue } from '../../namespaces/sendForm'
+import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey, type AmountIssue } from '../../namespaces/sendForm'
 import { shortenAddress } from '../../../shared/protocol/display'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { Alert } from '../Alert'
-import type { MessageKey } from '../i18n/en'
 import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
 import { useLocale, useTranslate } from '../useTranslate'
 import { networkImageUrl } from './NetworkIcon'
 import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 import { TokenPicker } from './TokenPicker'
 import { useSendController } from './useSendController'
+import { receiverIssueText } from './receiverIssueText'
 import { useShownIssue } from './useShownIssue'
 
 /** Typed amounts and receivers are bounded: nothing a person sends needs more. */
@@ -49,22 +49,6 @@ function amountIssueText(t: ReturnType<typeof useTranslate>, locale: string, iss
       return t('send.insufficientFunds', { symbol: issue.symbol })
     case 'noRoomForFee':
       return t('send.amount.noRoomForFee', { symbol: issue.symbol })
-  }
-}
-
-/** The sentence for what is wrong with a receiver: a bad address is worded for the family. */
-function receiverIssueText(t: ReturnType<typeof useTranslate>, namespace: string, issue: ReceiverIssue): string {
-  switch (issue.reason) {
-    case 'badAddress': {
-      const key: MessageKey = namespace === 'eip155' ? 'send.badReceiver' : namespace === 'solana' ? 'send.receiver.badSolana' : 'send.receiver.badOther'
-      return t(key)
-    }
-    case 'badChecksum':
-      return t('send.receiver.badChecksum')
-    case 'unknownName':
-      return t('send.receiver.unknownName', { name: issue.name })
-    case 'nameLookupFailed':
-      return t('send.receiver.lookupFailed', { name: issue.name })
   }
 }
 
@@ -212,7 +196,7 @@ function SendForm({ send, namespace }: { send: SendController; namespace: string
         />
         {shownReceiverIssue ? (
           <p id={ids.receiverNote} className="error" role="alert">
-            {receiverIssueText(t, namespace, shownReceiverIssue)}
+            {receiverIssueText(t, namespace, network.name, shownReceiverIssue)}
           </p>
         ) : isResolving ? (
           <p id={ids.receiverNote} className="muted" role="status">
