@@ -6,22 +6,8 @@ import type { AuthConnector, SocialProvider } from '../providers/auth/createAuth
 import type { NamespaceConnector } from '../namespaces/types'
 import type { Router } from '../state/createRouter'
 import type { WidgetNetwork } from './config'
+import { initialAuthLoginState, type AuthLoginError, type AuthLoginState } from './authLoginState'
 import { waitForFarcaster } from './createFarcasterLogin'
-
-export type AuthLoginStep = 'email' | 'device' | 'otp' | 'connecting'
-export type AuthLoginError = { code: string; message: string; params?: Record<string, string | number> }
-
-export type AuthLoginState = {
-  step: AuthLoginStep
-  /** The address the code goes to. */
-  email: string | undefined
-  /** The social provider whose popup is open, or 'farcaster' while its QR code waits for the phone. */
-  socialProvider: SocialProvider | 'farcaster' | undefined
-  /** The Farcaster sign-in's URI, shown as a QR code (once the frame gave it). */
-  farcasterUri?: string | undefined
-  isBusy: boolean
-  error: AuthLoginError | undefined
-}
 
 export type CreateAuthLoginParameters = {
   /** The login's state (made by the widget at once, so the views can read it before this code loads). */
@@ -46,8 +32,6 @@ export type CreateAuthLoginParameters = {
   /** A social popup that brings no answer within this ends with 'Social login timed out: please try again'. */
   socialTimeoutMs?: number
 }
-
-export const initialAuthLoginState: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, farcasterUri: undefined, isBusy: false, error: undefined }
 
 const toLoginError = (error: unknown): AuthLoginError => {
   const e: WidgetError = isWidgetError(error) ? error : createWidgetError('SOMETHING_WENT_WRONG', { cause: error })
@@ -209,3 +193,4 @@ export function createAuthLogin({ store = createStore<AuthLoginState>()(() => in
 }
 
 export type AuthLogin = ReturnType<typeof createAuthLogin>
+

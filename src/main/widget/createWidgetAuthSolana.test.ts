@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { createAuthConnector as realCreateAuthConnector, CreateAuthConnectorParameters } from '../providers/auth/createAuthConnector'
 import { createFakeFrame, type FakeRequest } from '../providers/auth/testing/createFakeFrame'
 import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
+import { initialAuthLoginState } from './authLoginState'
 import { createWidget, type Widget } from './createWidget'
 
 // The widget's auth connector talks to the fake frame of the test (no iframe in node): everything else is the widget's own.
@@ -73,6 +74,16 @@ async function emailLogin(widget: Widget) {
 }
 
 describe('e-mail login with EVM and Solana networks', () => {
+  it('starts with the whole idle login state, the Farcaster URI included, and comes back to it after a login', async () => {
+    startFrame()
+    const { widget } = page()
+    await widget.ready()
+    // toStrictEqual: a field left out (farcasterUri was) is not the same as one that is undefined.
+    expect(widget.auth!.store.getState()).toStrictEqual(initialAuthLoginState)
+    await emailLogin(widget)
+    expect(widget.auth!.store.getState()).toStrictEqual(initialAuthLoginState)
+  })
+
   it('connects both families from the one login, the EVM one active, and stores both', async () => {
     startFrame()
     const { widget, storage } = page()

@@ -21,7 +21,8 @@ import type { PairingState } from './createWalletConnectPairing'
 import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
 import type { AuthConnector } from '../providers/auth/createAuthConnector'
-import type { AuthLogin, AuthLoginState } from './createAuthLogin'
+import type { AuthLogin } from './createAuthLogin'
+import { initialAuthLoginState, type AuthLoginState } from './authLoginState'
 import { widgetLocale } from '../ui/i18n/buttons'
 import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
@@ -241,7 +242,7 @@ export function startWidget(
   const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
 
   // The login steps' code loads with the first login action (or the Connect view's preload); its state is here at once.
-  const authStore = createStore<AuthLoginState>()(() => ({ step: 'email', email: undefined, socialProvider: undefined, isBusy: false, error: undefined }))
+  const authStore = createStore<AuthLoginState>()(() => initialAuthLoginState)
   let authLoginLoad: Promise<AuthLogin> | undefined
   const authLogin = () =>
     (authLoginLoad ??= import('./createAuthLogin').then(({ createAuthLogin }) =>

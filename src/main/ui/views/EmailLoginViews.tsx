@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
-import type { AuthLoginState } from '../../widget/createAuthLogin'
+import { initialAuthLoginState, type AuthLoginState } from '../../widget/authLoginState'
 import { Alert } from '../Alert'
 import { useTranslate } from '../useTranslate'
 import { AuthTextForm } from './AuthTextForm'
@@ -8,8 +8,7 @@ import { AuthTextForm } from './AuthTextForm'
 /** Brand names, the same in every language. */
 const socialNames = { google: 'Google', x: 'X', discord: 'Discord', farcaster: 'Farcaster', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' } as const
 
-const noLogin = { getState: () => idle, subscribe: () => () => {} }
-const idle: AuthLoginState = { step: 'email', email: undefined, socialProvider: undefined, farcasterUri: undefined, isBusy: false, error: undefined }
+const noLogin = { getState: () => initialAuthLoginState, subscribe: () => () => {} }
 
 /** The login's state, or an idle one without e-mail login configured. */
 export function useAuthLogin<T>(select: (state: AuthLoginState) => T): T {
