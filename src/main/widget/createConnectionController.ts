@@ -17,13 +17,20 @@ import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { WidgetConfig, WidgetNetwork } from './config'
 import { disconnectedNamespace, patchNamespace, topFields, type ConnectorSummary, type NamespaceState, type RecentWallet, type WidgetState } from './widgetState'
 
+/** Each family's own currency; an unknown Substrate chain's is unknown (the protocol's placeholder). */
+const familyCurrencies: Partial<Record<ChainNamespace, WidgetNetwork['nativeCurrency']>> = {
+  eip155: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  solana: { name: 'Solana', symbol: 'SOL', decimals: 9 },
+  bip122: { name: 'Bitcoin', symbol: 'BTC', decimals: 8 },
+}
+
 /**
  * The network placeholder for a network the host did not request (SPEC §3): the protocol's "Unknown Network" (same id,
  * no RPC), with its family's currency so a balance line still names it.
  */
 export function unknownNetwork(caipNetworkId: CaipNetworkId): WidgetNetwork {
-  const nativeCurrency = parseCaipNetworkId(caipNetworkId)?.namespace === 'solana' ? { name: 'Solana', symbol: 'SOL', decimals: 9 } : { name: 'Ether', symbol: 'ETH', decimals: 18 }
-  return { ...unknownCaipNetwork(caipNetworkId), nativeCurrency } as WidgetNetwork
+  const placeholder = unknownCaipNetwork(caipNetworkId)
+  return { ...placeholder, nativeCurrency: familyCurrencies[placeholder.chainNamespace] ?? placeholder.nativeCurrency } as WidgetNetwork
 }
 
 export type ConnectionControllerParameters = {
