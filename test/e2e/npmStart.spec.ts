@@ -7,9 +7,9 @@ import { join } from 'node:path'
 import { readManifest } from '../../services/stack/manifest'
 import { freePorts, stackPortsEnv } from '../../services/stack/ports'
 import { expect, test } from '../fixtures'
-import { accountButton, createWalletInFrame, enterCode, startEmailLogin, widgetState } from '../support/emailLogin'
+import { accountButton, createWalletInFrame, enterCode, socialLogin, startEmailLogin, widgetState } from '../support/emailLogin'
 
-test('npm start from a fresh clone: the demo in Vite dev logs in by e-mail with the code from the inbox', async ({ page }) => {
+test('npm start from a fresh clone: the demo in Vite dev logs in by e-mail with the code from the inbox, and with a social provider', async ({ page, browser }) => {
   // The whole stack starting beside the tests' own, and two dev servers pre-bundling from empty caches.
   test.setTimeout(240_000)
   const dir = mkdtempSync(join(tmpdir(), 'tessera-npm-start-'))
@@ -39,6 +39,21 @@ test('npm start from a fresh clone: the demo in Vite dev logs in by e-mail with 
     await createWalletInFrame(page, 'a long recovery password 1')
     await expect.poll(async () => (await widgetState(page)).status, { timeout: 30_000 }).toBe('connected')
     await expect(accountButton(page, (await widgetState(page)).address!)).toBeVisible()
+
+    // Social login, in a browser of its own: the local Google's dev user, through the same frame.
+    const other = await browser.newContext()
+    try {
+      const socialPage = await other.newPage()
+      socialPage.on('response', (response) => {
+        if (response.status() >= 500) failedResponses.push(`${response.status()} ${response.url()}`)
+      })
+      await socialPage.goto(demoUrl)
+      await socialPage.getByRole('button', { name: 'Connect Wallet' }).click()
+      await socialLogin(socialPage, 'Google', stack.auth!.devUsers[0]!, 'a long recovery password 2')
+      await expect.poll(async () => (await widgetState(socialPage)).status, { timeout: 30_000 }).toBe('connected')
+    } finally {
+      await other.close()
+    }
     // Neither dev server answered 504 "Outdated Optimize Dep" (the demo's pre-bundling had overwritten the frame's).
     expect(failedResponses).toEqual([])
   } finally {
