@@ -4,6 +4,12 @@ import type { HistoryCache } from './routes/historyCache'
 
 export type ServiceToken = { address: Address; name: string; symbol: string; decimals: number; iconUrl?: string }
 
+/**
+ * Where a chain's swaps come from (/v1/convert/*): a Uniswap-V2-compatible router and its factory, and the wrapped
+ * native currency that routes go through when two tokens have no pool of their own.
+ */
+export type ServiceSwapConfig = { kind: 'uniswapV2'; /** Shown as the quote's source. */ name: string; router: Address; factory: Address; wrappedNative: Address }
+
 export type ServiceChain = {
   chainId: number
   name: string
@@ -11,6 +17,8 @@ export type ServiceChain = {
   multicall3: Address
   nativeCurrency: { name: string; symbol: string; decimals: number }
   tokens: readonly ServiceToken[]
+  /** Without one, the chain's convert routes answer 'Network not supported for Swaps' (SPEC §8). */
+  swap?: ServiceSwapConfig
 }
 
 export type WalletEntry = {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Address } from 'viem'
 import type { StackAuth } from '../auth/startLocalAuth'
+import type { UniswapV2Deployment } from '../chain/uniswapV2'
 
 /** Everything the local stack chose: the demo, the services and the tests read this one file. */
 export type StackManifest = {
@@ -32,6 +33,11 @@ export type StackChain = {
   blockTimeSeconds: number | null
   multicall3: Address
   tokens: { address: Address; name: string; symbol: string; decimals: number }[]
+  /**
+   * Uniswap V2 from its published artifacts (services/chain/uniswapV2.ts): WETH9, the factory, Router02, and the pools
+   * seeded by the liquidity provider (ETH/TUSD, ETH/TSR, TUSD/TSR at the demo prices).
+   */
+  uniswapV2: UniswapV2Deployment
 }
 
 export type StackSolana = {

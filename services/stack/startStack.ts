@@ -57,7 +57,7 @@ const localChains = [
 ] as const
 
 /**
- * Starts both anvil chains (seeded with Multicall3 and the demo tokens), the local Solana chain (SOL and TUSD
+ * Starts both anvil chains (seeded with Multicall3, the demo tokens and Uniswap V2 with its pools), the local Solana chain (SOL and TUSD
  * for its dev keys), the local Bitcoin regtest chain (mature coins for its dev keys), the local Polkadot chain
  * (chopsticks, //Alice … //Ferdie funded), the data service and the demo
  * page, writes the manifest, and returns a stop() that ends every process it started.
@@ -103,6 +103,7 @@ export async function startStack({
         blockTimeSeconds,
         multicall3: seeded.multicall3,
         tokens: seeded.tokens,
+        uniswapV2: seeded.uniswapV2,
       })
       log(`anvil ${name} (chain ${chainId}) on ${anvil.rpcUrl}`)
     }
@@ -143,6 +144,7 @@ export async function startStack({
         multicall3: chain.multicall3,
         nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
         tokens: chain.tokens,
+        swap: { kind: 'uniswapV2', name: 'Uniswap V2', router: chain.uniswapV2.router, factory: chain.uniswapV2.factory, wrappedNative: chain.uniswapV2.weth },
       })),
       prices: demoPrices,
       wallets: loadWallets(),
