@@ -52,6 +52,28 @@ async function fillSend(page: Page, amount: string, receiver: string) {
   return send
 }
 
+type SatsConnectAnswer = { method: string; answer: { jsonrpc?: unknown; status?: unknown; result?: unknown; error?: { code?: unknown } } }
+type DevBitcoinWindow = {
+  devBitcoinWallet: { rejectNext: (feature: string) => void }
+  TesseraDevBitcoin: { BitcoinProvider: { request: (method: string, params: unknown) => Promise<unknown> } }
+  satsConnectAnswers: SatsConnectAnswer[]
+}
+
+/** Keeps what the dev wallet's sats-connect provider answers the widget (`window.satsConnectAnswers`), as the wallet sends it. */
+async function recordSatsConnectAnswers(page: Page) {
+  await page.evaluate(() => {
+    const target = window as unknown as DevBitcoinWindow
+    const provider = target.TesseraDevBitcoin.BitcoinProvider
+    const request = provider.request.bind(provider)
+    target.satsConnectAnswers = []
+    provider.request = async (method, params) => {
+      const answer = await request(method, params)
+      target.satsConnectAnswers.push({ method, answer: answer as SatsConnectAnswer['answer'] })
+      return answer
+    }
+  })
+}
+
 test('a visitor connects the dev Bitcoin wallet: its payment address, the BTC the node holds for it, and a bitcoin: QR for each purpose', async ({ page, stack }) => {
   test.setTimeout(60_000)
   const bitcoin = stack.bitcoin!
@@ -129,6 +151,52 @@ test('a declined signature sends nothing and says so', async ({ page, stack }) =
   expect((await addressStats(bitcoin.apiUrl, sender.payment.address)).txCount).toBe(before.txCount)
 })
 
+test('through a sats-connect provider answering JSON-RPC 2.0 as wallets do: a declined connection and a declined signature say so; then it connects, and the PSBT it signs confirms', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const bitcoin = stack.bitcoin!
+  const sender = bitcoin.devAccounts[0]!.payment.address
+  const receiver = bitcoin.devAccounts[4]!.payment.address
+  await page.goto(`${stack.demo!.url}/?bitcoinWallet=sats-connect`)
+  await recordSatsConnectAnswers(page)
+
+  // The person declines the connection in the wallet: the widget says so (a refusal, never "something unexpected").
+  await page.evaluate(() => (window as unknown as DevBitcoinWindow).devBitcoinWallet.rejectNext('bitcoin:connect'))
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Bitcoin Wallet/ }).click()
+  const connecting = page.getByRole('dialog', { name: 'Continue in Tessera Dev Bitcoin Wallet' })
+  await expect(connecting.getByRole('alert')).toHaveText('Connection declined')
+  await connecting.getByRole('button', { name: 'Try again' }).click()
+  const account = await openAccount(page, sender)
+  await expect(account.getByText(shorten(sender))).toBeVisible()
+  await expect(account.getByText('Connected with Tessera Dev Bitcoin Wallet')).toBeVisible()
+
+  // Then declines the signature: nothing is sent, and the form says why.
+  const [senderBefore, receiverBefore] = await Promise.all([addressStats(bitcoin.apiUrl, sender), addressStats(bitcoin.apiUrl, receiver)])
+  await account.getByRole('button', { name: 'Send' }).click()
+  const send = await fillSend(page, '0.05', receiver)
+  const fee = send.getByText(/^Network fee: [\d.]+ BTC$/)
+  await expect(fee).toBeVisible()
+  const feeSats = BigInt(Math.round(Number(/([\d.]+) BTC/.exec((await fee.textContent())!)![1]) * 1e8))
+  await page.evaluate(() => (window as unknown as DevBitcoinWindow).devBitcoinWallet.rejectNext('bitcoin:signTransaction'))
+  await send.getByRole('button', { name: 'Send' }).click()
+  await expect(send.getByRole('alert')).toHaveText('User rejected the request.')
+  expect((await addressStats(bitcoin.apiUrl, sender)).txCount).toBe(senderBefore.txCount)
+
+  // Asked again, the wallet signs the PSBT; it confirms, and the receiver holds exactly 0.05 BTC more.
+  await send.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+  const [senderAfter, receiverAfter] = await Promise.all([addressStats(bitcoin.apiUrl, sender), addressStats(bitcoin.apiUrl, receiver)])
+  expect(receiverAfter.confirmed - receiverBefore.confirmed).toBe(5_000_000n)
+  expect(senderBefore.confirmed + senderBefore.pending - (senderAfter.confirmed + senderAfter.pending)).toBe(5_000_000n + feeSats)
+
+  // All of it went through the provider's JSON-RPC 2.0 answers, refusals as sats-connect's USER_REJECTION (-32000).
+  const answers = await page.evaluate(() => (window as unknown as DevBitcoinWindow).satsConnectAnswers)
+  expect(answers.length).toBeGreaterThan(0)
+  expect(answers.filter(({ answer }) => answer.jsonrpc !== '2.0' || 'status' in answer)).toEqual([])
+  expect(answers.filter(({ method }) => method === 'getAddresses').map(({ answer }) => answer.error?.code ?? 'result')).toEqual([-32000, 'result'])
+  expect(answers.filter(({ method }) => method === 'signPsbt').map(({ answer }) => answer.error?.code ?? 'result')).toEqual([-32000, 'result'])
+})
+
 test('bad input gets its sentence before anything is signed: an address of another network, dust, more than the balance', async ({ page, stack }) => {
   test.setTimeout(60_000)
   const bitcoin = stack.bitcoin!
@@ -148,7 +216,7 @@ test('bad input gets its sentence before anything is signed: an address of anoth
   await expect(send.getByRole('alert')).toHaveText('This is a Bitcoin mainnet address; the selected network is Bitcoin Local')
   // An address of another family is not a Bitcoin address at all.
   await send.getByLabel('To (address)').fill(stack.devAccounts[0]!)
-  await expect(send.getByRole('alert')).toHaveText('Enter an address on this network')
+  await expect(send.getByRole('alert')).toHaveText('This is not a valid address on Bitcoin Local')
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
 
   // Dust: 1 sat to a P2WPKH address is below what the network relays.
@@ -214,21 +282,31 @@ test('EVM, Solana and Bitcoin connected at once: Account switches between the th
   await expect(account.getByRole('button', { name: /^Switch to Solana/ })).toBeVisible()
 })
 
-test('sign in with Bitcoin: the wallet signs the CAIP-122 message with BIP-322 and the session lands in the data service', async ({ page, stack }) => {
-  test.setTimeout(60_000)
+test('sign in with Bitcoin, by the Wallet Standard and through sats-connect: the wallet signs the CAIP-122 message with BIP-322 and the session lands in the data service', async ({ page, stack }) => {
+  test.setTimeout(90_000)
   const bitcoin = stack.bitcoin!
   const { payment } = bitcoin.devAccounts[0]!
-  await page.goto(`${stack.demo!.url}/?siwx=required&families=bip122`)
-  await page.getByRole('button', { name: 'Connect Wallet' }).click()
-  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Bitcoin Wallet/ }).click()
-  await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
-  await expect(page.getByRole('dialog')).toHaveCount(0)
-  const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string; message: string }[])
-  expect(sessions).toHaveLength(1)
-  expect(sessions[0]!.message).toContain('wants you to sign in with your Bitcoin account:')
-  expect(sessions[0]!.message).toContain(payment.address)
-  const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
-  expect(session).toMatchObject({ caipAddress: `${bitcoin.caipNetworkId}:${payment.address}`, revoked: false })
+  for (const way of ['wallet-standard', 'sats-connect']) {
+    await page.goto(`${stack.demo!.url}/?siwx=required&families=bip122&bitcoinWallet=${way}`)
+    await page.evaluate(() => localStorage.clear())
+    await page.reload()
+    if (way === 'sats-connect') await recordSatsConnectAnswers(page)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Bitcoin Wallet/ }).click()
+    await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    const sessions = await page.evaluate(() => JSON.parse(localStorage.getItem('tessera:v1:siwxSessions') ?? '[]') as { id: string; message: string }[])
+    expect(sessions).toHaveLength(1)
+    expect(sessions[0]!.message).toContain('wants you to sign in with your Bitcoin account:')
+    expect(sessions[0]!.message).toContain(payment.address)
+    const session = await (await fetch(`${stack.services.api}/v1/sessions/${sessions[0]!.id}?projectId=${stack.services.projectId}`)).json()
+    expect(session).toMatchObject({ caipAddress: `${bitcoin.caipNetworkId}:${payment.address}`, revoked: false })
+    if (way === 'sats-connect') {
+      // The signature came from the provider's JSON-RPC 2.0 answer to signMessage.
+      const answers = await page.evaluate(() => (window as unknown as DevBitcoinWindow).satsConnectAnswers)
+      expect(answers.filter(({ method }) => method === 'signMessage').map(({ answer }) => [answer.jsonrpc, 'result' in answer])).toEqual([['2.0', true]])
+    }
+  }
 })
 
 test('a phone wallet approves EVM and Bitcoin through our relay: its payment address, a 0.05 BTC PSBT it signs that confirms, and disconnecting ends both', async ({ page, stack }) => {

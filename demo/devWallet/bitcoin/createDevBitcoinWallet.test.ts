@@ -17,7 +17,7 @@ const memoryStorage = () => {
 
 type Features = {
   'bitcoin:connect': { connect: (input: { purposes: ('payment' | 'ordinals')[] }) => Promise<{ accounts: WalletAccount[] }> }
-  'bitcoin:signTransaction': { signTransaction: (input: unknown) => Promise<{ signedPsbt: Uint8Array }> }
+  'bitcoin:signTransaction': { signTransaction: (...inputs: unknown[]) => Promise<{ signedPsbt: Uint8Array }[]> }
   'bitcoin:signMessage': { signMessage: (...inputs: { account: WalletAccount; message: Uint8Array }[]) => Promise<{ signature: Uint8Array }[]> }
 }
 const featuresOf = (devWallet: ReturnType<typeof createDevBitcoinWallet>) => devWallet.wallet.features as unknown as Features
@@ -62,7 +62,7 @@ describe('the dev Bitcoin wallet', () => {
   it('signs a PSBT’s P2WPKH input with ECDSA and its P2TR input with a BIP-86 Schnorr signature that verify, and the PSBT finalizes', async () => {
     const devWallet = createDevBitcoinWallet({ accounts: devAccounts })
     const { accounts } = await featuresOf(devWallet)['bitcoin:connect'].connect({ purposes: ['payment', 'ordinals'] })
-    const { signedPsbt } = await featuresOf(devWallet)['bitcoin:signTransaction'].signTransaction({
+    const outputs = await featuresOf(devWallet)['bitcoin:signTransaction'].signTransaction({
       psbt: twoInputPsbt().toBuffer(),
       chain: 'bitcoin:regtest',
       inputsToSign: [
@@ -70,6 +70,9 @@ describe('the dev Bitcoin wallet', () => {
         { account: accounts[1], signingIndexes: [1] },
       ],
     })
+    // As the Bitcoin Wallet Standard publishes it: a list, one output per input.
+    expect(outputs).toHaveLength(1)
+    const { signedPsbt } = outputs[0]!
     const signed = Psbt.fromBuffer(signedPsbt, { network: networks.regtest })
     expect(signed.data.inputs[0]!.partialSig).toHaveLength(1)
     expect(signed.validateSignaturesOfInput(0, ecdsaValid)).toBe(true)
@@ -101,13 +104,16 @@ describe('the dev Bitcoin wallet', () => {
     }
   })
 
-  it('says no when a test asks it to: 4001 by the Wallet Standard, -32000 through sats-connect', async () => {
+  it('says no when a test asks it to: 4001 by the Wallet Standard, a JSON-RPC error with USER_REJECTION (-32000) through sats-connect', async () => {
     const devWallet = createDevBitcoinWallet({ accounts: devAccounts })
     devWallet.rejectNext('bitcoin:connect')
     await expect(featuresOf(devWallet)['bitcoin:connect'].connect({ purposes: ['payment'] })).rejects.toMatchObject({ code: 4001 })
     devWallet.rejectNext()
-    expect(await devWallet.satsConnect.request('getAddresses', { purposes: ['payment'] })).toMatchObject({ status: 'error', error: { code: -32000 } })
-    expect(await devWallet.satsConnect.request('getAddresses', { purposes: ['payment'] })).toMatchObject({ status: 'success' })
+    const refused = await devWallet.satsConnect.request('getAddresses', { purposes: ['payment'] })
+    expect(refused).toEqual({ jsonrpc: '2.0', id: expect.any(String), error: { code: -32000, message: 'User rejected the request.' } })
+    expect(await devWallet.satsConnect.request('getAddresses', { purposes: ['payment'] })).toMatchObject({ jsonrpc: '2.0', result: { addresses: [{ purpose: 'payment' }] } })
+    devWallet.rejectNext('bitcoin:signMessage')
+    expect(await devWallet.satsConnect.request('signMessage', { address: devAccounts[0]!.payment.address, message: 'hi', protocol: 'BIP322' })).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } })
   })
 
   it('waits while a test holds it, as a user reading the prompt', async () => {
@@ -125,7 +131,7 @@ describe('the dev Bitcoin wallet', () => {
   it('answers sats-connect requests: no account before getAddresses, then its addresses, PSBTs and BIP-322 signatures; events on change', async () => {
     const devWallet = createDevBitcoinWallet({ accounts: devAccounts })
     const { satsConnect } = devWallet
-    expect(await satsConnect.request('wallet_getAccount', null)).toMatchObject({ status: 'error', error: { code: -32002 } })
+    expect(await satsConnect.request('wallet_getAccount', null)).toMatchObject({ jsonrpc: '2.0', error: { code: -32002 } })
     const events: unknown[] = []
     const off = satsConnect.addListener({ eventName: 'accountChange', cb: (event) => events.push(event) })
     const got = (await satsConnect.request('getAddresses', { purposes: ['payment', 'ordinals'] })) as { result: { addresses: { address: string; purpose: string }[] } }
@@ -137,12 +143,53 @@ describe('the dev Bitcoin wallet', () => {
     expect(Psbt.fromBase64(signed.result.psbt).validateSignaturesOfInput(0, ecdsaValid)).toBe(true)
     const message = (await satsConnect.request('signMessage', { address: devAccounts[0]!.payment.address, message: 'hello', protocol: 'BIP322' })) as { result: { signature: string } }
     expect(verifyBip322({ message: 'hello', address: devAccounts[0]!.payment.address, signature: message.result.signature })).toBe(true)
-    expect(await satsConnect.request('sendTransfer', { recipients: [] })).toMatchObject({ status: 'error', error: { code: -32601 } })
+    expect(await satsConnect.request('sendTransfer', { recipients: [] })).toMatchObject({ jsonrpc: '2.0', error: { code: -32601 } })
     devWallet.switchAccount(1)
     off()
     devWallet.switchAccount(0)
     // Connecting and the switch were told; nothing after the listener was removed.
     const payments = (events as { addresses: { address: string; purpose: string }[] }[]).map((event) => event.addresses.find((a) => a.purpose === 'payment')?.address)
     expect(payments).toEqual([devAccounts[0]!.payment.address, devAccounts[1]!.payment.address])
+  })
+
+  it('answers sats-connect requests with JSON-RPC 2.0 responses of the published shapes', async () => {
+    const devWallet = createDevBitcoinWallet({ accounts: devAccounts })
+    const { satsConnect } = devWallet
+    const account = devAccounts[0]!
+    const network = { bitcoin: { name: 'Regtest' }, stacks: { name: 'testnet' }, spark: { name: 'regtest' } }
+    const address = (key: { address: string; publicKey: string }, purpose: string, addressType: string) => ({ address: key.address, publicKey: key.publicKey, purpose, addressType, walletType: 'software' })
+    const addresses = [address(account.payment, 'payment', 'p2wpkh'), address(account.ordinals, 'ordinals', 'p2tr')]
+    const answers = [
+      await satsConnect.request('getInfo', null),
+      await satsConnect.request('getAddresses', { purposes: ['payment', 'ordinals'] }),
+      await satsConnect.request('wallet_getAccount', null),
+      await satsConnect.request('wallet_getNetwork', null),
+      await satsConnect.request('wallet_changeNetwork', { name: 'Regtest' }),
+      await satsConnect.request('signMessage', { address: account.payment.address, message: 'Hello World', protocol: 'BIP322' }),
+      await satsConnect.request('wallet_disconnect', null),
+    ] as { jsonrpc: string; id: string; result: Record<string, unknown> }[]
+    expect(answers.every((answer) => answer.jsonrpc === '2.0' && !('status' in answer) && 'result' in answer)).toBe(true)
+    expect(new Set(answers.map((answer) => answer.id)).size).toBe(answers.length)
+    expect(answers[0]!.result).toMatchObject({ version: expect.any(String), methods: expect.arrayContaining(['getAddresses', 'signPsbt', 'signMessage']), supports: [] })
+    expect(answers[1]!.result).toEqual({ addresses, network })
+    expect(answers[2]!.result).toEqual({ id: 'dev-0', addresses, walletType: 'software', network })
+    expect(answers[3]!.result).toEqual(network)
+    expect(answers[4]!.result).toBeNull()
+    // BIP-322's test vector: the message hash of "Hello World".
+    expect(answers[5]!.result).toMatchObject({ messageHash: 'f0eb03b1a75ac6d9847f55c624a99169b5dccba2a31f5b23bea77ba270de0a7a', address: account.payment.address, protocol: 'BIP322' })
+    expect(answers[6]!.result).toBeNull()
+    expect(await satsConnect.request('wallet_changeNetwork', { name: 'Mainnet' })).toMatchObject({ jsonrpc: '2.0', error: { code: -32602 } })
+  })
+
+  it('signs every input of a Wallet Standard signTransaction, one output each', async () => {
+    const devWallet = createDevBitcoinWallet({ accounts: devAccounts })
+    const { accounts } = await featuresOf(devWallet)['bitcoin:connect'].connect({ purposes: ['payment', 'ordinals'] })
+    const outputs = await featuresOf(devWallet)['bitcoin:signTransaction'].signTransaction(
+      { psbt: twoInputPsbt().toBuffer(), chain: 'bitcoin:regtest', inputsToSign: [{ account: accounts[0], signingIndexes: [0] }] },
+      { psbt: twoInputPsbt().toBuffer(), chain: 'bitcoin:regtest', inputsToSign: [{ account: accounts[1], signingIndexes: [1] }] },
+    )
+    expect(outputs).toHaveLength(2)
+    expect(Psbt.fromBuffer(outputs[0]!.signedPsbt).validateSignaturesOfInput(0, ecdsaValid)).toBe(true)
+    expect(Psbt.fromBuffer(outputs[1]!.signedPsbt).validateSignaturesOfInput(1, schnorrValid)).toBe(true)
   })
 })

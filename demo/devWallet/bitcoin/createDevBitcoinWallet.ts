@@ -72,6 +72,12 @@ const nobleEcc = {
 
 const base58check = createBase58check(sha256)
 
+/** BIP-322's message hash: the `BIP0322-signed-message` tagged hash of the message (what sats-connect's `messageHash` is). */
+function bip322MessageHash(message: string) {
+  const tag = sha256(new TextEncoder().encode('BIP0322-signed-message'))
+  return sha256(Uint8Array.from([...tag, ...tag, ...new TextEncoder().encode(message)]))
+}
+
 /** The 32-byte private key of a compressed-key WIF of `network`. */
 function decodeWif(wif: string, network: DevBitcoinNetwork): Uint8Array {
   const payload = base58check.decode(wif)
@@ -205,13 +211,16 @@ export function createDevBitcoinWallet({ accounts: accountKeys, network = 'regte
     },
     'bitcoin:signTransaction': {
       version: '1.0.0',
-      async signTransaction({ psbt, inputsToSign, chain: requested, broadcast }: { psbt: Uint8Array; chain?: string; inputsToSign: { account: WalletAccount; signingIndexes: number[] }[]; broadcast?: boolean }) {
+      // As published: any number of inputs, one output each. `broadcast` is not of the feature; the dev wallet never does.
+      async signTransaction(...inputs: readonly { psbt: Uint8Array; chain?: string; inputsToSign: { account: WalletAccount; signingIndexes: number[] }[]; broadcast?: boolean }[]) {
         await approve('bitcoin:signTransaction')
-        if (requested !== undefined && requested !== chain) throw new DevBitcoinWalletError(4901, `The wallet does not offer ${requested}`)
-        if (broadcast) throw new DevBitcoinWalletError(4200, 'The dev wallet does not broadcast')
-        const parsed = parsePsbt(() => Psbt.fromBuffer(psbt, { network: library }))
-        for (const { account, signingIndexes } of inputsToSign) signPsbt(parsed, keyOf(account?.address), signingIndexes)
-        return { signedPsbt: parsed.toBuffer() }
+        return inputs.map(({ psbt, inputsToSign, chain: requested, broadcast }) => {
+          if (requested !== undefined && requested !== chain) throw new DevBitcoinWalletError(4901, `The wallet does not offer ${requested}`)
+          if (broadcast) throw new DevBitcoinWalletError(4200, 'The dev wallet does not broadcast')
+          const parsed = parsePsbt(() => Psbt.fromBuffer(psbt, { network: library }))
+          for (const { account, signingIndexes } of inputsToSign) signPsbt(parsed, keyOf(account?.address), signingIndexes)
+          return { signedPsbt: parsed.toBuffer() }
+        })
       },
     },
     'bitcoin:signMessage': {
@@ -252,25 +261,39 @@ export function createDevBitcoinWallet({ accounts: accountKeys, network = 'regte
     },
   })
 
-  /** The sats-connect side: `request` answers `{ status, result }` or `{ status: 'error', error: { code, message } }`. */
+  /** sats-connect's names of the networks of the families the dev wallet does not hold (every network answer names them). */
+  const networkAnswer = () => ({ bitcoin: { name: satsConnectNetwork }, stacks: { name: network === 'mainnet' ? 'mainnet' : 'testnet' }, spark: { name: network === 'mainnet' ? 'mainnet' : 'regtest' } })
+  const satsConnectMethods = ['getInfo', 'getAddresses', 'signPsbt', 'signMessage', 'wallet_getAccount', 'wallet_getNetwork', 'wallet_changeNetwork', 'wallet_disconnect']
+  let requestCount = 0
+
+  /**
+   * The sats-connect side, as a wallet's provider answers (the sats-connect library turns this into `{ status }` for
+   * dApps): `request` resolves a JSON-RPC 2.0 response, `{ jsonrpc: '2.0', id, result }` or `{ jsonrpc: '2.0', id,
+   * error: { code, message } }`, with sats-connect's RpcErrorCode values: -32000 USER_REJECTION, -32002 ACCESS_DENIED,
+   * -32601 METHOD_NOT_FOUND, -32602 INVALID_PARAMS, -32603 INTERNAL_ERROR.
+   */
   const satsConnect = {
     async request(method: string, params: unknown): Promise<unknown> {
-      const ok = (result: unknown) => ({ status: 'success', result })
-      const fail = (code: number, message: string) => ({ status: 'error', error: { code, message } })
+      requestCount += 1
+      const id = `dev-bitcoin-${requestCount}`
+      const ok = (result: unknown) => ({ jsonrpc: '2.0', id, result })
+      const fail = (code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } })
       const p = (params ?? {}) as Record<string, unknown>
       try {
         switch (method) {
+          case 'getInfo':
+            return ok({ version: '1.0.0', platform: 'web', methods: satsConnectMethods, supports: [] })
           case 'getAddresses':
             await approve('bitcoin:connect')
             if (!isConnected) setState({ connected: true })
-            return ok({ addresses: satsConnectAddresses().filter((a) => !Array.isArray(p.purposes) || p.purposes.includes(a.purpose)) })
+            return ok({ addresses: satsConnectAddresses().filter((a) => !Array.isArray(p.purposes) || p.purposes.includes(a.purpose)), network: networkAnswer() })
           case 'wallet_getAccount':
             if (!isConnected) return fail(-32002, 'The site has no permission: connect first')
-            return ok({ id: `dev-${index}`, addresses: satsConnectAddresses(), walletType: 'software', network: { bitcoin: { name: satsConnectNetwork } } })
+            return ok({ id: `dev-${index}`, addresses: satsConnectAddresses(), walletType: 'software', network: networkAnswer() })
           case 'wallet_getNetwork':
-            return ok({ bitcoin: { name: satsConnectNetwork } })
+            return ok(networkAnswer())
           case 'wallet_changeNetwork':
-            return p.name === satsConnectNetwork ? ok(true) : fail(-32602, `The dev wallet holds ${network} keys only`)
+            return p.name === satsConnectNetwork ? ok(null) : fail(-32602, `The dev wallet holds ${network} keys only`)
           case 'wallet_disconnect':
             if (isConnected) setState({ connected: false })
             return ok(null)
@@ -285,13 +308,15 @@ export function createDevBitcoinWallet({ accounts: accountKeys, network = 'regte
             await approve('bitcoin:signMessage')
             const key = keyOf(p.address)
             if (p.protocol !== undefined && p.protocol !== 'BIP322') return fail(-32602, 'The dev wallet signs messages with BIP-322 only')
-            return ok({ signature: signBip322({ message: String(p.message), address: key.address, privateKey: key.privateKey }), address: key.address, protocol: 'BIP322' })
+            const message = String(p.message)
+            const signature = signBip322({ message, address: key.address, privateKey: key.privateKey })
+            return ok({ signature, messageHash: hex.encode(bip322MessageHash(message)), address: key.address, protocol: 'BIP322' })
           }
           default:
             return fail(-32601, `The dev wallet does not offer ${method}`)
         }
       } catch (error) {
-        // sats-connect's codes: -32000 for a refusal, -32002 for an account not authorized.
+        // sats-connect's codes: -32000 for a refusal (4001 by the Wallet Standard), -32002 for an account not authorized.
         const code = (error as DevBitcoinWalletError).code
         return fail(code === 4001 ? -32000 : code === 4100 ? -32002 : typeof code === 'number' ? code : -32603, (error as Error).message)
       }
@@ -307,7 +332,7 @@ export function createDevBitcoinWallet({ accounts: accountKeys, network = 'regte
     satsConnect,
     /** The accounts' payment and ordinals addresses, in order. */
     addresses: accounts.map(({ payment, ordinals }) => ({ payment: payment.address, ordinals: ordinals.address })),
-    /** Test control: the next call needing `feature` ('*' for any) is refused with code 4001 (-32000 through sats-connect). */
+    /** Test control: the next call needing `feature` ('*' for any) is refused: 4001 by the Wallet Standard, -32000 (USER_REJECTION) through sats-connect. */
     rejectNext(feature: DevBitcoinApproval | '*' = '*') {
       rejections.push(feature)
     },

@@ -8,7 +8,10 @@ import { toBitcoinWalletError } from './toBitcoinWalletError'
 /** An entry of `window.btc_providers`: the wallet's name and icon, and in `id` the path of its provider object on `window`. */
 export type SatsConnectProviderInfo = { id: string; name: string; icon?: string; webUrl?: string }
 
-/** A sats-connect provider: `request(method, params)` answering `{ status, result | error }`, and its events. */
+/**
+ * A sats-connect provider: `request(method, params)` answering a JSON-RPC 2.0 response object (`{ jsonrpc: '2.0', id,
+ * result }` or `{ jsonrpc: '2.0', id, error: { code, message, data? } }`), and its events.
+ */
 export type SatsConnectProvider = {
   request: (method: string, params: unknown) => Promise<unknown>
   addListener?: (listener: { eventName: string; cb: (event: unknown) => void }) => unknown
@@ -19,11 +22,34 @@ const networkNames: Record<BitcoinNetwork, string> = { mainnet: 'Mainnet', testn
 
 const badResponse = (details: string) => createWidgetError('WALLET_BAD_RESPONSE', { details })
 
+type Answer = { status?: unknown; result?: unknown; error?: unknown }
+
+/**
+ * What a provider's answer says, or undefined when it says neither:
+ * 1. `{ status: 'success', result }` or `{ status: 'error', error }`, the shape the sats-connect library gives dApps
+ *    (some providers answer it themselves); any other status says nothing;
+ * 2. a JSON-RPC 2.0 response, as providers answer: an `error` member is a failure, a `result` member (null included:
+ *    wallet_disconnect answers null) a success.
+ * Reading a page script's object may throw: that is an answer that says nothing.
+ */
+function readAnswer(answer: unknown): { result: unknown } | { error: unknown } | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined
+  try {
+    const { status, result, error } = answer as Answer
+    if ('status' in answer) return status === 'success' ? { result } : status === 'error' ? { error } : undefined
+    if (error !== undefined && error !== null) return { error }
+    return 'result' in answer ? { result } : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A connector for one sats-connect provider (Xverse, Magic Eden and others list theirs in `window.btc_providers`):
  * `getAddresses` for the payment and ordinals addresses, `signPsbt` (base64, never broadcast by the wallet),
  * `signMessage` with BIP-322, `wallet_getAccount` to reconnect without a prompt, and the accountChange, networkChange and
- * disconnect events. A `{ status: 'error' }` answer is thrown as the WidgetError of its code (-32000 is a refusal).
+ * disconnect events. Providers answer JSON-RPC 2.0 responses (the library's `{ status }` shape is taken too); an error,
+ * answered or thrown, is the WidgetError of its code (toBitcoinWalletError: -32000 and 4001 are refusals).
  * @example const connector = createSatsConnectConnector({ info: window.btc_providers[0], provider })
  */
 export function createSatsConnectConnector({ info, provider }: { info: SatsConnectProviderInfo; provider: SatsConnectProvider }): BitcoinConnector {
@@ -33,12 +59,13 @@ export function createSatsConnectConnector({ info, provider }: { info: SatsConne
     try {
       answer = await provider.request(method, params)
     } catch (error) {
+      // Some providers reject instead of answering an error (Leather rejects with the error response itself).
       throw toBitcoinWalletError(error)
     }
-    const { status, result, error } = (answer ?? {}) as { status?: unknown; result?: unknown; error?: unknown }
-    if (status === 'error') throw toBitcoinWalletError(typeof error === 'object' && error !== null ? error : { message: String(error) })
-    if (status !== 'success') throw badResponse(`${info.name} answered ${method} with neither success nor an error`)
-    return typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {}
+    const read = readAnswer(answer)
+    if (!read) throw badResponse(`${info.name} answered ${method} with neither a result nor an error`)
+    if ('error' in read) throw toBitcoinWalletError(typeof read.error === 'object' && read.error !== null ? read.error : { message: String(read.error) })
+    return typeof read.result === 'object' && read.result !== null ? (read.result as Record<string, unknown>) : {}
   }
   const addressesOf = (result: Record<string, unknown>) => toBitcoinAccounts(Array.isArray(result.addresses) ? (result.addresses as WalletAddress[]) : [])
   /** The addresses the site may use now, without a prompt; none when the wallet gives the site no permission. */
@@ -67,7 +94,7 @@ export function createSatsConnectConnector({ info, provider }: { info: SatsConne
     async disconnect() {
       await request('wallet_disconnect', null).catch((error: { code?: string }) => {
         // A wallet without the method has nothing to end: the widget forgets the connection either way.
-        if (error.code === 'METHOD_NOT_FOUND' || error.code === 'UNSUPPORTED_METHOD') return
+        if (error.code === 'METHOD_NOT_FOUND' || error.code === 'UNSUPPORTED_METHOD' || error.code === 'METHOD_NOT_SUPPORTED') return
         throw createWidgetError('DISCONNECT_FAILED', { details: (error as { shortMessage?: string }).shortMessage, cause: error })
       })
     },

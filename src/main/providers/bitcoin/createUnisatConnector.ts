@@ -6,21 +6,30 @@ import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, 
 import { createAccountReporter } from './createAccountReporter'
 import { toBitcoinWalletError } from './toBitcoinWalletError'
 
-/** A Unisat-style injected object (`window.unisat`; OKX and others copy its shape). */
+/**
+ * A Unisat-style injected object (`window.unisat`; OKX, Binance and others copy its shape), as UniSat publishes it:
+ * `requestAccounts()`/`getAccounts()` answer the current address in a list, `signPsbt(hex, options)` the signed PSBT in
+ * hex, `signMessage(text, type)` a base64 signature; `switchChain` (newer) and `switchNetwork` (livenet or testnet only)
+ * move it; `disconnect` (newer) ends the site's access. Errors are thrown as `{ code, message }` (4001 is a refusal).
+ */
 export type UnisatProvider = {
   requestAccounts: () => Promise<unknown>
   getAccounts: () => Promise<unknown>
   getPublicKey?: () => Promise<unknown>
   getNetwork?: () => Promise<unknown>
   switchNetwork?: (network: string) => Promise<unknown>
+  switchChain?: (chain: string) => Promise<unknown>
+  disconnect?: () => Promise<unknown>
   signPsbt: (psbtHex: string, options: { autoFinalized: boolean; toSignInputs?: { index: number; address: string }[] }) => Promise<unknown>
   signMessage: (message: string, type: 'bip322-simple' | 'ecdsa') => Promise<unknown>
   on?: (event: string, listener: (value: unknown) => void) => unknown
   removeListener?: (event: string, listener: (value: unknown) => void) => unknown
 }
 
-// Unisat's names of the networks it serves.
-const networkNames: Record<BitcoinNetwork, string> = { mainnet: 'livenet', testnet: 'testnet', signet: 'signet', regtest: 'regtest' }
+// UniSat's names of the networks it serves: its chains (switchChain) and, for older versions, its networks
+// (switchNetwork takes livenet and testnet only). It has no regtest.
+const chainNames: Partial<Record<BitcoinNetwork, string>> = { mainnet: 'BITCOIN_MAINNET', testnet: 'BITCOIN_TESTNET', signet: 'BITCOIN_SIGNET' }
+const networkNames: Partial<Record<BitcoinNetwork, string>> = { mainnet: 'livenet', testnet: 'testnet' }
 
 /** Whether a page object looks like a Unisat-style provider. Never throws. */
 export function isUnisatProvider(value: unknown): value is UnisatProvider {
@@ -42,7 +51,8 @@ export type UnisatConnectorParameters = {
 
 /**
  * A connector for a Unisat-style injected object: one address (the wallet's current one, payment), `signPsbt` on hex
- * with `autoFinalized: false`, `signMessage` with 'bip322-simple', and the accountsChanged and networkChanged events.
+ * with `autoFinalized: false`, `signMessage` with 'bip322-simple', `switchChain` (else `switchNetwork`) to move,
+ * `disconnect` where the wallet has it, and the accountsChanged and networkChanged events.
  * @example const connector = createUnisatConnector({ provider: window.unisat })
  */
 export function createUnisatConnector({ provider, key = 'unisat', name = 'UniSat Wallet', icon }: UnisatConnectorParameters): BitcoinConnector {
@@ -81,11 +91,25 @@ export function createUnisatConnector({ provider, key = 'unisat', name = 'UniSat
     },
     isAuthorized: async () => (await currentAccounts()).length > 0,
     getAccounts: currentAccounts,
-    // Unisat-style wallets have no call to end a site's access: the widget forgets the connection.
-    disconnect: async () => {},
+    async disconnect() {
+      // Older Unisat-style wallets have no call to end a site's access: the widget forgets the connection either way.
+      if (typeof provider.disconnect !== 'function') return
+      await call(() => provider.disconnect!()).catch((error: { shortMessage?: string }) => {
+        throw createWidgetError('DISCONNECT_FAILED', { details: error.shortMessage, cause: error })
+      })
+    },
     async switchNetwork(network) {
+      const notOffered = () => createWidgetError('CHAIN_NOT_SUPPORTED', { details: `${name} does not offer Bitcoin ${network}` })
+      if (typeof provider.switchChain === 'function') {
+        const chain = chainNames[network]
+        if (!chain) throw notOffered()
+        await call(() => provider.switchChain!(chain))
+        return
+      }
       if (typeof provider.switchNetwork !== 'function') throw createWidgetError('UNSUPPORTED_METHOD', { details: `${name} does not switch networks` })
-      await call(() => provider.switchNetwork!(networkNames[network]))
+      const networkName = networkNames[network]
+      if (!networkName) throw notOffered()
+      await call(() => provider.switchNetwork!(networkName))
     },
     async signMessage(message, address) {
       if (typeof message !== 'string') throw createWidgetError('INVALID_PARAMS', { details: 'The message must be text' })

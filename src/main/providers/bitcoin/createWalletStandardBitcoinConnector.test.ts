@@ -120,7 +120,7 @@ describe('Wallet Standard Bitcoin connector over other wallets', () => {
     expect(connector.watch({})).toBeTypeOf('function') // no standard:events: nothing to follow
   })
 
-  it('takes the output of a signTransaction that answers a list (older versions), and refuses one that is not bytes', async () => {
+  it('takes the output list of signTransaction as published (one output per input), and refuses one that is not bytes', async () => {
     const signed = Uint8Array.of(1, 2, 3)
     const inputs: unknown[] = []
     const listing = createWalletStandardBitcoinConnector({
@@ -130,6 +130,29 @@ describe('Wallet Standard Bitcoin connector over other wallets', () => {
     expect(inputs).toMatchObject([{ chain: 'bitcoin:regtest', inputsToSign: [{ account: { address: first.payment.address }, signingIndexes: [0, 2] }], broadcast: false }])
     const bad = createWalletStandardBitcoinConnector({ wallet: fakeWallet({ 'bitcoin:signTransaction': { version: '1.0.0', signTransaction: async () => ({ signedPsbt: 'AQID' }) } }, [account]) })
     expect(await rejection(bad.signPsbt({ psbtBase64: 'cHNidP8B', address: first.payment.address, signingIndexes: [0], network: 'regtest' }))).toMatchObject({ code: 'WALLET_BAD_RESPONSE' })
+  })
+
+  it('takes one output object too, as some wallets answer signTransaction and signMessage', async () => {
+    const connector = createWalletStandardBitcoinConnector({
+      wallet: fakeWallet(
+        {
+          'bitcoin:signTransaction': { version: '1.0.0', signTransaction: async () => ({ signedPsbt: Uint8Array.of(4, 5, 6) }) },
+          'bitcoin:signMessage': { version: '1.0.0', signMessage: async () => ({ signedMessage: Uint8Array.of(1), signature: Uint8Array.of(7, 8, 9) }) },
+        },
+        [account],
+      ),
+    })
+    expect(await connector.signPsbt({ psbtBase64: 'cHNidP8B', address: first.payment.address, signingIndexes: [0], network: 'regtest' })).toBe('BAUG')
+    expect(await connector.signMessage('hi', first.payment.address)).toBe('BwgJ')
+  })
+
+  it('signs a message as the feature publishes it: one input { account, message bytes }, a list of { signedMessage, signature }', async () => {
+    const inputs: unknown[][] = []
+    const connector = createWalletStandardBitcoinConnector({
+      wallet: fakeWallet({ 'bitcoin:signMessage': { version: '1.0.0', signMessage: async (...given: { message: Uint8Array }[]) => (inputs.push(given), given.map(({ message }) => ({ signedMessage: message, signature: Uint8Array.of(9) }))) } }, [account]),
+    })
+    expect(await connector.signMessage('hi', first.payment.address)).toBe('CQ==')
+    expect(inputs).toEqual([[{ account, message: new TextEncoder().encode('hi') }]])
   })
 
   it('answers WALLET_BAD_RESPONSE when the wallet connects without a Bitcoin address', async () => {

@@ -35,7 +35,7 @@ const toBytes = (value: unknown, what: string): Uint8Array => {
   return Uint8Array.from(value as Uint8Array)
 }
 
-/** The first output of a Wallet Standard method: one object (Bitcoin's signTransaction), or a list (older versions, signMessage). */
+/** The first output of a Wallet Standard method: a list as the Bitcoin features publish it (one output per input), or one object as some wallets answer. */
 const firstOutput = <T>(output: unknown): Partial<T> => {
   const first = Array.isArray(output) ? (output[0] as unknown) : output
   if (typeof first !== 'object' || first === null) throw badResponse('The wallet returned no output')
@@ -127,6 +127,8 @@ export function createWalletStandardBitcoinConnector({ wallet }: { wallet: Walle
         psbt: base64.decode(parameters.psbtBase64),
         chain: `bitcoin:${parameters.network satisfies BitcoinNetwork}`,
         inputsToSign: [{ account, signingIndexes: [...parameters.signingIndexes] }],
+        // Not a field of the published input (signTransaction never broadcasts; signAndSendTransaction does): said for
+        // wallets that broadcast unless told not to.
         broadcast: false,
       }
       const output = firstOutput<{ signedPsbt: unknown }>(await call(() => signer.signTransaction(input)))
