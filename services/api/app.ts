@@ -1,8 +1,9 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { errorBody, escapeForLog, originNotAllowed, resolveLimits, type ApiConfig } from './config'
 import { analyticsRoutes } from './routes/analytics'
 import { assetRoutes } from './routes/assets'
 import { balanceRoutes } from './routes/balance'
+import { convertRoutes } from './routes/convert'
 import { historyRoutes } from './routes/history'
 import { createHistoryCache, HISTORY_CACHE_MS } from './routes/historyCache'
 import { nameRoutes } from './routes/names'
@@ -16,8 +17,8 @@ import { walletRoutes } from './routes/wallets'
 const openPaths = new Set(['/health'])
 
 /**
- * The data service's HTTP app (SPEC §7): blockchain data, names, history, wallet registry, network and token images,
- * analytics, on-ramp and sessions, on one database. Requests must name a known project; browsers may call only from that project's origins.
+ * The data service's HTTP app (SPEC §7): blockchain data, names, history, swaps, wallet registry, network and token
+ * images, analytics, on-ramp and sessions, on one database. Requests must name a known project; browsers may call only from that project's origins.
  * Bodies are bounded (`limits.bodyBytes`, 413), URLs that cannot be stored are refused before any route (400), and an
  * unexpected failure answers a generic 500 and one escaped log line.
  * @example serve({ fetch: createApiApp(config).fetch, port: 8787 })
@@ -90,9 +91,7 @@ export function createApiApp(appConfig: ApiConfig): Hono {
   app.route('/', onrampRoutes(config))
   app.route('/', sessionRoutes(config))
 
-  const swapsUnsupported = (c: Context) => c.json(errorBody('SWAP_NETWORK_UNSUPPORTED', 'Network not supported for Swaps', 'chainId'), 400)
-  for (const path of ['/v1/convert/quotes', '/v1/convert/tokens', '/v1/convert/allowance', '/v1/convert/gas-price', '/v1/convert/build-approve']) app.get(path, swapsUnsupported)
-  app.post('/v1/convert/build-transaction', swapsUnsupported)
+  app.route('/', convertRoutes(config))
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), 404))
   // The last resort: the client learns nothing of the cause; the operator gets it on one line, whatever the request held.

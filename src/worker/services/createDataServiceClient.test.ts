@@ -69,10 +69,62 @@ describe('data-service client', () => {
     expect(await service.getTransactionHistory({ account: '0xabc', chainId: 'eip155:999' })).toEqual({ data: [], next: undefined })
     expect(() => service.getGasPrice({ chainId: 'eip155:999' })).toThrow(expect.objectContaining({ shortMessage: 'Network not supported for Gas Price' }))
     expect(() => service.getSwapTokens({ chainId: 'eip155:999' })).toThrow(expect.objectContaining({ shortMessage: 'Network not supported for Swaps' }))
-    expect(() => service.buildApproveTransaction({ chainId: 'eip155:999', userAddress: '0x', from: '0x', to: '0x' })).toThrow(
+    expect(() => service.buildApproveTransaction({ chainId: 'eip155:999', userAddress: '0x', from: '0x', to: '0x', amount: '1' })).toThrow(
       expect.objectContaining({ code: 'SWAP_NETWORK_UNSUPPORTED' }),
     )
     expect(server.requests).toEqual([])
+  })
+
+  it('sends the swap calls’ parameters (slippage as a number, the approval’s amount) and validates their answers', async () => {
+    const [TUSD, ETH] = ['eip155:31337:0x5FbDB2315678afecb367f032d93F642f64180aa3', 'eip155:31337:0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee']
+    const router = '0x9401A5c3a8b881D3018ab9e94570b3b217fa348A'
+    const owner = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const quote = { id: null, fromAmount: '1000', fromAccount: ETH, toAmount: '2', toAccount: TUSD, route: [ETH, TUSD], priceImpact: 0.1, source: { name: 'Uniswap V2', router }, blockNumber: '12', gas: '150000' }
+    const tx = { from: owner, to: router, data: '0x7ff36ab5', eip155: { gas: '150000', gasPrice: '1000000000' } }
+    const answers: Record<string, unknown> = {
+      '/v1/convert/quotes': { quotes: [quote] },
+      '/v1/convert/build-transaction': { tx: { ...tx, amount: '1000' }, minimumReceived: '1', deadline: 1_700_000_000 },
+      '/v1/convert/build-approve': { tx: { ...tx, to: TUSD.split(':')[2], value: '0' } },
+      '/v1/convert/allowance': { allowance: '0' },
+      '/v1/convert/gas-price': { standard: '10', fast: '11', instant: '12' },
+      '/v1/convert/tokens': { tokens: [{ name: 'Ether', symbol: 'ETH', address: ETH, decimals: 18, logoUri: '' }] },
+    }
+    const server = await serve((req, res) => json(res, 200, answers[req.path]))
+    const service = client(server.url)
+    expect(await service.getSwapQuote({ chainId: 'eip155:31337', amount: '1000', userAddress: owner, from: ETH, to: TUSD, gasPrice: '1' })).toEqual({ quotes: [quote] })
+    expect((await service.buildSwapTransaction({ chainId: 'eip155:31337', amount: '1000', from: ETH, to: TUSD, userAddress: owner, slippage: 0.5 })).minimumReceived).toBe('1')
+    expect((await service.buildApproveTransaction({ chainId: 'eip155:31337', userAddress: owner, from: TUSD, to: ETH, amount: '2500' })).tx.value).toBe('0')
+    expect(await service.getAllowance({ chainId: 'eip155:31337', tokenAddress: TUSD, userAddress: owner })).toEqual({ allowance: '0' })
+    expect(await service.getGasPrice({ chainId: 'eip155:31337' })).toEqual({ standard: '10', fast: '11', instant: '12' })
+    expect((await service.getSwapTokens({ chainId: 'eip155:31337' })).tokens[0]!.symbol).toBe('ETH')
+    const common = { st: 'tessera', sv: sdkVersion, projectId: 'demo' }
+    expect(server.requests.map(({ method, path, query, body }) => ({ method, path, query, body }))).toEqual([
+      { method: 'GET', path: '/v1/convert/quotes', query: { amount: '1000', userAddress: owner, from: ETH, to: TUSD, gasPrice: '1', ...common }, body: undefined },
+      { method: 'POST', path: '/v1/convert/build-transaction', query: common, body: { amount: '1000', from: ETH, to: TUSD, userAddress: owner, eip155: { slippage: 0.5 }, projectId: 'demo' } },
+      { method: 'GET', path: '/v1/convert/build-approve', query: { userAddress: owner, from: TUSD, to: ETH, amount: '2500', ...common }, body: undefined },
+      { method: 'GET', path: '/v1/convert/allowance', query: { tokenAddress: TUSD, userAddress: owner, ...common }, body: undefined },
+      { method: 'GET', path: '/v1/convert/gas-price', query: { chainId: 'eip155:31337', ...common }, body: undefined },
+      { method: 'GET', path: '/v1/convert/tokens', query: { chainId: 'eip155:31337', ...common }, body: undefined },
+    ])
+    // An answer off its schema is refused, naming the field.
+    answers['/v1/convert/quotes'] = { quotes: [{ ...quote, toAmount: '-2' }] }
+    await expect(service.getSwapQuote({ chainId: 'eip155:31337', amount: '1000', userAddress: owner, from: ETH, to: TUSD, gasPrice: '1' })).rejects.toMatchObject({
+      code: 'SERVICE_BAD_RESPONSE',
+      details: expect.stringMatching(/^getSwapQuote: answered with an invalid quotes\.0\.toAmount: /),
+    })
+    answers['/v1/convert/gas-price'] = { standard: 10, fast: '11', instant: '12' }
+    await expect(service.getGasPrice({ chainId: 'eip155:31337' })).rejects.toMatchObject({ code: 'SERVICE_BAD_RESPONSE', details: expect.stringContaining('invalid standard') })
+  })
+
+  it("turns the service's refusal of a network for swaps or gas price into the spec's sentences", async () => {
+    const server = await serve((req, res) =>
+      req.path.endsWith('gas-price')
+        ? json(res, 400, { error: { code: 'GAS_PRICE_NETWORK_UNSUPPORTED', message: 'Network not supported for Gas Price', field: 'chainId' } })
+        : json(res, 400, { error: { code: 'SWAP_NETWORK_UNSUPPORTED', message: 'Network not supported for Swaps', field: 'from' } }),
+    )
+    const service = client(server.url)
+    await expect(service.getGasPrice({ chainId: 'eip155:31337' })).rejects.toMatchObject({ code: 'GAS_PRICE_NETWORK_UNSUPPORTED', shortMessage: 'Network not supported for Gas Price', status: 400 })
+    await expect(service.getSwapTokens({ chainId: 'eip155:31337' })).rejects.toMatchObject({ code: 'SWAP_NETWORK_UNSUPPORTED', shortMessage: 'Network not supported for Swaps', status: 400 })
   })
 
   it('names the field and the endpoint when an answer is malformed', async () => {

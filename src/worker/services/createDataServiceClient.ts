@@ -17,6 +17,14 @@ import {
   supportedChainsResponseSchema,
   walletsResponseSchema,
 } from '../../shared/protocol/schemas/dataService'
+import {
+  swapAllowanceResponseSchema,
+  swapApproveResponseSchema,
+  swapGasPriceResponseSchema,
+  swapQuotesResponseSchema,
+  swapTokensResponseSchema,
+  swapTransactionResponseSchema,
+} from '../../shared/protocol/schemas/convert'
 import { safeParse } from '../../shared/protocol/schemas/parse'
 
 export { formatSdkVersion } from '../../shared/protocol/sdkVersion'
@@ -106,6 +114,10 @@ export function createDataServiceClient({
           status: 403,
         })
       }
+      // The service's own word that a network has no swaps is the spec's sentence, as when the widget knows it first.
+      if (error?.code === 'SWAP_NETWORK_UNSUPPORTED' || error?.code === 'GAS_PRICE_NETWORK_UNSUPPORTED') {
+        throw createWidgetError(error.code, { details: `${endpoint}: ${message}`, status: response.status })
+      }
       const field = (error as { field?: unknown } | undefined)?.field
       throw fail('SERVICE_BAD_RESPONSE', message, { status: response.status, field: typeof field === 'string' ? field : undefined })
     }
@@ -139,29 +151,31 @@ export function createDataServiceClient({
       call('getFungiblePrice', { path: 'v1/fungible/price', method: 'POST', body: { currency: 'usd', addresses, projectId }, schema: fungiblePriceResponseSchema }),
     getGasPrice: ({ chainId }: { chainId: string }) => {
       requireSupported(chainId, 'GAS_PRICE_NETWORK_UNSUPPORTED')
-      return call('getGasPrice', { path: 'v1/convert/gas-price', query: { chainId }, schema: ok })
+      return call('getGasPrice', { path: 'v1/convert/gas-price', query: { chainId }, schema: swapGasPriceResponseSchema })
     },
     getSwapQuote: (query: { chainId: string; amount: string; userAddress: string; from: string; to: string; gasPrice: string }) => {
       requireSupported(query.chainId, 'SWAP_NETWORK_UNSUPPORTED')
       const { chainId: _chainId, ...rest } = query
-      return call('getSwapQuote', { path: 'v1/convert/quotes', query: rest, schema: ok })
+      return call('getSwapQuote', { path: 'v1/convert/quotes', query: rest, schema: swapQuotesResponseSchema })
     },
     getSwapTokens: ({ chainId }: { chainId: string }) => {
       requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
-      return call('getSwapTokens', { path: 'v1/convert/tokens', query: { chainId }, schema: ok })
+      return call('getSwapTokens', { path: 'v1/convert/tokens', query: { chainId }, schema: swapTokensResponseSchema })
     },
     getAllowance: ({ chainId, tokenAddress, userAddress }: { chainId: string; tokenAddress: string; userAddress: string }) => {
       requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
-      return call('getAllowance', { path: 'v1/convert/allowance', query: { tokenAddress, userAddress }, schema: ok })
+      return call('getAllowance', { path: 'v1/convert/allowance', query: { tokenAddress, userAddress }, schema: swapAllowanceResponseSchema })
     },
+    /** The swap to sign; `slippage` in percent (1 is 1 %), sent as the number it is. */
     buildSwapTransaction: ({ chainId, ...body }: { chainId: string; amount: string; from: string; to: string; userAddress: string; slippage: number; disableEstimate?: boolean }) => {
       requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
       const { slippage, ...rest } = body
-      return call('buildSwapTransaction', { path: 'v1/convert/build-transaction', method: 'POST', body: { ...rest, eip155: { slippage: String(slippage) }, projectId }, schema: ok })
+      return call('buildSwapTransaction', { path: 'v1/convert/build-transaction', method: 'POST', body: { ...rest, eip155: { slippage }, projectId }, schema: swapTransactionResponseSchema })
     },
-    buildApproveTransaction: ({ chainId, userAddress, from, to }: { chainId: string; userAddress: string; from: string; to: string }) => {
+    /** The approval of exactly `amount` (base units) of `from` to the swap's router. */
+    buildApproveTransaction: ({ chainId, userAddress, from, to, amount }: { chainId: string; userAddress: string; from: string; to: string; amount: string }) => {
       requireSupported(chainId, 'SWAP_NETWORK_UNSUPPORTED')
-      return call('buildApproveTransaction', { path: 'v1/convert/build-approve', query: { userAddress, from, to }, schema: ok })
+      return call('buildApproveTransaction', { path: 'v1/convert/build-approve', query: { userAddress, from, to, amount }, schema: swapApproveResponseSchema })
     },
     lookupName: ({ name }: { name: string }) =>
       call('lookupName', { path: `v1/profile/account/${encodeURIComponent(name)}`, query: { apiVersion: 2 }, schema: profileSchema, failure: 'NAME_RESOLVE_FAILED' }),

@@ -14,6 +14,14 @@ import type {
   supportedChainsResponseSchema,
   walletsResponseSchema,
 } from '../schemas/dataService'
+import type {
+  swapAllowanceResponseSchema,
+  swapApproveResponseSchema,
+  swapGasPriceResponseSchema,
+  swapQuotesResponseSchema,
+  swapTokensResponseSchema,
+  swapTransactionResponseSchema,
+} from '../schemas/convert'
 
 /** The data-service calls the worker serves to the page (a list the page's bundle can import cheaply). */
 export const dataServiceMethods = [
@@ -37,12 +45,14 @@ export type DataServiceApi = {
   getTransactionHistory(args: { account: string; cursor?: string; onramp?: string; chainId?: string }): Promise<z.infer<typeof historyResponseSchema> | { data: []; next: undefined }>
   getBalance(args: { address: string; chainId: string; forceUpdate?: boolean }): Answer<typeof balanceResponseSchema>
   getFungiblePrice(args: { addresses: readonly string[] }): Answer<typeof fungiblePriceResponseSchema>
-  getGasPrice(args: { chainId: string }): Promise<unknown>
-  getSwapQuote(args: { chainId: string; amount: string; userAddress: string; from: string; to: string; gasPrice: string }): Promise<unknown>
-  getSwapTokens(args: { chainId: string }): Promise<unknown>
-  getAllowance(args: { chainId: string; tokenAddress: string; userAddress: string }): Promise<unknown>
-  buildSwapTransaction(args: { chainId: string; amount: string; from: string; to: string; userAddress: string; slippage: number; disableEstimate?: boolean }): Promise<unknown>
-  buildApproveTransaction(args: { chainId: string; userAddress: string; from: string; to: string }): Promise<unknown>
+  getGasPrice(args: { chainId: string }): Answer<typeof swapGasPriceResponseSchema>
+  getSwapQuote(args: { chainId: string; amount: string; userAddress: string; from: string; to: string; gasPrice: string }): Answer<typeof swapQuotesResponseSchema>
+  getSwapTokens(args: { chainId: string }): Answer<typeof swapTokensResponseSchema>
+  getAllowance(args: { chainId: string; tokenAddress: string; userAddress: string }): Answer<typeof swapAllowanceResponseSchema>
+  /** `slippage` in percent (1 is 1 %). */
+  buildSwapTransaction(args: { chainId: string; amount: string; from: string; to: string; userAddress: string; slippage: number; disableEstimate?: boolean }): Answer<typeof swapTransactionResponseSchema>
+  /** The approval of exactly `amount` (base units) of `from`. */
+  buildApproveTransaction(args: { chainId: string; userAddress: string; from: string; to: string; amount: string }): Answer<typeof swapApproveResponseSchema>
   lookupName(args: { name: string }): Answer<typeof profileSchema>
   reverseLookup(args: { address: string; sender?: string }): Promise<z.infer<typeof profileSchema>[]>
   getNameSuggestions(args: { name: string; zone?: string }): Promise<z.infer<typeof suggestionsResponseSchema>['suggestions']>
