@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import type { Page } from '@playwright/test'
-import { createPublicClient, http } from 'viem'
+import { createPublicClient, erc20Abi, http } from 'viem'
 import { createNodeWallet } from '../../services/relay/testing/createNodeWallet'
 import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
@@ -155,6 +155,31 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
 
   test('ethers 6: the signer opens Tessera, signs and sends; the read provider reads through the worker', async ({ page, stack }) => {
     await ethersJourney(page, stack, 'ethers')
+  })
+
+  test('Swap: its view and code load on first use from the host build, and a swap of 0.01 ETH for TUSD lands', async ({ page, stack }) => {
+    test.setTimeout(90_000)
+    const failed = recordLoadFailures(page)
+    const chain = stack.chains[0]!
+    const tusd = chain.tokens.find((t) => t.symbol === 'TUSD')!.address
+    const node = createPublicClient({ transport: http(chain.rpcUrl) })
+    const owner = stack.devAccounts[6]!
+    const tusdOf = () => node.readContract({ address: tusd, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    await withDevWallet(page, stack)
+    await page.goto(`${stack.hostApp!.url}/?${chainQuery(stack, { api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })}`)
+    await connectDevWallet(page)
+    await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await page.getByRole('button', { name: new RegExp(shorten(owner)) }).click()
+    await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Swap' }).click()
+    const swap = page.getByRole('dialog', { name: 'Swap' })
+    await swap.getByLabel('Amount').fill('0.01')
+    await expect(swap.getByLabel('What this swap does')).toContainText('Uniswap V2, block')
+    const before = await tusdOf()
+    await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+    expect((await tusdOf()) - before).toBeGreaterThan(29_000_000n)
+    expect(failed).toEqual([])
   })
 
   test('Sign In With Farcaster through the secure frame: its view and login code load and show the QR code', async ({ page, stack }) => {

@@ -142,6 +142,10 @@ export const errorTable = {
   TRANSACTION_CONFIRMED: { message: 'Transaction confirmed', kind: 'notice' },
   TRANSACTION_FAILED: { message: 'Transaction failed: it was reverted on chain', kind: 'widget' },
   TRANSACTION_UNCONFIRMED: { message: 'The transaction could not be confirmed. Check its status before sending again.', kind: 'widget' },
+  // Swaps (the data service's convert routes): what stops a quote or a swap, said as the visitor can act on it.
+  SWAP_QUOTE_UNAVAILABLE: { message: 'No price was found for this swap. Try again in a moment.', kind: 'service' },
+  SWAP_PRICE_MOVED: { message: 'The price moved past your slippage tolerance before the swap went through: nothing was swapped', kind: 'widget' },
+  SWAP_WOULD_FAIL: { message: 'This swap would fail on chain. Check the amounts and try again.', kind: 'widget' },
   // The auth service (services/auth) behind the secure frame: e-mail codes, sessions, key shares, social and Farcaster sign-in.
   AUTH_RATE_LIMITED: { message: 'Too many attempts. Please wait {n} min and try again', kind: 'service' },
   AUTH_CODE_INVALID: { message: 'The code is not correct. Please check it and try again', kind: 'service' },

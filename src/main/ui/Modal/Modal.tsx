@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react'
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { View } from '../../state/views'
 import { useTranslate } from '../useTranslate'
@@ -25,6 +25,14 @@ import { modalCss } from './modalCss'
 // The toast's words come with the modal's code (WidgetModal loads both at once).
 export { ToastText } from '../ToastText'
 
+// Swap's view and its code load on its first visit (a few kB from the site's own host), never with the modal.
+const LazySwapView = lazy(() => import('../views/SwapView'))
+const SwapBody = () => (
+  <Suspense fallback={null}>
+    <LazySwapView />
+  </Suspense>
+)
+
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Connect: ConnectView,
   ConnectingExternal: ConnectingExternalView,
@@ -39,6 +47,7 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   AllWallets: AllWalletsView,
   Receive: ReceiveView,
   Tokens: TokensView,
+  Swap: SwapBody,
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
   ApproveTransaction: ApproveTransactionView,

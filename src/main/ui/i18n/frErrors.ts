@@ -126,6 +126,9 @@ export const frErrors: Partial<Record<ErrorCode, string>> = {
   SEND_FEE_UNAVAILABLE: 'Les frais de réseau n’ont pas pu être estimés. Réessayez dans un instant.',
   TRANSACTION_CONFIRMED: 'Transaction confirmée',
   TRANSACTION_FAILED: 'Échec de la transaction : elle a été annulée sur la chaîne',
+  SWAP_QUOTE_UNAVAILABLE: 'Aucun prix n’a été trouvé pour cet échange. Réessayez dans un instant.',
+  SWAP_PRICE_MOVED: 'Le prix a dépassé votre tolérance de glissement avant l’échange : rien n’a été échangé',
+  SWAP_WOULD_FAIL: 'Cet échange échouerait sur la chaîne. Vérifiez les montants et réessayez.',
   TRANSACTION_UNCONFIRMED: 'La transaction n’a pas pu être confirmée. Vérifiez son statut avant de l’envoyer à nouveau.',
   // Bitcoin sends
   BITCOIN_AMOUNT_BELOW_DUST: 'Le montant est inférieur au seuil de poussière : envoyez au moins {dust} sats à cette adresse',

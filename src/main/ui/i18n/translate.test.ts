@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { errorTable, type ErrorCode } from '../../../shared/protocol/errorTable'
 import { views } from '../../state/views'
 import { buttonCatalogues } from './buttons'
+import { swapCatalogues, translateSwap, type SwapMessageKey } from './swapCatalogues'
 import { en, type MessageKey } from './en'
 import { localizeDecimal, formatUsdValue } from './formatNumber'
 import { localizeRelativeTime } from './formatRelativeTime'
@@ -33,6 +34,16 @@ describe('translation', () => {
   it('has the first-load button in every locale of the catalogues, with the same keys', () => {
     expect(Object.keys(buttonCatalogues).sort()).toEqual(Object.keys(catalogues).sort())
     for (const locale of Object.keys(buttonCatalogues) as (keyof typeof buttonCatalogues)[]) expect(keyDiff(buttonCatalogues.en, buttonCatalogues[locale])).toEqual({ missing: [], extra: [] })
+  })
+
+  it('has the Swap view’s words in every locale of the catalogues, with the same keys and placeholders', () => {
+    expect(Object.keys(swapCatalogues).sort()).toEqual(Object.keys(catalogues).sort())
+    for (const locale of Object.keys(swapCatalogues) as (keyof typeof swapCatalogues)[]) {
+      expect(keyDiff(swapCatalogues.en, swapCatalogues[locale])).toEqual({ missing: [], extra: [] })
+      for (const key of Object.keys(swapCatalogues.en) as SwapMessageKey[]) expect({ key, placeholders: placeholders(swapCatalogues[locale][key]) }).toEqual({ key, placeholders: placeholders(swapCatalogues.en[key]) })
+    }
+    expect(translateSwap('fr', 'swap.approve', { symbol: 'TUSD' })).toBe('Autoriser TUSD')
+    expect(translateSwap('de', 'swap.approve', { symbol: 'TUSD' })).toBe('Approve TUSD')
   })
 
   it('titles every view of the modal', () => {

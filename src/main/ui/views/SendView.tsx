@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { SendController } from '../../namespaces/types'
-import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey, type AmountIssue } from '../../namespaces/sendForm'
+import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey } from '../../namespaces/sendForm'
 import { shortenAddress } from '../../../shared/protocol/display'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { Alert } from '../Alert'
@@ -12,6 +12,7 @@ import { networkImageUrl } from './NetworkIcon'
 import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 import { TokenPicker } from './TokenPicker'
 import { useSendController } from './useSendController'
+import { amountIssueText } from './amountIssueText'
 import { receiverIssueText } from './receiverIssueText'
 import { useShownIssue } from './useShownIssue'
 
@@ -29,27 +30,6 @@ export function SendView() {
   if (!loaded) return <p className="muted">{t('send.loading')}</p>
   if ('error' in loaded) return <Alert message={loaded.error} />
   return <SendForm send={loaded.send} namespace={namespace} />
-}
-
-/** The sentence for what is wrong with an amount, in the widget's locale. */
-function amountIssueText(t: ReturnType<typeof useTranslate>, locale: string, issue: AmountIssue): string {
-  const example = localizeDecimal(locale, '1.5')
-  switch (issue.reason) {
-    case 'notANumber':
-      return t('send.amount.notANumber', { example })
-    case 'decimalSeparator':
-      return t('send.amount.decimalSeparator', { example })
-    case 'negative':
-      return t('send.amount.negative')
-    case 'zero':
-      return t('send.amount.zero')
-    case 'tooManyDecimals':
-      return t('send.amount.tooManyDecimals', { symbol: issue.symbol, decimals: String(issue.decimals) })
-    case 'overBalance':
-      return t('send.insufficientFunds', { symbol: issue.symbol })
-    case 'noRoomForFee':
-      return t('send.amount.noRoomForFee', { symbol: issue.symbol })
-  }
 }
 
 /**

@@ -1,0 +1,240 @@
+import { useEffect, useId, useState } from 'react'
+import type { Address } from 'viem'
+import { parseCaipNetworkId } from '../../../shared/protocol/caip'
+import { formatUnits } from '../../../shared/protocol/display'
+import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
+import { useNetwork } from '../../react/hooks'
+import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { parseAmountInput, toAmountInput, tokenKey } from '../../namespaces/sendForm'
+import { errorNotice } from '../../state/errorNotice'
+import type { Widget } from '../../widget/createWidget'
+import {
+  createSwapController,
+  findSwapIssue,
+  minimumReceived,
+  PRICE_IMPACT_WARNING_PERCENT,
+  swapFeeWei,
+  type SwapController,
+  type SwapIssue,
+} from '../../widget/createSwapController'
+import { Alert } from '../Alert'
+import { Glyph } from '../Modal/Glyph'
+import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
+import { translateSwap, type SwapMessageKey } from '../i18n/swapCatalogues'
+import { useLocale, useTranslate } from '../useTranslate'
+import { amountIssueText } from './amountIssueText'
+import { networkImageUrl } from './NetworkIcon'
+import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
+import { TokenPicker } from './TokenPicker'
+
+/** How long the amount rests before it is quoted. */
+const QUOTE_DELAY_MS = 400
+const AMOUNT_MAX_LENGTH = 100
+
+type SwapTranslate = (key: SwapMessageKey, params?: Record<string, string>) => string
+
+const controllers = new WeakMap<Widget, SwapController>()
+
+/** The widget's swap controller, made on the first visit (its code comes with this view's chunk). */
+function getSwapController(widget: Widget): SwapController {
+  const existing = controllers.get(widget)
+  if (existing) return existing
+  const controller = createSwapController({
+    core: widget.core,
+    notifications: widget.notifications,
+    router: widget.router,
+    getAccount: () => {
+      const state = widget.getState().namespaces.eip155
+      return { address: state?.address as Address | undefined, chainId: Number(parseCaipNetworkId(state?.activeCaipNetworkId ?? '')?.reference) || undefined }
+    },
+    walletRequest: (args) => widget.walletRequest(args),
+    onConfirmed: () => void widget.refreshBalance(),
+  })
+  // A switch of network or account empties the form: its tokens and quote belong to the old one.
+  widget.subscribe(
+    (state) => `${state.activeCaipNetworkId}|${state.namespaces.eip155?.address}`,
+    () => controller.reset(),
+  )
+  controllers.set(widget, controller)
+  return controller
+}
+
+/** An amount of a token, up to 6 decimals, in the locale's digits. */
+function formatAmount(locale: string, numeric: string): string {
+  const [whole, fraction = ''] = numeric.split('.')
+  const cut = fraction.slice(0, 6).replace(/0+$/, '')
+  return localizeDecimal(locale, cut ? `${whole}.${cut}` : whole!)
+}
+
+function swapIssueText(t: ReturnType<typeof useTranslate>, ts: SwapTranslate, issue: SwapIssue): string {
+  switch (issue.reason) {
+    case 'overBalance':
+      return t('send.insufficientFunds', { symbol: issue.symbol })
+    case 'noRoomForFee':
+      return t('send.amount.noRoomForFee', { symbol: issue.symbol })
+    case 'feeNotCovered':
+      return t('send.insufficientGas', { symbol: issue.symbol })
+    case 'priceImpact':
+      return ts('swap.priceImpactRefused', { limit: String(issue.limit) })
+    case 'tooManyDecimals':
+      return t('send.amount.tooManyDecimals', { symbol: issue.symbol, decimals: String(issue.decimals) })
+  }
+}
+
+/**
+ * Account → Swap (SPEC §1, §2): what the visitor pays and receives, each with its token's balance; the amount with Max;
+ * the quote as the amount rests (rate, price impact, the least received at the slippage, the network fee, the quote's
+ * source); Approve as its own step when the router may not spend enough; then Swap. Everything that would stop the
+ * swap is said before any wallet is asked.
+ */
+export default function SwapView() {
+  const widget = useWidget()
+  const [swap] = useState(() => getSwapController(widget))
+  const t = useTranslate()
+  const locale = useLocale()
+  const ts: SwapTranslate = (key, params) => translateSwap(locale, key, params)
+  const { network } = useNetwork()
+  const state = useStoreSelector(swap.store, (s) => s)
+  const ids = { from: useId(), to: useId(), amount: useId(), amountIssue: useId() }
+  const [amountText, setAmountText] = useState(() => (state.amount ? toAmountInput(state.amount, locale) : ''))
+  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
+
+  useEffect(() => {
+    void swap.load()
+  }, [swap, caipNetworkId])
+  // An emptied form (after a swap, on a switch) empties the field.
+  const [formAmount, setFormAmount] = useState(state.amount)
+  if (formAmount !== state.amount) {
+    setFormAmount(state.amount)
+    if (state.amount === undefined) setAmountText('')
+  }
+  useEffect(() => {
+    const timer = setTimeout(() => void swap.refreshQuote(), QUOTE_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [swap, state.from, state.to, state.amount])
+
+  if (state.isUnsupported) return <Alert message={errorNotice('SWAP_NETWORK_UNSUPPORTED')} />
+  const { from, to, quote } = state
+  const parsed = parseAmountInput(amountText, locale)
+  const typedIssue = parsed && 'issue' in parsed ? parsed.issue : undefined
+  const issue = typedIssue ? undefined : findSwapIssue(state)
+  const imageUrlOf = (balance: TokenBalance) => tokenBalanceImageUrl(widget, network, balance)
+  const placeholder = { symbol: network.nativeCurrency.symbol, name: network.nativeCurrency.name, imageUrl: networkImageUrl(widget, network) }
+  const native = state.tokens.find((token) => token.address === undefined)
+  const fee = swapFeeWei(state)
+  const feeNative = fee !== undefined ? formatUnits(fee, network.nativeCurrency.decimals) : undefined
+  const received = quote && to ? formatUnits(BigInt(quote.toAmount), Number(to.quantity.decimals)) : undefined
+  const least = quote && to ? formatUnits(minimumReceived(quote, state.slippagePercent), Number(to.quantity.decimals)) : undefined
+  const rate = quote && from && to && state.amount ? Number(received) / Number(state.amount) : undefined
+  const needsApproval = swap.needsApproval()
+  const isBusy = state.step !== 'form'
+  const canSubmit = !!from && !!to && !!quote && !state.isQuoting && !typedIssue && !issue && !isBusy
+
+  const setAmount = (text: string) => {
+    setAmountText(text)
+    const read = parseAmountInput(text, locale)
+    swap.setAmount(read && 'amount' in read ? read.amount : undefined)
+  }
+  const fillMax = () => {
+    const max = swap.maxAmount()
+    if (max !== undefined) setAmount(toAmountInput(max, locale))
+  }
+
+  return (
+    <form
+      className="send-form swap-form"
+      noValidate
+      aria-busy={isBusy || undefined}
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (!canSubmit) return
+        void (needsApproval ? swap.approve() : swap.swap())
+      }}
+    >
+      <div className="field">
+        <span id={ids.from} className="field-label">
+          {ts('swap.from')}
+        </span>
+        <TokenPicker labelId={ids.from} tokens={state.tokens} value={from} imageUrlOf={imageUrlOf} placeholder={placeholder} isLoading={!state.hasLoadedTokens} locale={locale} keyOf={tokenKey} onChange={(token) => swap.choose('from', token)} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.amount} className="field-label">
+          {t('send.amount')}
+        </label>
+        <div className="amount-box">
+          <input
+            id={ids.amount}
+            className="amount-input"
+            inputMode="decimal"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={AMOUNT_MAX_LENGTH}
+            placeholder={localizeDecimal(locale, '0.0')}
+            aria-invalid={typedIssue !== undefined || (issue !== undefined && issue.reason !== 'priceImpact')}
+            aria-describedby={typedIssue || issue ? ids.amountIssue : undefined}
+            value={amountText}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+          {from ? <span className="amount-symbol">{from.symbol}</span> : null}
+          <button type="button" className="chip-button" disabled={!from} onClick={fillMax}>
+            {t('send.max')}
+          </button>
+        </div>
+        {typedIssue || issue ? (
+          <p id={ids.amountIssue} className="error" role="alert">
+            {typedIssue ? amountIssueText(t, locale, typedIssue) : swapIssueText(t, ts, issue!)}
+          </p>
+        ) : null}
+      </div>
+      <button type="button" className="icon-button" style={{ justifySelf: 'center', margin: '-0.8em 0' }} aria-label={ts('swap.flip')} title={ts('swap.flip')} onClick={() => swap.flip()} disabled={!from || !to}>
+        <Glyph name="swap" />
+      </button>
+      <div className="field">
+        <span id={ids.to} className="field-label">
+          {ts('swap.to')}
+        </span>
+        <TokenPicker labelId={ids.to} tokens={state.tokens} value={to} imageUrlOf={imageUrlOf} placeholder={placeholder} isLoading={!state.hasLoadedTokens} locale={locale} keyOf={tokenKey} onChange={(token) => swap.choose('to', token)} />
+      </div>
+      {state.isQuoting && !quote ? (
+        <p className="muted" role="status">
+          {ts('swap.quoting')}
+        </p>
+      ) : null}
+      {quote && from && to && received && least ? (
+        <dl className="summary swap-quote" aria-label={ts('swap.quote')} aria-busy={state.isQuoting || undefined}>
+          <dt>{ts('swap.receive')}</dt>
+          <dd>{`${formatAmount(locale, received)} ${to.symbol}`}</dd>
+          <dt>{ts('swap.rate')}</dt>
+          <dd>{ts('swap.rateValue', { from: from.symbol, rate: formatAmount(locale, String(rate ?? 0)), to: to.symbol })}</dd>
+          <dt>{ts('swap.priceImpact')}</dt>
+          <dd>{`${localizeDecimal(locale, quote.priceImpact.toFixed(2))} %`}</dd>
+          <dt>{ts('swap.minimumReceived', { slippage: localizeDecimal(locale, String(state.slippagePercent)) })}</dt>
+          <dd>{`${formatAmount(locale, least)} ${to.symbol}`}</dd>
+          {feeNative !== undefined ? (
+            <>
+              <dt>{ts('swap.networkFee')}</dt>
+              <dd>{`${formatAmount(locale, feeNative)} ${network.nativeCurrency.symbol}${native && native.price > 0 ? ` (${formatUsdValue(locale, Number(feeNative) * native.price)})` : ''}`}</dd>
+            </>
+          ) : null}
+          <dt>{ts('swap.source')}</dt>
+          <dd title={quote.source.router}>{ts('swap.sourceValue', { name: quote.source.name, block: quote.blockNumber })}</dd>
+        </dl>
+      ) : null}
+      {quote && quote.priceImpact > PRICE_IMPACT_WARNING_PERCENT && issue?.reason !== 'priceImpact' ? (
+        <p className="error" role="alert">
+          {ts('swap.priceImpactWarning', { impact: `${localizeDecimal(locale, quote.priceImpact.toFixed(2))} %` })}
+        </p>
+      ) : null}
+      {state.hasPriceMoved ? (
+        <p className="error" role="alert">
+          {ts('swap.priceMoved')}
+        </p>
+      ) : null}
+      {needsApproval && from && state.amount ? <p className="muted">{ts('swap.approveNote', { amount: localizeDecimal(locale, state.amount), symbol: from.symbol })}</p> : null}
+      <Alert message={state.error} />
+      <button type="submit" className="button send-submit" disabled={!canSubmit} aria-busy={isBusy || state.isQuoting || undefined}>
+        {state.step === 'approving' || state.step === 'swapping' ? ts('swap.inWallet') : needsApproval && from ? ts('swap.approve', { symbol: from.symbol }) : ts('swap.submit')}
+      </button>
+    </form>
+  )
+}

@@ -1,0 +1,210 @@
+// Swap on the local chain's Uniswap V2 (services/chain/uniswapV2.ts) through the data service's convert routes, with the
+// demo's dev wallet. The swaps are made by dev account 8 (no other journey reads its balances); "another trader" is 7.
+import type { Page } from '@playwright/test'
+import { createPublicClient, createTestClient, createWalletClient, erc20Abi, http, parseAbiItem, parseUnits, type Address } from 'viem'
+import { uniswapV2Artifacts } from '../../services/chain/uniswapV2'
+import type { StackChain } from '../../services/stack/manifest'
+import { expect, test } from '../fixtures'
+import { createWalletInFrame, enterCode, secureFrame, startEmailLogin, widgetState } from '../support/emailLogin'
+
+type DevWallet = { switchAccount: (address: string) => void; hold: () => () => void; rejectNext: (method?: string) => void }
+const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
+
+const chainClient = (chain: StackChain) => createPublicClient({ transport: http(chain.rpcUrl) })
+const tokenOf = (chain: StackChain, symbol: string) => chain.tokens.find((t) => t.symbol === symbol)!
+const balanceOf = (chain: StackChain, symbol: string, owner: Address) => chainClient(chain).readContract({ address: tokenOf(chain, symbol).address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+const allowanceOf = (chain: StackChain, symbol: string, owner: Address) =>
+  chainClient(chain).readContract({ address: tokenOf(chain, symbol).address, abi: erc20Abi, functionName: 'allowance', args: [owner, chain.uniswapV2.router] })
+
+/** Connects the dev wallet as `account` and opens Account → Swap. */
+async function openSwap(page: Page, url: string, account: Address) {
+  await page.goto(url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await expect(page.getByRole('button', { name: /0x[0-9a-fA-F]{2}…[0-9a-fA-F]{6}/ })).toBeVisible()
+  await page.evaluate((a) => (window as unknown as { devWallet: DevWallet }).devWallet.switchAccount(a), account)
+  const accountButton = page.getByRole('button', { name: new RegExp(`${account.slice(0, 4)}…${account.slice(-6)}`) })
+  await expect(accountButton).toBeVisible()
+  const accountDialog = page.getByRole('dialog', { name: 'Account' })
+  await expect.poll(async () => (await accountDialog.isVisible()) || (await page.getByRole('dialog').count()) === 0, { timeout: 15_000 }).toBe(true)
+  if (!(await accountDialog.isVisible())) await accountButton.click()
+  await accountDialog.getByRole('button', { name: 'Swap' }).click()
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await expect(swap.getByRole('combobox', { name: /^You pay/ })).toContainText('ETH')
+  return swap
+}
+
+/** Picks `symbol` on one side of the form. */
+async function pick(page: Page, side: 'You pay' | 'You receive', symbol: string) {
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await swap.getByRole('combobox', { name: new RegExp(`^${side}`) }).click()
+  await swap.getByRole('option', { name: new RegExp(`^${symbol}`) }).click()
+}
+
+/** The quote's figures as the view shows them (term → value). */
+async function shownQuote(page: Page) {
+  const quote = page.getByRole('dialog', { name: 'Swap' }).getByLabel('What this swap does')
+  await expect(quote).toBeVisible()
+  const terms = await quote.locator('dt').allInnerTexts()
+  const values = await quote.locator('dd').allInnerTexts()
+  return Object.fromEntries(terms.map((term, i) => [term, values[i]!]))
+}
+const amountIn = (text: string) => text.replace(/,/g, '').split(' ')[0]!
+
+/** What the pair paid `owner` of `symbol` in the block range: the Transfer events' values. */
+async function paidTo(chain: StackChain, symbol: string, owner: Address, fromBlock: bigint) {
+  const logs = await chainClient(chain).getLogs({ address: tokenOf(chain, symbol).address, event: transferEvent, args: { to: owner }, fromBlock })
+  return logs.reduce((sum, log) => sum + log.args.value!, 0n)
+}
+
+test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly what the router paid, at least the minimum shown', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const chain = stack.chains[0]!
+  const trader = stack.devAccounts[8]!
+  const swap = await openSwap(page, stack.demo!.url, trader)
+  await swap.getByLabel('Amount').fill('0.1')
+  const quote = await shownQuote(page)
+  expect(quote['Quote from']).toMatch(/^Uniswap V2, block \d+$/)
+  expect(Number(amountIn(quote['You receive']!))).toBeGreaterThan(290)
+  expect(quote['Price impact']).toMatch(/^0\.\d\d %$/)
+  expect(quote['Network fee']).toMatch(/ETH \(\$/)
+  const minimum = parseUnits(amountIn(quote['Minimum received (1 % slippage)']!), 6)
+  const before = await balanceOf(chain, 'TUSD', trader)
+  const fromBlock = await chainClient(chain).getBlockNumber()
+
+  await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+  const gained = (await balanceOf(chain, 'TUSD', trader)) - before
+  expect(gained).toBeGreaterThanOrEqual(minimum)
+  expect(gained).toBe(await paidTo(chain, 'TUSD', trader, fromBlock + 1n))
+})
+
+test('TUSD for TSR: Approve first, for exactly the amount, then Swap; the router spends the approval', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const chain = stack.chains[0]!
+  const trader = stack.devAccounts[8]!
+  await openSwap(page, stack.demo!.url, trader)
+  await pick(page, 'You pay', 'TUSD')
+  await pick(page, 'You receive', 'TSR')
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await swap.getByLabel('Amount').fill('10')
+  await shownQuote(page)
+  const before = await balanceOf(chain, 'TSR', trader)
+  await swap.getByRole('button', { name: 'Approve TUSD' }).click()
+  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled({ timeout: 30_000 })
+  expect(await allowanceOf(chain, 'TUSD', trader)).toBe(10_000_000n)
+  await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+  expect((await balanceOf(chain, 'TSR', trader)) - before).toBeGreaterThan(parseUnits('3.8', 18))
+  expect(await allowanceOf(chain, 'TUSD', trader)).toBe(0n)
+})
+
+test('another trader moves the pool past the slippage while the wallet asks: the chain refuses, the widget says so, the approval stays', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const chain = stack.chains[0]!
+  const trader = stack.devAccounts[8]!
+  await openSwap(page, stack.demo!.url, trader)
+  await pick(page, 'You pay', 'TUSD')
+  await pick(page, 'You receive', 'TSR')
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await swap.getByLabel('Amount').fill('20')
+  await shownQuote(page)
+  await swap.getByRole('button', { name: 'Approve TUSD' }).click()
+  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled({ timeout: 30_000 })
+  const tsrBefore = await balanceOf(chain, 'TSR', trader)
+  const tusdBefore = await balanceOf(chain, 'TUSD', trader)
+
+  await page.evaluate(() => void ((window as unknown as { release: () => void }).release = (window as unknown as { devWallet: DevWallet }).devWallet.hold()))
+  await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await expect(swap.getByRole('button', { name: 'Confirm in your wallet…' })).toBeVisible()
+  // The other trader sells 1,000 TUSD for TSR through the router, straight and through ETH (the quote takes whichever
+  // route pays more): the price moves far past 1 % on both.
+  const other = stack.devAccounts[7]!
+  const wallet = createWalletClient({ account: other, transport: http(chain.rpcUrl) })
+  const client = chainClient(chain)
+  const [tusd, tsr] = [tokenOf(chain, 'TUSD').address, tokenOf(chain, 'TSR').address]
+  await client.waitForTransactionReceipt({ hash: await wallet.writeContract({ chain: null, address: tusd, abi: erc20Abi, functionName: 'approve', args: [chain.uniswapV2.router, parseUnits('2000', 6)] }) })
+  const deadline = BigInt(Math.floor(Date.now() / 1_000) + 600)
+  for (const path of [[tusd, tsr], [tusd, chain.uniswapV2.weth, tsr]]) {
+    // Its own gas limit: an estimate made in the second of a pool's last update leaves out the price-accumulator writes
+    // the swap makes once mined in a later second, and runs out of gas.
+    const hash = await wallet.writeContract({ chain: null, address: chain.uniswapV2.router, abi: uniswapV2Artifacts.router02.abi, functionName: 'swapExactTokensForTokens', args: [parseUnits('1000', 6), 0n, path, other, deadline], gas: 400_000n })
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
+  }
+  await page.evaluate(() => (window as unknown as { release: () => void }).release())
+
+  await expect(page.getByRole('alert').filter({ hasText: 'The price moved past your slippage tolerance before the swap went through: nothing was swapped' })).toBeVisible({ timeout: 30_000 })
+  expect(await balanceOf(chain, 'TSR', trader)).toBe(tsrBefore)
+  expect(await balanceOf(chain, 'TUSD', trader)).toBe(tusdBefore)
+  expect(await allowanceOf(chain, 'TUSD', trader)).toBe(20_000_000n)
+})
+
+test('a declined swap says so and changes nothing; more than the balance is said before any wallet is asked', async ({ page, stack }) => {
+  test.setTimeout(60_000)
+  const chain = stack.chains[0]!
+  const trader = stack.devAccounts[8]!
+  const swap = await openSwap(page, stack.demo!.url, trader)
+  await swap.getByLabel('Amount').fill('100000')
+  await expect(swap.getByRole('alert')).toHaveText('Not enough ETH for this amount')
+  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeDisabled()
+
+  await swap.getByLabel('Amount').fill('0.05')
+  await shownQuote(page)
+  const before = await balanceOf(chain, 'TUSD', trader)
+  await page.evaluate(() => (window as unknown as { devWallet: DevWallet }).devWallet.rejectNext('eth_sendTransaction'))
+  await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await expect(swap.getByRole('alert')).toHaveText('User rejected the request.')
+  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled()
+  expect(await balanceOf(chain, 'TUSD', trader)).toBe(before)
+})
+
+test('on a Solana account Swap is not offered', async ({ page, stack }) => {
+  await page.goto(`${stack.demo!.url}/?families=solana`)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Solana Wallet/ }).click()
+  const accountButton = page.getByRole('button', { name: /…/ }).first()
+  await expect(accountButton).toBeVisible()
+  const account = page.getByRole('dialog', { name: 'Account' })
+  if (!(await account.isVisible())) await accountButton.click()
+  await expect(account.getByRole('button', { name: 'Tokens' })).toBeVisible()
+  await expect(account.getByRole('button', { name: 'Swap' })).toHaveCount(0)
+})
+
+test('in French the swap view and its quote are French', async ({ page, stack }) => {
+  await page.goto(`${stack.demo!.url}/?locale=fr`)
+  await page.getByRole('button', { name: 'Connecter un portefeuille' }).click()
+  await page.getByRole('dialog', { name: 'Connecter un portefeuille' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  const accountButton = page.getByRole('button', { name: /0xf3…b92266$/ })
+  await expect(accountButton).toBeVisible()
+  const account = page.getByRole('dialog', { name: 'Compte' })
+  if (!(await account.isVisible())) await accountButton.click()
+  await account.getByRole('button', { name: 'Échanger' }).click()
+  const swap = page.getByRole('dialog', { name: 'Échanger' })
+  await expect(swap.getByRole('combobox', { name: /^Vous payez/ })).toContainText('ETH')
+  await swap.getByLabel('Montant').fill('0,1')
+  const quote = swap.getByLabel('Ce que fait cet échange')
+  await expect(quote.locator('dt')).toHaveText(['Vous recevez', 'Taux', 'Impact sur le prix', 'Minimum reçu (glissement de 1 %)', 'Frais de réseau', 'Prix fourni par'])
+  await expect(quote.locator('dd').first()).toHaveText(/^\d{3},\d+ TUSD$/)
+})
+
+test('the e-mail wallet swaps with the approval in the secure frame', async ({ page, stack }) => {
+  test.setTimeout(150_000)
+  const chain = stack.chains[0]!
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
+  await enterCode(page, await startEmailLogin(page, stack, `e2e-swap-${Date.now()}@tessera.test`))
+  await createWalletInFrame(page, 'a long recovery password 9')
+  await expect.poll(async () => (await widgetState(page)).status, { timeout: 30_000 }).toBe('connected')
+  const address = (await widgetState(page)).address as Address
+  // The new wallet's ether, from anvil.
+  await createTestClient({ mode: 'anvil', transport: http(chain.rpcUrl) }).setBalance({ address, value: parseUnits('1', 18) })
+  await page.getByRole('button', { name: new RegExp(`${address.slice(-6)}$`, 'i') }).click()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Swap' }).click()
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await expect(swap.getByRole('combobox', { name: /^You pay/ })).toContainText('1.000')
+  await swap.getByLabel('Amount').fill('0.01')
+  await shownQuote(page)
+  await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await secureFrame(page).getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+  expect(await balanceOf(chain, 'TUSD', address)).toBeGreaterThan(29_000_000n)
+})
