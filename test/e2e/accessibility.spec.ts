@@ -66,6 +66,12 @@ for (const themeMode of ['dark', 'light'] as const) {
       await shoot(title.replace(/ /g, ''))
       await page.getByRole('dialog', { name: title }).getByRole('button', { name: 'Back' }).click()
     }
+    // Swap, with its quote.
+    await account.getByRole('button', { name: 'Swap' }).click()
+    const swap = page.getByRole('dialog', { name: 'Swap' })
+    await swap.getByLabel('Amount').fill('0.1')
+    await expect(swap.getByLabel('What this swap does')).toBeVisible()
+    await shoot('Swap')
   })
 }
 

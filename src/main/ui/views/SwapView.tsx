@@ -59,12 +59,16 @@ function getSwapController(widget: Widget): SwapController {
   return controller
 }
 
-/** An amount of a token, up to 6 decimals, in the locale's digits. */
+/** An amount of a token as a person reads it: 2 decimals from 1,000, 4 from 1, else 6; in the locale's digits. */
 function formatAmount(locale: string, numeric: string): string {
-  const [whole, fraction = ''] = numeric.split('.')
-  const cut = fraction.slice(0, 6).replace(/0+$/, '')
-  return localizeDecimal(locale, cut ? `${whole}.${cut}` : whole!)
+  const [whole = '0', fraction = ''] = numeric.split('.')
+  const digits = whole.replace(/^0+/, '').length >= 4 ? 2 : Number(whole) >= 1 ? 4 : 6
+  const cut = fraction.slice(0, digits).replace(/0+$/, '')
+  return localizeDecimal(locale, cut ? `${whole}.${cut}` : whole)
 }
+
+/** The quote's figures stay on one line each. */
+const figure = { whiteSpace: 'nowrap' } as const
 
 function swapIssueText(t: ReturnType<typeof useTranslate>, ts: SwapTranslate, issue: SwapIssue): string {
   switch (issue.reason) {
@@ -203,21 +207,21 @@ export default function SwapView() {
       {quote && from && to && received && least ? (
         <dl className="summary swap-quote" aria-label={ts('swap.quote')} aria-busy={state.isQuoting || undefined}>
           <dt>{ts('swap.receive')}</dt>
-          <dd>{`${formatAmount(locale, received)} ${to.symbol}`}</dd>
+          <dd style={figure}>{`${formatAmount(locale, received)} ${to.symbol}`}</dd>
           <dt>{ts('swap.rate')}</dt>
-          <dd>{ts('swap.rateValue', { from: from.symbol, rate: formatAmount(locale, String(rate ?? 0)), to: to.symbol })}</dd>
+          <dd style={figure}>{ts('swap.rateValue', { from: from.symbol, rate: formatAmount(locale, String(rate ?? 0)), to: to.symbol })}</dd>
           <dt>{ts('swap.priceImpact')}</dt>
-          <dd>{`${localizeDecimal(locale, quote.priceImpact.toFixed(2))} %`}</dd>
+          <dd style={figure}>{`${localizeDecimal(locale, quote.priceImpact.toFixed(2))} %`}</dd>
           <dt>{ts('swap.minimumReceived', { slippage: localizeDecimal(locale, String(state.slippagePercent)) })}</dt>
-          <dd>{`${formatAmount(locale, least)} ${to.symbol}`}</dd>
+          <dd style={figure}>{`${formatAmount(locale, least)} ${to.symbol}`}</dd>
           {feeNative !== undefined ? (
             <>
               <dt>{ts('swap.networkFee')}</dt>
-              <dd>{`${formatAmount(locale, feeNative)} ${network.nativeCurrency.symbol}${native && native.price > 0 ? ` (${formatUsdValue(locale, Number(feeNative) * native.price)})` : ''}`}</dd>
+              <dd style={figure}>{`${formatAmount(locale, feeNative)} ${network.nativeCurrency.symbol}${native && native.price > 0 ? ` (${formatUsdValue(locale, Number(feeNative) * native.price)})` : ''}`}</dd>
             </>
           ) : null}
           <dt>{ts('swap.source')}</dt>
-          <dd title={quote.source.router}>{ts('swap.sourceValue', { name: quote.source.name, block: quote.blockNumber })}</dd>
+          <dd style={figure} title={quote.source.router}>{ts('swap.sourceValue', { name: quote.source.name, block: quote.blockNumber })}</dd>
         </dl>
       ) : null}
       {quote && quote.priceImpact > PRICE_IMPACT_WARNING_PERCENT && issue?.reason !== 'priceImpact' ? (
