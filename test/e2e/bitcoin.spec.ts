@@ -216,7 +216,7 @@ test('bad input gets its sentence before anything is signed: an address of anoth
   await expect(send.getByRole('alert')).toHaveText('This is a Bitcoin mainnet address; the selected network is Bitcoin Local')
   // An address of another family is not a Bitcoin address at all.
   await send.getByLabel('To (address)').fill(stack.devAccounts[0]!)
-  await expect(send.getByRole('alert')).toHaveText('This is not a valid address on Bitcoin Local')
+  await expect(send.getByRole('alert')).toHaveText('Not a valid address on Bitcoin Local')
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
 
   // Dust: 1 sat to a P2WPKH address is below what the network relays.

@@ -158,7 +158,7 @@ test('bad input gets its sentence before anything is signed: an address of anoth
   await expect(send.getByRole('alert')).toHaveText('This is a Polkadot address; the selected network is Polkadot Local')
   // Not an SS58 address at all.
   await send.getByLabel('To (address)').fill(stack.devAccounts[0]!)
-  await expect(send.getByRole('alert')).toHaveText('This is not a valid address on Polkadot Local')
+  await expect(send.getByRole('alert')).toHaveText('Not a valid address on Polkadot Local')
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
 
   // A new account (a key nobody funded) must receive at least the existential deposit.

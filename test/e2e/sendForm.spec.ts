@@ -147,7 +147,7 @@ test('every wrong amount or receiver gets one English sentence, before any reque
   await to.fill(receiver.toLowerCase())
   await expect(alert).toHaveCount(0)
   await to.fill('0x1234')
-  await expect(alert).toHaveText('This is not a valid address on Tessera Local. Enter an address (0x…) or a registered name')
+  await expect(alert).toHaveText('Not a valid address on Tessera Local: enter an address (0x…) or a registered name')
   const unknown = `nobody-${Date.now().toString(36)}.tessera.id`
   await to.fill('')
   await to.pressSequentially(unknown)
@@ -375,7 +375,7 @@ test('at phone width nothing long widens the modal, and a disabled Send looks an
   expect(await horizontalOverflow()).toBeLessThanOrEqual(0)
   await to.fill(`0x${'ab'.repeat(127)}`)
   await expect(to).toHaveValue(`0x${'ab'.repeat(127)}`)
-  await expect(send.getByRole('alert').filter({ hasText: 'This is not a valid address on Tessera Local' })).toBeVisible()
+  await expect(send.getByRole('alert').filter({ hasText: 'Not a valid address on Tessera Local' })).toBeVisible()
   expect(await horizontalOverflow()).toBeLessThanOrEqual(0)
   await page.screenshot({ path: testInfo.outputPath('Send-long-inputs-375.png') })
   await send.getByRole('combobox', { name: /^Token/ }).click()

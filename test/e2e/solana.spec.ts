@@ -137,7 +137,7 @@ test('a visitor sends 0.5 SOL and 2 SPL tokens that land on the chain; bad input
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
   await send.getByLabel('Amount').fill('0.5')
   await send.getByLabel('To (address)').fill('not-a-solana-address')
-  await expect(send.getByRole('alert')).toHaveText('This is not a valid address on Solana Local')
+  await expect(send.getByRole('alert')).toHaveText('Not a valid address on Solana Local')
   await send.getByLabel('To (address)').fill(receiver)
   // The fee the chain quotes for this transfer (LiteSVM: 5,000 lamports a signature).
   await expect(send.getByText('Network fee: 0.000005 SOL')).toBeVisible()

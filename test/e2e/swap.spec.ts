@@ -51,6 +51,19 @@ async function shownQuote(page: Page) {
 }
 const amountIn = (text: string) => text.replace(/,/g, '').split(' ')[0]!
 
+/** Opens Swap as the trader, TUSD for TSR, quotes `amount` and approves it; resolves once Swap may be pressed. */
+async function approvedTusdForTsr(page: Page, url: string, trader: Address, amount: string) {
+  await openSwap(page, url, trader)
+  await pick(page, 'You pay', 'TUSD')
+  await pick(page, 'You receive', 'TSR')
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await swap.getByLabel('Amount').fill(amount)
+  await shownQuote(page)
+  await swap.getByRole('button', { name: 'Approve TUSD' }).click()
+  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled({ timeout: 30_000 })
+  return swap
+}
+
 /** What the pair paid `owner` of `symbol` in the block range: the Transfer events' values. */
 async function paidTo(chain: StackChain, symbol: string, owner: Address, fromBlock: bigint) {
   const logs = await chainClient(chain).getLogs({ address: tokenOf(chain, symbol).address, event: transferEvent, args: { to: owner }, fromBlock })
@@ -83,15 +96,8 @@ test('TUSD for TSR: Approve first, for exactly the amount, then Swap; the router
   test.setTimeout(90_000)
   const chain = stack.chains[0]!
   const trader = stack.devAccounts[8]!
-  await openSwap(page, stack.demo!.url, trader)
-  await pick(page, 'You pay', 'TUSD')
-  await pick(page, 'You receive', 'TSR')
-  const swap = page.getByRole('dialog', { name: 'Swap' })
-  await swap.getByLabel('Amount').fill('10')
-  await shownQuote(page)
   const before = await balanceOf(chain, 'TSR', trader)
-  await swap.getByRole('button', { name: 'Approve TUSD' }).click()
-  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled({ timeout: 30_000 })
+  const swap = await approvedTusdForTsr(page, stack.demo!.url, trader, '10')
   expect(await allowanceOf(chain, 'TUSD', trader)).toBe(10_000_000n)
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
@@ -103,14 +109,7 @@ test('another trader moves the pool past the slippage while the wallet asks: the
   test.setTimeout(90_000)
   const chain = stack.chains[0]!
   const trader = stack.devAccounts[8]!
-  await openSwap(page, stack.demo!.url, trader)
-  await pick(page, 'You pay', 'TUSD')
-  await pick(page, 'You receive', 'TSR')
-  const swap = page.getByRole('dialog', { name: 'Swap' })
-  await swap.getByLabel('Amount').fill('20')
-  await shownQuote(page)
-  await swap.getByRole('button', { name: 'Approve TUSD' }).click()
-  await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled({ timeout: 30_000 })
+  const swap = await approvedTusdForTsr(page, stack.demo!.url, trader, '20')
   const tsrBefore = await balanceOf(chain, 'TSR', trader)
   const tusdBefore = await balanceOf(chain, 'TUSD', trader)
 

@@ -74,7 +74,7 @@ test('the send form says when the amount is more than the balance or the receive
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
   await send.getByLabel('Amount').fill('1')
   await send.getByLabel('To (address or name)').fill('0x1234')
-  await expect(send.getByRole('alert')).toHaveText('This is not a valid address on Tessera Local. Enter an address (0x…) or a registered name')
+  await expect(send.getByRole('alert')).toHaveText('Not a valid address on Tessera Local: enter an address (0x…) or a registered name')
   await expect(send.getByRole('button', { name: 'Send' })).toBeDisabled()
   await send.getByLabel('To (address or name)').fill(stack.devAccounts[3]!)
   await expect(send.getByRole('alert')).toHaveCount(0)

@@ -1,7 +1,7 @@
 // These WalletConnect journeys are EVM's: they run the demo as an EVM-only site (?families=eip155); the Solana side of a
 // session is in solana.spec.ts.
 import AxeBuilder from '@axe-core/playwright'
-import { createPublicClient, http, parseEther } from 'viem'
+import { createPublicClient, erc20Abi, http, parseEther } from 'viem'
 import type { Page } from '@playwright/test'
 import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/createNodeWallet'
 import type { StackManifest } from '../../services/stack/manifest'
@@ -203,4 +203,28 @@ test.describe('on Safari for iOS', () => {
     await expect(dialog.getByRole('button', { name: 'Copy link' })).toBeVisible()
     await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)
   })
+})
+
+test('a phone wallet swaps through our relay: the swap is signed on the phone and the account receives the TUSD', async ({ page, stack }) => {
+  test.setTimeout(90_000)
+  const chain = stack.chains[0]!
+  const tusd = chain.tokens.find((t) => t.symbol === 'TUSD')!.address
+  const node = createPublicClient({ transport: http(chain.rpcUrl) })
+  const tusdOf = () => node.readContract({ address: tusd, abi: erc20Abi, functionName: 'balanceOf', args: [wallet.address] })
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
+  const dialog = await openWalletConnect(page)
+  await wallet.pair(await pairingUri(dialog))
+  const accountButton = page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })
+  await expect(accountButton).toBeVisible()
+  const account = page.getByRole('dialog', { name: 'Account' })
+  if (!(await account.isVisible())) await accountButton.click()
+  await account.getByRole('button', { name: 'Swap' }).click()
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await swap.getByLabel('Amount').fill('0.05')
+  await expect(swap.getByLabel('What this swap does')).toContainText('Uniswap V2, block')
+  const before = await tusdOf()
+  await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+  expect(wallet.requests.at(-1)?.method).toBe('eth_sendTransaction')
+  expect((await tusdOf()) - before).toBeGreaterThan(140_000_000n)
 })

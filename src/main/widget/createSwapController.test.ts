@@ -59,6 +59,23 @@ function setUp(answers: Partial<Record<string, (args: never) => unknown>> = {}) 
 const tokensAnswer = () => ({ tokens: [{ name: 'Ether', symbol: 'ETH', address: native, decimals: 18, logoUri: '' }, { name: 'Tessera Dollar', symbol: 'TUSD', address: tusd, decimals: 6, logoUri: '' }] })
 const balanceAnswer = () => ({ balances: [ether, dollar] })
 const gasAnswer = () => ({ standard: '1000000000', fast: '1100000000', instant: '1250000000' })
+const swapTx = { from: user, to: router, data: '0x7ff36ab5', amount: '100000000000000000', eip155: { gas: '150000', gasPrice: '1000000000' } }
+
+/** A form selling 0.1 ETH for TUSD, quoted at 298.802094 TUSD, and a service that builds it for at least `least`; `answers` change any of it. */
+async function quotedEtherSale(answers: Partial<Record<string, (args: never) => unknown>> = {}, least = '295814073') {
+  const setup = setUp({
+    getSwapTokens: tokensAnswer,
+    getBalance: balanceAnswer,
+    getGasPrice: gasAnswer,
+    getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '298802094')] }),
+    buildSwapTransaction: () => ({ tx: swapTx, minimumReceived: least, deadline: 1 }),
+    ...answers,
+  })
+  await setup.swap.load()
+  setup.swap.setAmount('0.1')
+  await setup.swap.refreshQuote()
+  return setup
+}
 
 describe('findSwapIssue', () => {
   const state = { from: ether, amount: '0.5', quote: quoteOf('500000000000000000', '1490000000'), gasPrice: 1_000_000_000n, tokens: [ether, dollar] }
@@ -126,10 +143,7 @@ describe('createSwapController', () => {
 
   it('shows a lower price found when Swap is pressed instead of sending it', async () => {
     let toAmount = '298802094'
-    const { swap, walletRequest } = setUp({ getSwapTokens: tokensAnswer, getBalance: balanceAnswer, getGasPrice: gasAnswer, getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, toAmount)] }) })
-    await swap.load()
-    swap.setAmount('0.1')
-    await swap.refreshQuote()
+    const { swap, walletRequest } = await quotedEtherSale({ getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, toAmount)] }) })
     toAmount = '250000000'
     expect(await swap.swap()).toBeUndefined()
     expect(swap.store.getState()).toMatchObject({ hasPriceMoved: true, quote: { toAmount: '250000000' }, step: 'form' })
@@ -137,17 +151,7 @@ describe('createSwapController', () => {
   })
 
   it('builds the swap at the slippage and asks the wallet, then says it started and goes to Account', async () => {
-    const tx = { from: user, to: router, data: '0x7ff36ab5', amount: '100000000000000000', eip155: { gas: '150000', gasPrice: '1000000000' } }
-    const { swap, walletRequests, notifications, calls } = setUp({
-      getSwapTokens: tokensAnswer,
-      getBalance: balanceAnswer,
-      getGasPrice: gasAnswer,
-      getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '298802094')] }),
-      buildSwapTransaction: () => ({ tx, minimumReceived: '295814073', deadline: 1 }),
-    })
-    await swap.load()
-    swap.setAmount('0.1')
-    await swap.refreshQuote()
+    const { swap, walletRequests, notifications, calls } = await quotedEtherSale()
     expect(await swap.swap()).toBe('0xabc')
     expect(calls.find((c) => c.method === 'buildSwapTransaction')?.args).toEqual({ chainId: 'eip155:31337', amount: '100000000000000000', from: native, to: tusd, userAddress: user, slippage: 1 })
     expect(walletRequests).toEqual([{ method: 'eth_sendTransaction', params: [{ from: user, to: router, data: '0x7ff36ab5', value: '0x16345785d8a0000', gas: '0x249f0' }] }])
@@ -155,17 +159,7 @@ describe('createSwapController', () => {
   })
 
   it('refuses a built swap that insists on less than the slippage allows of the figure shown', async () => {
-    const tx = { from: user, to: router, data: '0x', amount: '0', eip155: { gas: '1', gasPrice: '1' } }
-    const { swap, walletRequest } = setUp({
-      getSwapTokens: tokensAnswer,
-      getBalance: balanceAnswer,
-      getGasPrice: gasAnswer,
-      getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '298802094')] }),
-      buildSwapTransaction: () => ({ tx, minimumReceived: '1', deadline: 1 }),
-    })
-    await swap.load()
-    swap.setAmount('0.1')
-    await swap.refreshQuote()
+    const { swap, walletRequest } = await quotedEtherSale({}, '1')
     expect(await swap.swap()).toBeUndefined()
     expect(walletRequest).not.toHaveBeenCalled()
     expect(swap.store.getState().error?.code).toBe('SWAP_QUOTE_UNAVAILABLE')
@@ -198,17 +192,7 @@ describe('createSwapController', () => {
   })
 
   it('says a declined request in its own words, and a revert as the price moving past the slippage', async () => {
-    const tx = { from: user, to: router, data: '0x', amount: '0', eip155: { gas: '1', gasPrice: '1' } }
-    const { swap, walletRequest } = setUp({
-      getSwapTokens: tokensAnswer,
-      getBalance: balanceAnswer,
-      getGasPrice: gasAnswer,
-      getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '298802094')] }),
-      buildSwapTransaction: () => ({ tx, minimumReceived: '295814073', deadline: 1 }),
-    })
-    await swap.load()
-    swap.setAmount('0.1')
-    await swap.refreshQuote()
+    const { swap, walletRequest } = await quotedEtherSale()
     walletRequest.mockRejectedValueOnce(Object.assign(new Error('no'), { code: 'USER_REJECTED' }))
     await swap.swap()
     expect(swap.store.getState().error?.code).toBe('USER_REJECTED')
@@ -220,18 +204,8 @@ describe('createSwapController', () => {
   it('says a swap the chain reverted as the price moving, once the started toast has had its time', async () => {
     vi.useFakeTimers()
     try {
-      const tx = { from: user, to: router, data: '0x', amount: '0', eip155: { gas: '1', gasPrice: '1' } }
-      const { swap, notifications, core } = setUp({
-        getSwapTokens: tokensAnswer,
-        getBalance: balanceAnswer,
-        getGasPrice: gasAnswer,
-        getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '298802094')] }),
-        buildSwapTransaction: () => ({ tx, minimumReceived: '295814073', deadline: 1 }),
-      })
+      const { swap, notifications, core } = await quotedEtherSale()
       vi.mocked(core.waitForTransactionReceipt).mockResolvedValueOnce({ status: 'reverted' } as never)
-      await swap.load()
-      swap.setAmount('0.1')
-      await swap.refreshQuote()
       await swap.swap()
       await vi.advanceTimersByTimeAsync(10_000)
       expect(notifications.store.getState()).toMatchObject({ code: 'SWAP_PRICE_MOVED', variant: 'error' })

@@ -12,12 +12,12 @@ import { networkImageUrl } from './NetworkIcon'
 import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 import { TokenPicker } from './TokenPicker'
 import { useSendController } from './useSendController'
+import { AmountBox } from './AmountBox'
 import { amountIssueText } from './amountIssueText'
 import { receiverIssueText } from './receiverIssueText'
 import { useShownIssue } from './useShownIssue'
 
-/** Typed amounts and receivers are bounded: nothing a person sends needs more. */
-const AMOUNT_MAX_LENGTH = 100
+/** Typed receivers are bounded: nothing a person sends to needs more. */
 const RECEIVER_MAX_LENGTH = 256
 /** How long the form rests before its transfer is priced. */
 const ESTIMATE_DELAY_MS = 300
@@ -132,25 +132,16 @@ function SendForm({ send, namespace }: { send: SendController; namespace: string
         <label htmlFor={ids.amount} className="field-label">
           {t('send.amount')}
         </label>
-        <div className="amount-box">
-          <input
-            id={ids.amount}
-            className="amount-input"
-            inputMode="decimal"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={AMOUNT_MAX_LENGTH}
-            placeholder={localizeDecimal(locale, '0.0')}
-            aria-invalid={shownAmountIssue !== undefined}
-            aria-describedby={shownAmountIssue ? ids.amountIssue : undefined}
-            value={amountText}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-          {token ? <span className="amount-symbol">{token.symbol}</span> : null}
-          <button type="button" className="chip-button" disabled={!token} onClick={() => void fillMax()}>
-            {t('send.max')}
-          </button>
-        </div>
+        <AmountBox
+          id={ids.amount}
+          value={amountText}
+          locale={locale}
+          symbol={token?.symbol}
+          isInvalid={shownAmountIssue !== undefined}
+          issueId={shownAmountIssue ? ids.amountIssue : undefined}
+          onChange={setAmount}
+          onMax={() => void fillMax()}
+        />
         {amountUsd !== undefined ? <p className="muted amount-usd">{t('send.amountUsd', { usd: formatUsdValue(locale, amountUsd) })}</p> : null}
         {shownAmountIssue ? (
           <p id={ids.amountIssue} className="error" role="alert">

@@ -22,6 +22,7 @@ import { Glyph } from '../Modal/Glyph'
 import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
 import { translateSwap, type SwapMessageKey } from '../i18n/swapCatalogues'
 import { useLocale, useTranslate } from '../useTranslate'
+import { AmountBox } from './AmountBox'
 import { amountIssueText } from './amountIssueText'
 import { networkImageUrl } from './NetworkIcon'
 import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
@@ -29,7 +30,6 @@ import { TokenPicker } from './TokenPicker'
 
 /** How long the amount rests before it is quoted. */
 const QUOTE_DELAY_MS = 400
-const AMOUNT_MAX_LENGTH = 100
 
 type SwapTranslate = (key: SwapMessageKey, params?: Record<string, string>) => string
 
@@ -165,25 +165,16 @@ export default function SwapView() {
         <label htmlFor={ids.amount} className="field-label">
           {t('send.amount')}
         </label>
-        <div className="amount-box">
-          <input
-            id={ids.amount}
-            className="amount-input"
-            inputMode="decimal"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={AMOUNT_MAX_LENGTH}
-            placeholder={localizeDecimal(locale, '0.0')}
-            aria-invalid={typedIssue !== undefined || (issue !== undefined && issue.reason !== 'priceImpact')}
-            aria-describedby={typedIssue || issue ? ids.amountIssue : undefined}
-            value={amountText}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-          {from ? <span className="amount-symbol">{from.symbol}</span> : null}
-          <button type="button" className="chip-button" disabled={!from} onClick={fillMax}>
-            {t('send.max')}
-          </button>
-        </div>
+        <AmountBox
+          id={ids.amount}
+          value={amountText}
+          locale={locale}
+          symbol={from?.symbol}
+          isInvalid={typedIssue !== undefined || (issue !== undefined && issue.reason !== 'priceImpact')}
+          issueId={typedIssue || issue ? ids.amountIssue : undefined}
+          onChange={setAmount}
+          onMax={fillMax}
+        />
         {typedIssue || issue ? (
           <p id={ids.amountIssue} className="error" role="alert">
             {typedIssue ? amountIssueText(t, locale, typedIssue) : swapIssueText(t, ts, issue!)}

@@ -6,10 +6,10 @@ const say = (locale: string, namespace: string, network: string) => receiverIssu
 
 describe('receiverIssueText', () => {
   it.each([
-    ['eip155', 'Tessera Local', 'This is not a valid address on Tessera Local. Enter an address (0x…) or a registered name', 'Ce n’est pas une adresse valide sur Tessera Local. Saisissez une adresse (0x…) ou un nom enregistré'],
-    ['solana', 'Solana Local', 'This is not a valid address on Solana Local', 'Ce n’est pas une adresse valide sur Solana Local'],
-    ['bip122', 'Bitcoin Local', 'This is not a valid address on Bitcoin Local', 'Ce n’est pas une adresse valide sur Bitcoin Local'],
-    ['polkadot', 'Polkadot Local', 'This is not a valid address on Polkadot Local', 'Ce n’est pas une adresse valide sur Polkadot Local'],
+    ['eip155', 'Tessera Local', 'Not a valid address on Tessera Local: enter an address (0x…) or a registered name', 'Adresse non valide sur Tessera Local : saisissez une adresse (0x…) ou un nom enregistré'],
+    ['solana', 'Solana Local', 'Not a valid address on Solana Local', 'Adresse non valide sur Solana Local'],
+    ['bip122', 'Bitcoin Local', 'Not a valid address on Bitcoin Local', 'Adresse non valide sur Bitcoin Local'],
+    ['polkadot', 'Polkadot Local', 'Not a valid address on Polkadot Local', 'Adresse non valide sur Polkadot Local'],
   ])('says that what was typed is not an address of the %s network, naming it, in English and French', (namespace, network, english, french) => {
     expect(say('en', namespace, network)).toBe(english)
     expect(say('fr', namespace, network)).toBe(french)

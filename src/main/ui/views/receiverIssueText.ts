@@ -6,7 +6,7 @@ type Translate = (key: MessageKey, params?: Record<string, string>) => string
 /**
  * The sentence for what is wrong with a receiver: a bad address names the network (and, on EVM networks, says that a
  * registered name would do too).
- * @example receiverIssueText(t, 'solana', 'Solana Local', { reason: 'badAddress' }) // 'This is not a valid address on Solana Local'
+ * @example receiverIssueText(t, 'solana', 'Solana Local', { reason: 'badAddress' }) // 'Not a valid address on Solana Local'
  */
 export function receiverIssueText(t: Translate, namespace: string, networkName: string, issue: ReceiverIssue): string {
   switch (issue.reason) {
