@@ -12,6 +12,8 @@ import type { Notifications } from '../state/createNotifications'
 import type { Router } from '../state/createRouter'
 import { errorNotice, toErrorNotice, type ErrorNotice } from '../state/errorNotice'
 
+/** How long the amount rests before it is quoted (as Send's estimate): typing does not ask for a quote per keystroke. */
+export const QUOTE_DELAY_MS = 300
 /** Above this price impact (percent) the view warns; above the limit it refuses to swap. */
 export const PRICE_IMPACT_WARNING_PERCENT = 5
 export const PRICE_IMPACT_LIMIT_PERCENT = 15

@@ -13,6 +13,7 @@ import {
   findSwapIssue,
   minimumReceived,
   PRICE_IMPACT_WARNING_PERCENT,
+  QUOTE_DELAY_MS,
   swapFeeWei,
   type SwapController,
   type SwapIssue,
@@ -28,8 +29,6 @@ import { networkImageUrl } from './NetworkIcon'
 import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 import { TokenPicker } from './TokenPicker'
 
-/** How long the amount rests before it is quoted. */
-const QUOTE_DELAY_MS = 400
 
 type SwapTranslate = (key: SwapMessageKey, params?: Record<string, string>) => string
 
