@@ -81,7 +81,17 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   expect(Number(amountIn(quote['Expected']!))).toBeGreaterThan(290)
   expect(quote['Price impact']).toMatch(/^0\.\d\d %$/)
   expect(quote['Network fee']).toMatch(/ETH \(\$/)
-  const minimum = parseUnits(amountIn(quote['Minimum received (1 % slippage)']!), 6)
+  expect(quote['Minimum received (1 % slippage)']).toBeDefined()
+  // A tighter tolerance: the minimum follows, and the swap is built with it.
+  await swap.getByRole('group', { name: 'Slippage tolerance' }).getByRole('button', { name: '0.5 %' }).click()
+  await expect(swap.getByRole('button', { name: '0.5 %' })).toHaveAttribute('aria-pressed', 'true')
+  const tighter = await shownQuote(page)
+  const minimum = parseUnits(amountIn(tighter['Minimum received (0.5 % slippage)']!), 6)
+  expect(Number(minimum) / Number(parseUnits(amountIn(tighter['Expected']!), 6))).toBeCloseTo(0.995, 4)
+  const builds: unknown[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v1/convert/build-transaction') builds.push(request.postDataJSON())
+  })
   const before = await balanceOf(chain, 'TUSD', trader)
   const fromBlock = await chainClient(chain).getBlockNumber()
 
@@ -90,6 +100,7 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   const gained = (await balanceOf(chain, 'TUSD', trader)) - before
   expect(gained).toBeGreaterThanOrEqual(minimum)
   expect(gained).toBe(await paidTo(chain, 'TUSD', trader, fromBlock + 1n))
+  expect(builds).toEqual([expect.objectContaining({ eip155: { slippage: 0.5 }, userAddress: trader })])
 })
 
 test('TUSD for TSR: Approve first, for exactly the amount, then Swap; the router spends the approval', async ({ page, stack }) => {

@@ -24,6 +24,7 @@ export const swapCatalogues = {
     'swap.approve': 'Approve {symbol}',
     'swap.inWallet': 'Confirm in your wallet…',
     'swap.submit': 'Swap',
+    'swap.slippage': 'Slippage tolerance',
   },
   fr: {
     'swap.from': 'Vous payez',
@@ -46,6 +47,7 @@ export const swapCatalogues = {
     'swap.approve': 'Autoriser {symbol}',
     'swap.inWallet': 'Confirmez dans votre portefeuille…',
     'swap.submit': 'Échanger',
+    'swap.slippage': 'Tolérance de glissement',
   },
 } satisfies Record<string, Record<string, string>>
 

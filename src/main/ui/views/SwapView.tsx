@@ -66,6 +66,10 @@ function formatAmount(locale: string, numeric: string): string {
   return localizeDecimal(locale, cut ? `${whole}.${cut}` : whole)
 }
 
+/** The slippage tolerances offered (percent): Uniswap's interface's auto range and the spec's default (SPEC §9: 1). */
+const SLIPPAGE_CHOICES = [0.5, 1, 3] as const
+const chosen = { background: 'var(--tsr-accent)', color: 'var(--tsr-accent-text)' } as const
+
 /** The quote's figures stay on one line each. */
 const figure = { whiteSpace: 'nowrap' } as const
 
@@ -213,6 +217,18 @@ export default function SwapView() {
           <dt>{ts('swap.source')}</dt>
           <dd style={figure} title={quote.source.router}>{ts('swap.sourceValue', { name: quote.source.name, block: quote.blockNumber })}</dd>
         </dl>
+      ) : null}
+      {quote ? (
+        <div role="group" aria-label={ts('swap.slippage')} style={{ display: 'flex', alignItems: 'center', gap: '0.6em', flexWrap: 'wrap' }}>
+          <span className="muted" style={{ marginRight: 'auto' }}>
+            {ts('swap.slippage')}
+          </span>
+          {SLIPPAGE_CHOICES.map((percent) => (
+            <button key={percent} type="button" className="chip-button" aria-pressed={state.slippagePercent === percent} style={state.slippagePercent === percent ? chosen : undefined} disabled={isBusy} onClick={() => swap.setSlippage(percent)}>
+              {`${localizeDecimal(locale, String(percent))} %`}
+            </button>
+          ))}
+        </div>
       ) : null}
       {quote && quote.priceImpact > PRICE_IMPACT_WARNING_PERCENT && issue?.reason !== 'priceImpact' ? (
         <p className="error" role="alert">
