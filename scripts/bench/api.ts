@@ -10,7 +10,7 @@
 // it; `tsx` gives its RSS from source under tsx (as the test stack and `npm run services` run it). `ceilings` are
 // what bounds uncached history: the HTTP layer alone (GET /health), the statement's plan and, for PGlite, one round
 // trip and the history statement alone in one process.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,6 +28,7 @@ import { seedChain } from '../../services/chain/seedChain'
 import { connectRawClient } from '../../services/relay/testing/connectRawClient'
 import { freePorts } from '../../services/stack/ports'
 import { startSyntheticChain } from './syntheticChain'
+import { startDataService, stopProcess, waitForLine } from './serviceProcess'
 import { median } from './stats'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -168,43 +169,6 @@ async function probeDatabase(db: Database) {
 }
 
 /** Starts the data service (compiled as `npm run api` runs it, or from source under tsx) as a child process; resolves once it listens. */
-async function startDataService(env: Record<string, string>, entry: string) {
-  const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry]
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  await waitForLine(child, 'Tessera data service on', 'the data service')
-  return child
-}
-
-async function waitForLine(child: ChildProcess, line: string, name: string) {
-  let output = ''
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench: ${name} did not start in 60 s\n${output}`)), 60_000)
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes(line)) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`bench: ${name} exited (${code})\n${output}`))
-    })
-  }).catch((error: unknown) => {
-    child.kill('SIGKILL')
-    throw error
-  })
-}
-
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await Promise.race([exited, sleep(5_000)])
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-}
-
 type Chain = { rpcUrl: string; multicall3: Address; tokens: { address: Address; name: string; symbol: string; decimals: number }[]; receiver: Address }
 
 /** One database: seeded, then served by the data service in its own process, idle and under load. */

@@ -9,19 +9,18 @@
 // - firstQuoteOfBlock: one quote right after a new block, one at a time: the reserves read through Multicall3 too.
 // Each load gives req/s, p50 and p99 latency, and the CPU ms per request of the service and of anvil. The data service
 // runs as a child process from source under tsx (as `npm run services` runs it), so its RSS and CPU are its own.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { createTestClient, http, parseEther } from 'viem'
 import { startSwapChain } from '../../services/api/swap/testing/startSwapChain'
 import { freePorts } from '../../services/stack/ports'
 import { NATIVE_TOKEN_ADDRESS } from '../../src/shared/protocol/schemas/convert'
+import { startDataService, stopProcess } from './serviceProcess'
 import { median } from './stats'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const WARMUP_S = 2
@@ -79,38 +78,6 @@ async function load(url: string, pids: { service: number; anvil: number }, nextP
   }
 }
 
-async function startDataService(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/api/main.ts'], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench: the data service did not start in 60 s\n${output}`)), 60_000)
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes('Tessera data service on')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`bench: the data service exited (${code})\n${output}`))
-    })
-  }).catch((error: unknown) => {
-    child.kill('SIGKILL')
-    throw error
-  })
-  return child
-}
-
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await Promise.race([exited, sleep(5_000)])
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-}
-
 async function main() {
   const ports = await freePorts()
   const swapChain = await startSwapChain({ port: ports.anvil })
@@ -120,7 +87,7 @@ async function main() {
     const configPath = join(dir, 'config.json')
     // Indexing is not what is measured: the chain has no new transfers while the loads run (automine, no transactions).
     writeFileSync(configPath, JSON.stringify({ projects: [{ id: PROJECT, allowedOrigins: [] }], chains: [swapChain.chain], wallets: [] }))
-    child = await startDataService({ TESSERA_API_CONFIG: configPath, TESSERA_DATA_DIR: join(dir, 'data'), PORT: String(ports.api) })
+    child = await startDataService({ DATABASE_URL: '', TESSERA_API_CONFIG: configPath, TESSERA_DATA_DIR: join(dir, 'data'), PORT: String(ports.api) })
     const pids = { service: child.pid!, anvil: swapChain.anvil.process.pid! }
     const base = `http://127.0.0.1:${ports.api}`
     const tusd = swapChain.seeded.tokens[0]!.address

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { defaultRelayLimits, type RelayStats } from '../../../services/relay/createRelay'
 import { connectRawClient, type RawClient, type RelayReply } from '../../../services/relay/testing/connectRawClient'
 import { freePorts } from '../../../services/stack/ports'
+import { stopProcess } from '../serviceProcess'
 
 const MIB = 1_024 * 1_024
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
@@ -92,13 +93,6 @@ async function startRelayProcess(port: number) {
   return { child, stats }
 }
 
-async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await Promise.race([exited, sleep(3_000)])
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-}
 
 /** Publishes from one client until `shouldStop`, the deadline or `maxCount`, with at most IN_FLIGHT unanswered. */
 async function publishLoop(client: RawClient, { topic, deadline, maxCount, shouldStop = () => false, onReply }: { topic: () => string; deadline: number; maxCount: number; shouldStop?: () => boolean; onReply: (reply: RelayReply) => void }) {
