@@ -217,6 +217,23 @@ test('the e-mail wallet swaps with the approval in the secure frame', async ({ p
   await secureFrame(page).getByRole('button', { name: 'Send' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   expect(await balanceOf(chain, 'TUSD', address)).toBeGreaterThan(29_000_000n)
+
+  // Activity follows: the TUSD the pool paid, once the data service's indexer has read the block.
+  const received = page.getByRole('dialog', { name: 'Activity' }).getByRole('listitem').filter({ hasText: 'TUSD' })
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Activity' }).click()
+  await expect
+    .poll(
+      async () => {
+        if ((await received.count()) > 0) return 1
+        await page.getByRole('dialog', { name: 'Activity' }).getByRole('button', { name: 'Back' }).click()
+        await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Activity' }).click()
+        return received.count()
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1)
+  await expect(received).toContainText('Received')
+  await expect(received).toContainText(/\+29\.\d{3} TUSD/)
 })
 
 test('at 375 px the swap view and its quote fit the screen, and are saved as screenshots', async ({ page, stack }, testInfo) => {
