@@ -1,55 +1,13 @@
 import { createConnection } from 'node:net'
-import { createTestClient, encodeFunctionData, http, parseEther, publicActions, type Address, type Chain, type Client, type Hex, type JsonRpcAccount, type LocalAccount, type Transport } from 'viem'
+import { createTestClient, http, parseEther, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createBundlerClient, entryPoint08Abi, entryPoint08Address, getUserOperationHash, toSmartAccount } from 'viem/account-abstraction'
+import { createBundlerClient } from 'viem/account-abstraction'
+import { toTesseraAccount } from '../../src/frame/smartAccount/toTesseraAccount'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accountAbstractionArtifacts, canonicalAccountAbstractionAddresses, deployAccountAbstraction } from './accountAbstraction'
+import { canonicalAccountAbstractionAddresses, deployAccountAbstraction, tesseraAccountFactoryAddress } from './accountAbstraction'
 import { startAnvil, type Anvil } from './anvil'
 import { startBundler } from './bundler'
 import { freePorts } from '../stack/ports'
-
-const { simpleAccount08, simpleAccountFactory08 } = accountAbstractionArtifacts
-
-/**
- * A SimpleAccount (v0.8) from the factory we deploy, as viem's toSmartAccount sees it. (viem ships no SimpleAccount of
- * its own; permissionless's toSimpleSmartAccount would pull in a second `ox`.) v0.8's account checks a plain ECDSA
- * signature over the EIP-712 userOpHash, and its executeBatch takes (target, value, data) tuples.
- */
-function toSimpleAccount08({ client, owner }: { client: Client<Transport, Chain, JsonRpcAccount | LocalAccount | undefined>; owner: LocalAccount }) {
-  const factory = canonicalAccountAbstractionAddresses.simpleAccountFactory08
-  let address: Address | undefined
-  return toSmartAccount({
-    client,
-    entryPoint: { abi: entryPoint08Abi, address: entryPoint08Address, version: '0.8' },
-    async getAddress() {
-      address ??= (await publicActions(client).readContract({ address: factory, abi: simpleAccountFactory08.abi, functionName: 'getAddress', args: [owner.address, 0n] })) as Address
-      return address
-    },
-    async getFactoryArgs() {
-      return { factory, factoryData: encodeFunctionData({ abi: simpleAccountFactory08.abi, functionName: 'createAccount', args: [owner.address, 0n] }) }
-    },
-    async encodeCalls(calls) {
-      return encodeFunctionData({
-        abi: simpleAccount08.abi,
-        functionName: 'executeBatch',
-        args: [calls.map(({ to, value = 0n, data = '0x' }) => ({ target: to, value, data }))],
-      })
-    },
-    async getStubSignature() {
-      return '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
-    },
-    async signUserOperation({ chainId = client.chain.id, ...userOperation }) {
-      const hash = getUserOperationHash({ chainId, entryPointAddress: entryPoint08Address, entryPointVersion: '0.8', userOperation: { ...userOperation, sender: await this.getAddress() } })
-      return owner.sign!({ hash })
-    },
-    async signMessage() {
-      throw new Error('not needed here')
-    },
-    async signTypedData() {
-      throw new Error('not needed here')
-    },
-  })
-}
 
 const isListening = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -75,8 +33,8 @@ describe('ERC-4337 on a local anvil chain', () => {
     const deployed = await deployAccountAbstraction({ rpcUrl: anvil.rpcUrl })
     console.info(`deployAccountAbstraction: ${Math.round(performance.now() - started)} ms`)
     const { deployedNow, ...addresses } = deployed
-    expect(addresses).toEqual(canonicalAccountAbstractionAddresses)
-    expect(deployedNow).toHaveLength(5)
+    expect(addresses).toEqual({ ...canonicalAccountAbstractionAddresses, tesseraAccountFactory: tesseraAccountFactoryAddress })
+    expect(deployedNow).toHaveLength(6)
     for (const address of Object.values(addresses)) expect((await client().getCode({ address }))?.length).toBeGreaterThan(2)
 
     const blockNumber = await client().getBlockNumber()
@@ -84,16 +42,20 @@ describe('ERC-4337 on a local anvil chain', () => {
     expect(await client().getBlockNumber()).toBe(blockNumber)
   })
 
-  it('bundles a two-call UserOperation from a new SimpleAccount (v0.8) through Alto, then stops Alto', async () => {
+  it('bundles a two-call UserOperation from a new TesseraAccount through Alto, whose signatures verify before (ERC-6492) and after (ERC-1271) it is deployed; then stops Alto', async () => {
     await deployAccountAbstraction({ rpcUrl: anvil.rpcUrl })
     let started = performance.now()
     const bundler = await startBundler({ rpcUrl: anvil.rpcUrl, port: bundlerPort, entryPoints: [canonicalAccountAbstractionAddresses.entryPoint08, canonicalAccountAbstractionAddresses.entryPoint07] })
     console.info(`startBundler ready: ${Math.round(performance.now() - started)} ms`)
     try {
       const chainClient = createTestClient({ mode: 'anvil', chain: { id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } }, transport: http(anvil.rpcUrl), pollingInterval: 50 })
-      const account = await toSimpleAccount08({ client: chainClient, owner: privateKeyToAccount(generatePrivateKey()) })
+      const owner = privateKeyToAccount(generatePrivateKey())
+      const account = await toTesseraAccount({ client: chainClient, owner, factoryAddress: tesseraAccountFactoryAddress })
       await chainClient.setBalance({ address: account.address, value: parseEther('1') })
       expect(await client().getCode({ address: account.address })).toBeUndefined()
+      const counterfactual = await account.signMessage({ message: 'before' })
+      expect(await client().verifyMessage({ address: account.address, message: 'before', signature: counterfactual })).toBe(true)
+      expect(await client().verifyMessage({ address: account.address, message: 'other', signature: counterfactual })).toBe(false)
       const [alice, bob] = [privateKeyToAccount(generatePrivateKey()).address, privateKeyToAccount(generatePrivateKey()).address]
 
       const bundlerClient = createBundlerClient({ account, client: chainClient, transport: http(bundler.url), pollingInterval: 50 })
@@ -106,6 +68,11 @@ describe('ERC-4337 on a local anvil chain', () => {
       expect(await client().getBalance({ address: alice })).toBe(parseEther('0.01'))
       expect(await client().getBalance({ address: bob })).toBe(parseEther('0.02'))
       expect((await client().getCode({ address: account.address }))?.length).toBeGreaterThan(2)
+      const deployed = await account.signMessage({ message: 'after' })
+      expect(deployed).toBe(await owner.signMessage({ message: 'after' }))
+      expect(await client().verifyMessage({ address: account.address, message: 'after', signature: deployed })).toBe(true)
+      const stranger = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: 'after' })
+      expect(await client().verifyMessage({ address: account.address, message: 'after', signature: stranger })).toBe(false)
     } finally {
       await bundler.stop()
     }

@@ -14,6 +14,7 @@ import {
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import compiled from './contracts.generated.json' with { type: 'json' }
 
 const require = createRequire(import.meta.url)
 type Artifact = { abi: Abi; bytecode: Hex }
@@ -30,6 +31,9 @@ export const accountAbstractionArtifacts = {
   entryPoint07: artifact('@account-abstraction/contracts-v07/artifacts/EntryPoint.json'),
   simpleAccountFactory07: artifact('@account-abstraction/contracts-v07/artifacts/SimpleAccountFactory.json'),
   simpleAccount07: artifact('@account-abstraction/contracts-v07/artifacts/SimpleAccount.json'),
+  /** Ours (services/chain/contracts): SimpleAccount v0.8 with ERC-1271, and its factory that anyone may call (ERC-6492). */
+  tesseraAccount: { abi: compiled.TesseraAccount.abi as Abi, bytecode: compiled.TesseraAccount.bytecode as Hex },
+  tesseraAccountFactory: { abi: compiled.TesseraAccountFactory.abi as Abi, bytecode: compiled.TesseraAccountFactory.bytecode as Hex },
 }
 
 /** The deterministic-deployment proxy (Arachnid's), which anvil has at genesis: CREATE2 with the first 32 bytes as salt. */
@@ -44,13 +48,21 @@ export const canonicalAccountAbstractionAddresses = {
   simpleAccountFactory07: '0x91E60e0613810449d098b0b5Ec8b51A0FE8c8985',
 } as const satisfies Record<string, Address>
 
-export type AccountAbstractionContract = keyof typeof canonicalAccountAbstractionAddresses
+/** Where TesseraAccountFactory lands (CREATE2, salt 0, EntryPoint v0.8): the same address on every chain we deploy it to. */
+export const tesseraAccountFactoryAddress: Address = getContractAddress({
+  opcode: 'CREATE2',
+  from: '0x4e59b44847b379578588920cA78FbF26c0B4956C',
+  salt: `0x${'0'.repeat(64)}`,
+  bytecode: concat([accountAbstractionArtifacts.tesseraAccountFactory.bytecode, encodeAbiParameters([{ type: 'address' }], [canonicalAccountAbstractionAddresses.entryPoint08])]),
+})
+
+export type AccountAbstractionContract = keyof typeof canonicalAccountAbstractionAddresses | 'tesseraAccountFactory'
 export type AccountAbstractionAddresses = Record<AccountAbstractionContract, Address>
 
 /** Salts as in Alto's e2e deploy script (pimlicolabs/alto test/e2e/deploy-contracts/constants.ts). */
 const zeroSalt: Hex = `0x${'0'.repeat(64)}`
 const entryPointArgument = (address: Address) => encodeAbiParameters([{ type: 'address' }], [address])
-const { entryPoint08, entryPoint07, simpleAccountFactory08, simpleAccountFactory07, simple7702Account08 } = accountAbstractionArtifacts
+const { entryPoint08, entryPoint07, simpleAccountFactory08, simpleAccountFactory07, simple7702Account08, tesseraAccountFactory } = accountAbstractionArtifacts
 /** In deploy order: each factory's constructor calls its EntryPoint. */
 const deployments: { name: AccountAbstractionContract; salt: Hex; initCode: Hex }[] = [
   { name: 'entryPoint08', salt: '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9', initCode: entryPoint08.bytecode },
@@ -58,6 +70,7 @@ const deployments: { name: AccountAbstractionContract; salt: Hex; initCode: Hex 
   { name: 'simple7702Account08', salt: zeroSalt, initCode: simple7702Account08.bytecode },
   { name: 'entryPoint07', salt: '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3', initCode: entryPoint07.bytecode },
   { name: 'simpleAccountFactory07', salt: zeroSalt, initCode: concat([simpleAccountFactory07.bytecode, entryPointArgument(canonicalAccountAbstractionAddresses.entryPoint07)]) },
+  { name: 'tesseraAccountFactory', salt: zeroSalt, initCode: concat([tesseraAccountFactory.bytecode, entryPointArgument(canonicalAccountAbstractionAddresses.entryPoint08)]) },
 ]
 
 /**
@@ -74,8 +87,8 @@ export type DeployAccountAbstractionReturnType = AccountAbstractionAddresses & {
 
 /**
  * Puts EntryPoint v0.8 and v0.7, each one's SimpleAccountFactory, and Simple7702Account (v0.8) on an anvil chain through
- * the CREATE2 deployer, from the published artifacts, so they land at their canonical addresses. Idempotent: a contract
- * that has code already is skipped.
+ * the CREATE2 deployer, from the published artifacts, so they land at their canonical addresses; and the embedded
+ * wallet's TesseraAccountFactory beside them. Idempotent: a contract that has code already is skipped.
  * @example const { entryPoint08 } = await deployAccountAbstraction({ rpcUrl: anvil.rpcUrl })
  */
 export async function deployAccountAbstraction({ rpcUrl }: DeployAccountAbstractionParameters): Promise<DeployAccountAbstractionReturnType> {

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import solc from 'solc'
 import type { Abi, Hex } from 'viem'
@@ -6,10 +7,20 @@ import type { Abi, Hex } from 'viem'
 export type CompiledContract = { abi: Abi; bytecode: Hex; deployedBytecode: Hex }
 export type CompiledContracts = Record<ContractName, CompiledContract>
 
-export const contractNames = ['Multicall3', 'DemoToken', 'TransferEmitter'] as const
+export const contractNames = ['Multicall3', 'DemoToken', 'TransferEmitter', 'TesseraAccount', 'TesseraAccountFactory', 'TesseraPaymaster'] as const
 export type ContractName = (typeof contractNames)[number]
 
 export const artifactsPath = fileURLToPath(new URL('./contracts.generated.json', import.meta.url))
+
+const require = createRequire(import.meta.url)
+/** Imports of OpenZeppelin's and eth-infinitism's published sources, read from node_modules. */
+function findImport(path: string): { contents: string } | { error: string } {
+  try {
+    return { contents: readFileSync(require.resolve(path), 'utf8') }
+  } catch {
+    return { error: `${path} was not found in node_modules` }
+  }
+}
 
 /** Compiles the local-chain contracts with solc-js (no network, no native compiler). */
 export function compileContracts(): CompiledContracts {
@@ -28,7 +39,7 @@ export function compileContracts(): CompiledContracts {
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },
   }
-  const output = JSON.parse(solc.compile(JSON.stringify(input)))
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }))
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error')
   if (errors.length > 0) {
     throw new Error(`Contract compilation failed:\n${errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n')}`)
