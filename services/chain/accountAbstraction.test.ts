@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { createConnection } from 'node:net'
 import { createTestClient, http, parseEther, publicActions, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -8,6 +9,23 @@ import { canonicalAccountAbstractionAddresses, deployAccountAbstraction, tessera
 import { startAnvil, type Anvil } from './anvil'
 import { startBundler } from './bundler'
 import { freePorts } from '../stack/ports'
+
+/** The local addresses listening on `port` over IPv4 and IPv6 (Linux's /proc/net tables), e.g. ['127.0.0.1']. */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0')
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
+    readFileSync(table, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A')
+      .map(([, local]) => {
+        const address = local!.split(':')[0]!
+        if (address.length !== 8) return address === '00000000000000000000000000000000' ? '::' : address
+        return (address.match(/../g) ?? []).reverse().map((byte) => parseInt(byte, 16)).join('.')
+      }),
+  )
+}
 
 const isListening = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -47,6 +65,7 @@ describe('ERC-4337 on a local anvil chain', () => {
     let started = performance.now()
     const bundler = await startBundler({ rpcUrl: anvil.rpcUrl, port: bundlerPort, entryPoints: [canonicalAccountAbstractionAddresses.entryPoint08, canonicalAccountAbstractionAddresses.entryPoint07] })
     console.info(`startBundler ready: ${Math.round(performance.now() - started)} ms`)
+    expect(listeningAddresses(bundlerPort)).toEqual(['127.0.0.1'])
     try {
       const chainClient = createTestClient({ mode: 'anvil', chain: { id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } }, transport: http(anvil.rpcUrl), pollingInterval: 50 })
       const owner = privateKeyToAccount(generatePrivateKey())

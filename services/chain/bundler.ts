@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+
 import { createPublicClient, http, keccak256, parseEther, stringToHex, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
@@ -17,7 +18,7 @@ export type StartBundlerParameters = {
   /** The anvil chain's RPC URL. */
   rpcUrl: string
   port: number
-  /** Where the bundler is reached. (Alto 0.0.20 always listens on 0.0.0.0: it has no host option.) */
+  /** Where the bundler listens (Alto 0.0.20 has no host option: altoListenHost.mjs, preloaded, moves it off 0.0.0.0). */
   host?: string
   entryPoints: readonly Address[]
   executorKey?: Hex
@@ -72,6 +73,7 @@ export async function startBundler({
 
   // 2. Alto in a process group of its own, so stop() ends it and anything it started.
   const args = [
+    ['--import', new URL('./altoListenHost.mjs', import.meta.url).href],
     resolveAltoCli(),
     ['--rpc-url', rpcUrl],
     ['--port', String(port)],
@@ -87,7 +89,7 @@ export async function startBundler({
     ['--enable-cors', 'true'],
     ['--log-level', 'warn'],
   ].flat()
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TESSERA_ALTO_HOST: host } })
   let output = ''
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4_000)

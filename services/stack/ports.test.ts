@@ -40,6 +40,8 @@ describe('resolvePorts', () => {
       TESSERA_OIDC_PORT: String(free.oidc),
       TESSERA_SMTP_PORT: String(free.smtp),
       TESSERA_MAIL_PORT: String(free.mail),
+      TESSERA_BUNDLER_PORT: String(free.bundler),
+      TESSERA_PAYMASTER_PORT: String(free.paymaster),
     })
     expect(ports).toEqual(free)
   })
@@ -52,6 +54,8 @@ describe('resolvePorts', () => {
     ['polkadot', 'Polkadot local chain (chopsticks)', 'TESSERA_POLKADOT_PORT'],
     ['auth', 'auth service', 'TESSERA_AUTH_PORT'],
     ['smtp', 'SMTP capture', 'TESSERA_SMTP_PORT'],
+    ['bundler', 'ERC-4337 bundler (Alto)', 'TESSERA_BUNDLER_PORT'],
+    ['paymaster', 'paymaster service', 'TESSERA_PAYMASTER_PORT'],
   ] as const)('names the %s port and the variable to change when it is taken', async (key, name, envVar) => {
     const taken = await occupy()
     const env = { ...stackPortsEnv(await freePorts()), [envVar]: String(taken) }
@@ -80,8 +84,8 @@ describe('resolvePorts', () => {
 describe('freePorts', () => {
   it('gives a distinct port to every part of the stack, the Solana RPC and PubSub, the Bitcoin API and the Polkadot chain included', async () => {
     const ports = await freePorts()
-    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'polkadot', 'api', 'demo', 'relay', 'frame', 'auth', 'oidc', 'smtp', 'mail'])
-    expect(new Set(Object.values(ports)).size).toBe(14)
+    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'polkadot', 'api', 'demo', 'relay', 'bundler', 'paymaster', 'frame', 'auth', 'oidc', 'smtp', 'mail'])
+    expect(new Set(Object.values(ports)).size).toBe(16)
   })
 
   it('picks under the ports Linux gives outgoing connections (32768 and up), in a range of its own for each test worker', () => {
@@ -102,7 +106,7 @@ describe('freePorts', () => {
     const second = Object.values(await freePorts())
     const all = [...first, ...second]
     for (const port of all) expect(port >= from && port <= to).toBe(true)
-    expect(new Set(all).size).toBe(28)
+    expect(new Set(all).size).toBe(32)
     expect(second).not.toContain(taken)
   })
 })

@@ -16,6 +16,9 @@ export const stackPorts = {
   api: { name: 'data service', envVar: 'TESSERA_API_PORT', defaultPort: 8787 },
   demo: { name: 'demo page', envVar: 'TESSERA_DEMO_PORT', defaultPort: 5173 },
   relay: { name: 'WalletConnect relay', envVar: 'TESSERA_RELAY_PORT', defaultPort: 8790 },
+  // ERC-4337: the port the bundler's own docs use, and our paymaster service beside the other services.
+  bundler: { name: 'ERC-4337 bundler (Alto)', envVar: 'TESSERA_BUNDLER_PORT', defaultPort: 4337 },
+  paymaster: { name: 'paymaster service', envVar: 'TESSERA_PAYMASTER_PORT', defaultPort: 8793 },
   // E-mail and social sign-in: the secure frame's own origin, the auth service, its local stand-ins.
   frame: { name: 'secure frame', envVar: 'TESSERA_FRAME_PORT', defaultPort: 5174 },
   auth: { name: 'auth service', envVar: 'TESSERA_AUTH_PORT', defaultPort: 8791 },

@@ -9,6 +9,7 @@ import type { AuthShareBackend, KeyVault } from './keys/createKeyVault'
 import type { FrameRequestHandler } from './messaging/createFrameMessenger'
 import type { NetworkState } from './rpc/createNetworkState'
 import type { RpcRequest } from './rpc/createRpcHandler'
+import type { AccountType, SmartAccounts } from './smartAccount/createSmartAccounts'
 import type { FrameScreens } from './ui/createFrameScreens'
 
 export type CreateFrameHandlersParameters = {
@@ -18,6 +19,8 @@ export type CreateFrameHandlersParameters = {
   session: SessionStore
   vault: KeyVault
   networks: NetworkState
+  /** The wallet's ERC-4337 accounts and the account type the person prefers. */
+  smartAccounts: SmartAccounts
   screens: FrameScreens
   handleRpc: (request: RpcRequest) => Promise<unknown>
   /** Reloads the frame (APP_RELOAD), after its reply has gone. */
@@ -28,6 +31,9 @@ export type CreateFrameHandlersParameters = {
 
 type Handlers = { [E in AppEvent]: (payload: never) => Promise<unknown> }
 
+/** The widget may ask for any SPEC account type; the embedded wallet has eoa and smartAccount (payment is Bitcoin's). */
+const toFrameAccountType = (type: AccountType | 'payment' | undefined): AccountType | undefined => (type === 'payment' ? undefined : type)
+
 /**
  * What the frame does for each APP_* request of SPEC §7 (the messenger checks and answers; this acts):
  * - login: e-mail code (with device approval), social by OpenID Connect, Farcaster, all through the auth service; the
@@ -36,7 +42,7 @@ type Handlers = { [E in AppEvent]: (payload: never) => Promise<unknown> }
  * - network, RPC, e-mail change, theme and dApp data, smart-account questions, reload.
  * @example createFrameMessenger({ ..., handle: createFrameHandlers(deps) })
  */
-export function createFrameHandlers({ params, auth, session, vault, networks, screens, handleRpc, reload, setDappName }: CreateFrameHandlersParameters): FrameRequestHandler {
+export function createFrameHandlers({ params, auth, session, vault, networks, smartAccounts, screens, handleRpc, reload, setDappName }: CreateFrameHandlersParameters): FrameRequestHandler {
   const flows: { email?: string; update?: string; social?: string; farcaster?: string } = {}
 
   const requireAuth = () => {
@@ -80,20 +86,34 @@ export function createFrameHandlers({ params, auth, session, vault, networks, sc
     },
   })
 
-  /** The signed-in user's wallet, opened (the password screen may show), as SPEC §3's User. */
-  async function openUser(user: AuthUser, token: string, chainId?: string | number) {
+  /** The EVM network the frame is on, with its client: where the smart account questions are answered. */
+  const activeEvmNetwork = () => {
+    const resolved = networks.resolve('eip155', undefined)
+    if (resolved.namespace !== 'eip155') throw createWidgetError('UNSUPPORTED_CHAIN_ID')
+    return resolved
+  }
+
+  /**
+   * The signed-in user's wallet, opened (the password screen may show), as SPEC §3's User: on an EVM network with a
+   * smart account, both accounts with their types, the address being the preferred one's.
+   */
+  async function openUser(user: AuthUser, token: string, chainId?: string | number, preferredAccountType?: AccountType) {
     if (chainId !== undefined) networks.switchTo(chainId)
+    if (preferredAccountType) smartAccounts.setPreferredType(preferredAccountType)
     const keys = await vault.unlock(user.id, authShares(token))
-    const namespace = networks.activeNamespace()
-    const address = namespace === 'solana' ? keys.solana.address : keys.eip155.address
+    const base = { email: user.email, chainId: networks.activeChainId(), userName: user.userName }
+    if (networks.activeNamespace() === 'solana') return { ...base, address: keys.solana.address, accounts: [{ address: keys.solana.address, type: 'eoa' as const }], preferredAccountType: 'eoa' as const }
+    const eoa = { address: keys.eip155.address, type: 'eoa' as const }
+    const { network, client } = activeEvmNetwork()
+    if (!smartAccounts.isEnabled(network)) return { ...base, address: eoa.address, accounts: [eoa], preferredAccountType: 'eoa' as const }
+    const smart = await smartAccounts.describe(network, client)
+    const preferred = smartAccounts.preferredType()
     return {
-      email: user.email,
-      address,
-      chainId: networks.activeChainId(),
-      accounts: [{ address, type: 'eoa' as const }],
-      userName: user.userName,
-      smartAccountDeployed: false,
-      preferredAccountType: 'eoa' as const,
+      ...base,
+      address: preferred === 'smartAccount' ? smart.address : eoa.address,
+      accounts: [eoa, { address: smart.address, type: 'smartAccount' as const }],
+      smartAccountDeployed: smart.isDeployed,
+      preferredAccountType: preferred,
     }
   }
   const currentUser = () => withSession(async (token) => ({ user: (await requireAuth().session(token)).user, token }))
@@ -119,10 +139,10 @@ export function createFrameHandlers({ params, auth, session, vault, networks, sc
       flows.social = flowId
       return { uri }
     },
-    async APP_CONNECT_SOCIAL({ uri, chainId }: { uri: string; chainId?: string | number }) {
+    async APP_CONNECT_SOCIAL({ uri, chainId, preferredAccountType }: { uri: string; chainId?: string | number; preferredAccountType?: AccountType | 'payment' }) {
       const opened = await requireAuth().socialComplete(requireFlow(flows.social), uri)
       flows.social = undefined
-      return openUser(keep(opened), opened.token, chainId)
+      return openUser(keep(opened), opened.token, chainId, toFrameAccountType(preferredAccountType))
     },
     async APP_GET_FARCASTER_URI() {
       const { url, flowId } = await requireAuth().farcasterStart()
@@ -136,9 +156,9 @@ export function createFrameHandlers({ params, auth, session, vault, networks, sc
       flows.farcaster = undefined
       return openUser(keep(answer), answer.token)
     },
-    async APP_GET_USER(payload: { chainId?: string | number } | undefined) {
+    async APP_GET_USER(payload: { chainId?: string | number; preferredAccountType?: AccountType | 'payment' } | undefined) {
       const { user, token } = await currentUser()
-      return openUser(user, token, payload?.chainId)
+      return openUser(user, token, payload?.chainId, toFrameAccountType(payload?.preferredAccountType))
     },
     async APP_IS_CONNECTED() {
       if (!auth || !session.token()) return { isConnected: false }
@@ -198,16 +218,23 @@ export function createFrameHandlers({ params, auth, session, vault, networks, sc
       return {}
     },
     async APP_GET_SMART_ACCOUNT_ENABLED_NETWORKS() {
-      return { smartAccountEnabledNetworks: [] }
+      return { smartAccountEnabledNetworks: smartAccounts.enabledChainIds(networks.evmNetworks()) }
     },
+    /** The smart account on the frame's EVM network: its address (known before it is deployed) and whether it is. */
     async APP_INIT_SMART_ACCOUNT() {
-      throw createWidgetError('SMART_ACCOUNT_UNSUPPORTED', { details: 'the embedded wallet has no smart account' })
+      if (!vault.publicKeys()) throw createWidgetError('AUTH_SESSION_EXPIRED')
+      const { network, client } = activeEvmNetwork()
+      return smartAccounts.describe(network, client)
     },
-    async APP_SET_PREFERRED_ACCOUNT({ type }: { type: string }) {
-      if (type !== 'eoa') throw createWidgetError('SMART_ACCOUNT_UNSUPPORTED', { details: `account type ${type}: the embedded wallet has eoa accounts only` })
+    /** Which account the EVM requests act as from now on; answers its address on the frame's EVM network. */
+    async APP_SET_PREFERRED_ACCOUNT({ type }: { type: AccountType | 'payment' }) {
+      if (type === 'payment') throw createWidgetError('SMART_ACCOUNT_UNSUPPORTED', { details: 'payment accounts are Bitcoin accounts: the embedded wallet has none' })
       const keys = vault.publicKeys()
       if (!keys) throw createWidgetError('AUTH_SESSION_EXPIRED')
-      return { type, address: networks.activeNamespace() === 'solana' ? keys.solana.address : keys.eip155.address }
+      const { network, client } = activeEvmNetwork()
+      if (type === 'smartAccount' && !smartAccounts.isEnabled(network)) throw createWidgetError('SMART_ACCOUNT_UNSUPPORTED', { details: `${network.name} has no smart accounts` })
+      smartAccounts.setPreferredType(type)
+      return { type, address: type === 'smartAccount' ? (await smartAccounts.describe(network, client)).address : keys.eip155.address }
     },
     async APP_RELOAD() {
       screens.cancelAll()

@@ -8,6 +8,7 @@ import { createDeviceShareStore } from './keys/deviceShareStore'
 import { createFrameMessenger, type FrameMessenger } from './messaging/createFrameMessenger'
 import { createNetworkState } from './rpc/createNetworkState'
 import { createRpcHandler } from './rpc/createRpcHandler'
+import { createSmartAccounts } from './smartAccount/createSmartAccounts'
 import { createFrameScreens } from './ui/createFrameScreens'
 import { pickLocale } from './ui/frameTexts'
 
@@ -67,13 +68,15 @@ export async function startFrame({ window: self, loadConfig = () => loadFrameCon
   })
   const deviceShares = createDeviceShareStore({ indexedDB: self.indexedDB })
   const vault = createKeyVault({ deviceShares, askPassword: screens.askPassword, ...(config.recoveryKdf && { scryptParams: config.recoveryKdf }) })
-  const handleRpc = createRpcHandler({ vault, resolveNetwork: networks.resolve, evmNetworks: networks.evmNetworks, approve: screens.approve })
+  const smartAccounts = createSmartAccounts({ vault, projectId: params.projectId })
+  const handleRpc = createRpcHandler({ vault, resolveNetwork: networks.resolve, evmNetworks: networks.evmNetworks, approve: screens.approve, smartAccounts })
   const handle = createFrameHandlers({
     params,
     auth,
     session,
     vault,
     networks,
+    smartAccounts,
     screens,
     handleRpc,
     reload: () => self.location.reload(),

@@ -13,13 +13,16 @@ const origin = z.string().check(
   }, 'Expected a bare origin such as https://app.example'),
 )
 const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
+const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address starting 0x'))
 
 /**
  * The frame's deployment config, served as `/frame-config.json` from the frame's own origin (the stack writes it from
  * its manifest; a self-hoster puts the file beside the built frame):
  * - projects: each project id with the exact origins of the pages allowed to embed and talk to the frame;
  * - authUrl: the auth service (services/auth);
- * - networks: the chains the frame signs for, with the RPC it reads and sends through.
+ * - networks: the chains the frame signs for, with the RPC it reads and sends through; an EVM network with
+ *   `smartAccount` gives the embedded wallet an ERC-4337 account there (TesseraAccountFactory's, on EntryPoint v0.8),
+ *   its operations sent through `bundlerUrl` and sponsored by `paymasterUrl` (ERC-7677) when the policy allows.
  */
 export const frameConfigSchema = z.object({
   projects: z.array(z.object({ id: z.string().check(z.minLength(1)), allowedOrigins: z.array(origin).check(z.maxLength(100)) })).check(z.maxLength(1000)),
@@ -31,6 +34,7 @@ export const frameConfigSchema = z.object({
         name: z.string().check(z.minLength(1)),
         rpcUrl: httpUrl,
         nativeCurrency: z.object({ name: z.string(), symbol: z.string().check(z.minLength(1)), decimals: z.number().check(z.int(), z.nonnegative()) }),
+        smartAccount: z.optional(z.object({ bundlerUrl: httpUrl, paymasterUrl: z.optional(httpUrl), factoryAddress: address, entryPointAddress: z.optional(address) })),
       }),
     ),
     solana: z.optional(z.array(z.object({ caipNetworkId: caipNetworkIdSchema, name: z.string().check(z.minLength(1)), rpcUrl: httpUrl }))),

@@ -2,7 +2,12 @@
  * What the person is asked to approve, in plain data the approval screen puts into words (each field a fact: who
  * receives, how much of what, the message's text). Amounts are already formatted in their unit (ETH, SOL, a token's).
  */
-export type ApprovalRequest = { network: string; account: string } & (
+export type ApprovalRequest = {
+  network: string
+  account: string
+  /** Set when the account is the wallet's smart account (ERC-4337), said on the screen. */
+  accountType?: 'smartAccount'
+} & (
   | { kind: 'signMessage'; text: string | undefined; hex: string }
   | {
       kind: 'signTypedData'
@@ -22,10 +27,21 @@ export type ApprovalRequest = { network: string; account: string } & (
       /** The most the network fee can cost, in the native unit. */
       maxFee: string | undefined
       /** An ERC-20 transfer or approval found in the call data. */
-      token: { action: 'transfer' | 'approve'; counterparty: string; amount: string; symbol: string | undefined; contract: string } | undefined
+      token: TokenCall | undefined
       dataBytes: number
+      /** A smart account's operation: who pays its network fee. */
+      fee?: FeeShown
     }
-  | { kind: 'sendCalls'; calls: { to: string; amount: string; dataBytes: number }[]; symbol: string }
+  | {
+      kind: 'sendCalls'
+      calls: { to: string; amount: string; dataBytes: number; token?: TokenCall | undefined }[]
+      symbol: string
+      /** All or none (one smart-account operation), or one transaction after the other. */
+      atomic: boolean
+      /** The most the fees can cost, in the native unit, when the account pays them. */
+      maxFee?: string | undefined
+      fee?: FeeShown
+    }
   | { kind: 'solanaSignMessage'; text: string | undefined; hex: string }
   | {
       kind: 'solanaTransaction'
@@ -35,6 +51,15 @@ export type ApprovalRequest = { network: string; account: string } & (
       actions: SolanaAction[]
     }
 )
+
+/** An ERC-20 transfer or approval found in the call data. */
+export type TokenCall = { action: 'transfer' | 'approve'; counterparty: string; amount: string; symbol: string | undefined; contract: string }
+
+/**
+ * Who pays a smart account's network fee: the app's sponsor, or the account itself, with the sponsor's reason when it
+ * declined (its own sentence) or that it could not be reached.
+ */
+export type FeeShown = { payer: 'sponsor' } | { payer: 'account'; sponsorRefused: string | undefined; sponsorUnreachable: boolean }
 
 export type SolanaAction =
   | { kind: 'transfer'; to: string; amount: string }

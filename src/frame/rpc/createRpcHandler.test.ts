@@ -9,6 +9,7 @@ import type { FrameEvmNetwork, FrameSolanaNetwork } from '../config/frameConfig'
 import type { KeyVault } from '../keys/createKeyVault'
 import { openTestWallet } from '../testing/openTestWallet'
 import type { ApprovalRequest } from './approvalRequest'
+import { createSmartAccounts } from '../smartAccount/createSmartAccounts'
 import { createRpcHandler, type ResolvedNetwork } from './createRpcHandler'
 import { createEvmClient } from './evmRequests'
 import { SYSTEM_PROGRAM } from './solanaTransaction'
@@ -40,6 +41,7 @@ function setup({ isApproved = true, fetch }: { isApproved?: boolean; fetch?: typ
       shown.push(request)
       if (!isApproved) throw Object.assign(new Error('rejected'), { code: 'USER_REJECTED' })
     },
+    smartAccounts: createSmartAccounts({ vault, projectId: 'test-project' }),
     ...(fetch && { fetch }),
   })
   return { handle, shown }

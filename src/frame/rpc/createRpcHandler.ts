@@ -8,7 +8,9 @@ import { parseOrThrow } from '../../shared/protocol/schemas/parse'
 import type { FrameEvmNetwork, FrameSolanaNetwork } from '../config/frameConfig'
 import type { KeyVault } from '../keys/createKeyVault'
 import type { ApprovalRequest } from './approvalRequest'
-import { chainIdHex, personalSign, sendTransaction, signTypedDataV4, toEvmWidgetError, type EvmRequestContext } from './evmRequests'
+import type { SmartAccounts } from '../smartAccount/createSmartAccounts'
+import { chainIdHex, personalSign, sendCallsParams, sendTransaction, signTypedDataV4, toEvmWidgetError, type EvmRequestContext } from './evmRequests'
+import { smartCallsStatus, smartSendCalls, smartSendTransaction, type SmartRequestContext } from './smartAccountRequests'
 import { solanaSignAllTransactions, solanaSignAndSendTransaction, solanaSignMessage, solanaSignTransaction, type SolanaRequestContext } from './solanaRequests'
 
 export type RpcRequest = { method: string; params?: unknown; chainNamespace?: string; chainId?: string | number }
@@ -22,25 +24,13 @@ export type CreateRpcHandlerParameters = {
   resolveNetwork: (namespace: 'eip155' | 'solana', chainId: string | number | undefined) => ResolvedNetwork
   evmNetworks: () => readonly FrameEvmNetwork[]
   approve: (request: ApprovalRequest) => Promise<void>
+  /** The wallet's smart accounts: on a network that has one and while the person prefers it, EVM requests act as it. */
+  smartAccounts: SmartAccounts
   fetch?: typeof fetch
   /** wallet_sendCalls bundles remembered for wallet_getCallsStatus; past it the oldest go. */
   maxCallBundles?: number
 }
 
-const callSchema = z.object({
-  to: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address starting 0x')),
-  value: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]{1,64}$/))),
-  data: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]*$/, 'Expected data starting 0x'), z.maxLength(2 + 2 * 128 * 1024))),
-})
-const sendCallsParams = z.tuple([
-  z.object({
-    version: z.optional(z.string()),
-    from: z.optional(z.string()),
-    chainId: z.optional(z.string()),
-    atomicRequired: z.optional(z.boolean()),
-    calls: z.array(callSchema).check(z.minLength(1), z.maxLength(10)),
-  }),
-])
 const getCallsStatusParams = z.tuple([z.string().check(z.minLength(1), z.maxLength(200))])
 const getAssetsParams = z.tuple([z.object({ account: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address')), chainFilter: z.optional(z.array(z.string()).check(z.maxLength(50))) })])
 
@@ -48,17 +38,28 @@ const getAssetsParams = z.tuple([z.object({ account: z.string().check(z.regex(/^
  * The frame's RPC (SPEC §6), in this order:
  * 1. a method outside the safe, unsafe and frame-only lists: 'Requested RPC call is not allowed';
  * 2. eth_chainId and eth_accounts from the frame itself; the other safe reads through the chain's RPC;
- * 3. the unsafe methods: shown to the person for approval inside the frame, then signed here (eip155 and solana);
- *    those that need a smart account (permissions, user operations) are answered 4200;
+ * 3. the unsafe methods: shown to the person for approval inside the frame, then signed here (eip155 and solana); on
+ *    a network with a smart account that the person prefers, the EVM ones act as it (one UserOperation for a
+ *    transaction or a whole batch); permissions and raw user operations are answered 4200;
  * 4. wallet_getCapabilities, wallet_getCallsStatus and wallet_getAssets answered from the frame and the chain.
  * @example const handle = createRpcHandler({ vault, resolveNetwork, evmNetworks, approve }); await handle({ method: 'eth_chainId' })
  */
-export function createRpcHandler({ vault, resolveNetwork, evmNetworks, approve, fetch: fetchFn, maxCallBundles = 100 }: CreateRpcHandlerParameters) {
+export function createRpcHandler({ vault, resolveNetwork, evmNetworks, approve, smartAccounts, fetch: fetchFn, maxCallBundles = 100 }: CreateRpcHandlerParameters) {
   const bundles = new Map<string, { chainId: number; hashes: Hash[]; client: Client }>()
 
   const evmContext = (resolved: Extract<ResolvedNetwork, { namespace: 'eip155' }>): EvmRequestContext => {
     const { eip155 } = vault.keys()
     return { network: resolved.network, client: resolved.client, privateKey: eip155.privateKey, address: eip155.address, approve }
+  }
+  /** The smart-account side of a request on `resolved`, when that is how the wallet acts there. */
+  const smartContext = (resolved: Extract<ResolvedNetwork, { namespace: 'eip155' }>): SmartRequestContext | undefined =>
+    smartAccounts.isActive(resolved.network) ? { network: resolved.network, client: resolved.client, smartAccounts, approve } : undefined
+  /** What signs messages and typed data: the smart account where it is active, else the key. */
+  const signingContext = async (resolved: Extract<ResolvedNetwork, { namespace: 'eip155' }>): Promise<EvmRequestContext> => {
+    const context = evmContext(resolved)
+    if (!smartAccounts.isActive(resolved.network)) return context
+    const smartAccount = await smartAccounts.accountFor(resolved.network, resolved.client)
+    return { ...context, address: smartAccount.address, smartAccount }
   }
   const solanaContext = (resolved: Extract<ResolvedNetwork, { namespace: 'solana' }>): SolanaRequestContext => {
     const { solana } = vault.keys()
@@ -85,6 +86,7 @@ export function createRpcHandler({ vault, resolveNetwork, evmNetworks, approve, 
       network: resolved.network.name,
       account: context.address,
       symbol: resolved.network.nativeCurrency.symbol,
+      atomic: false,
       calls: request.calls.map((call) => ({ to: getAddress(call.to), amount: formatEther(BigInt(call.value ?? '0x0')), dataBytes: call.data ? (call.data.length - 2) / 2 : 0 })),
     })
     const account = privateKeyToAccount(context.privateKey)
@@ -106,6 +108,11 @@ export function createRpcHandler({ vault, resolveNetwork, evmNetworks, approve, 
   /** wallet_getCallsStatus (EIP-5792 v2): 100 while a call is pending, 200 when all succeeded, 500 when one reverted. */
   async function getCallsStatus(params: unknown) {
     const [id] = parseOrThrow(getCallsStatusParams, params, 'wallet_getCallsStatus params', ['params'])
+    const smartChainId = smartAccounts.chainOf(id)
+    if (smartChainId !== undefined) {
+      const { network, client } = asEvm(resolveNetwork('eip155', smartChainId))
+      return smartCallsStatus(id as Hex, { network, client, smartAccounts })
+    }
     const bundle = bundles.get(id)
     if (!bundle) throw createWidgetError('UNKNOWN_BUNDLE_ID')
     const receipts = await Promise.all(bundle.hashes.map((hash) => getTransactionReceipt(bundle.client, { hash }).catch(() => undefined)))
@@ -155,20 +162,31 @@ export function createRpcHandler({ vault, resolveNetwork, evmNetworks, approve, 
         return chainIdHex(asEvm(resolved).network)
       case 'eth_accounts': {
         const open = vault.publicKeys()
-        return open ? [open.eip155.address] : []
+        if (!open) return []
+        const evm = asEvm(resolved)
+        return smartAccounts.isActive(evm.network) ? [(await smartAccounts.accountFor(evm.network, evm.client)).address] : [open.eip155.address]
       }
       case 'personal_sign':
-        return personalSign(params, evmContext(asEvm(resolved)))
+        return personalSign(params, await signingContext(asEvm(resolved)))
       case 'eth_signTypedData_v4':
-        return signTypedDataV4(params, evmContext(asEvm(resolved)))
-      case 'eth_sendTransaction':
-        return sendTransaction(params, evmContext(asEvm(resolved)))
-      case 'wallet_sendCalls':
-        return sendCalls(params, asEvm(resolved))
+        return signTypedDataV4(params, await signingContext(asEvm(resolved)))
+      case 'eth_sendTransaction': {
+        const smart = smartContext(asEvm(resolved))
+        return smart ? smartSendTransaction(params, smart) : sendTransaction(params, evmContext(asEvm(resolved)))
+      }
+      case 'wallet_sendCalls': {
+        const smart = smartContext(asEvm(resolved))
+        return smart ? smartSendCalls(params, smart) : sendCalls(params, asEvm(resolved))
+      }
       case 'wallet_getCallsStatus':
         return getCallsStatus(params)
       case 'wallet_getCapabilities':
-        return Object.fromEntries(evmNetworks().map((network) => [numberToHex(network.chainId), { atomic: { status: 'unsupported' } }]))
+        return Object.fromEntries(
+          evmNetworks().map((network) => [
+            numberToHex(network.chainId),
+            smartAccounts.isActive(network) ? { atomic: { status: 'supported' }, paymasterService: { supported: network.smartAccount?.paymasterUrl !== undefined } } : { atomic: { status: 'unsupported' } },
+          ]),
+        )
       case 'wallet_getAssets':
         return getAssets(params, asEvm(resolved))
       case 'solana_signMessage':
@@ -182,7 +200,7 @@ export function createRpcHandler({ vault, resolveNetwork, evmNetworks, approve, 
       case 'wallet_grantPermissions':
       case 'wallet_revokePermissions':
       case 'eth_sendUserOperation':
-        throw createWidgetError('UNSUPPORTED_METHOD', { details: `${method} needs a smart account, which this wallet does not have` })
+        throw createWidgetError('UNSUPPORTED_METHOD', { details: `${method} is not offered: calls go through wallet_sendCalls` })
     }
     if (isSafeRpcMethod(method)) {
       const { client } = asEvm(resolved)

@@ -16,6 +16,7 @@ import {
   type Address,
   type Client,
   type Hex,
+  type LocalAccount,
   type TransactionSerializable,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -54,9 +55,26 @@ const transactionSchema = z.object({
   nonce: z.optional(quantity),
   chainId: z.optional(quantity),
 })
-const sendTransactionParams = z.tuple([transactionSchema])
+export const sendTransactionParams = z.tuple([transactionSchema])
 
 type TransactionParams = z.infer<typeof transactionSchema>
+
+const callSchema = z.object({
+  to: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'Expected an address starting 0x')),
+  value: z.optional(quantity),
+  data: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]*$/, 'Expected data starting 0x'), z.maxLength(MAX_DATA_HEX))),
+})
+/** wallet_sendCalls (EIP-5792): at most this many calls in one batch. */
+export const MAX_CALLS = 10
+export const sendCallsParams = z.tuple([
+  z.object({
+    version: z.optional(z.string()),
+    from: z.optional(z.string()),
+    chainId: z.optional(z.string()),
+    atomicRequired: z.optional(z.boolean()),
+    calls: z.array(callSchema).check(z.minLength(1), z.maxLength(MAX_CALLS)),
+  }),
+])
 
 /** A viem client on one configured chain, with the spec's RPC timeout and retries. */
 export function createEvmClient(network: FrameEvmNetwork): Client {
@@ -80,10 +98,10 @@ export function toEvmWidgetError(error: unknown): WidgetError {
   return createWidgetError('UNKNOWN_RPC_ERROR', { cause: error })
 }
 
-const invalidParams = (details: string) => createWidgetError('INVALID_PARAMS', { details })
+export const invalidParams = (details: string) => createWidgetError('INVALID_PARAMS', { details })
 
 /** The signer named in a request must be this wallet's account (EIP-1193 4100 otherwise). */
-function requireOwnAccount(named: string | undefined, own: Address) {
+export function requireOwnAccount(named: string | undefined, own: Address) {
   if (named !== undefined && !isAddressEqual(named as Address, own)) throw createWidgetError('UNAUTHORIZED', { details: `${named} is not this wallet's account` })
 }
 
@@ -106,18 +124,20 @@ export type EvmRequestContext = {
   client: Client
   privateKey: Hex
   address: Address
+  /** The smart account that signs messages and typed data instead of the key (its address is `address`). */
+  smartAccount?: Pick<LocalAccount, 'signMessage' | 'signTypedData'>
   /** Shows the request in the frame; resolves when the person approves, rejects with USER_REJECTED otherwise. */
   approve: (request: ApprovalRequest) => Promise<void>
 }
 
 /** personal_sign [message, address]: shown as text (or hex when it is not text), then signed with EIP-191. */
-export async function personalSign(params: unknown, { network, privateKey, address, approve }: EvmRequestContext): Promise<Hex> {
+export async function personalSign(params: unknown, { network, privateKey, address, smartAccount, approve }: EvmRequestContext): Promise<Hex> {
   const [message, signer] = parseOrThrow(personalSignParams, params, 'personal_sign params', ['params'])
   requireOwnAccount(signer, address)
   const bytes = messageBytes(message)
   const text = readableText(bytes)
-  await approve({ kind: 'signMessage', network: network.name, account: address, text: text === undefined ? undefined : clip(text), hex: clip(bytesToHex(bytes)) })
-  return privateKeyToAccount(privateKey).signMessage({ message: { raw: bytes } })
+  await approve({ kind: 'signMessage', network: network.name, account: address, ...(smartAccount && { accountType: 'smartAccount' }), text: text === undefined ? undefined : clip(text), hex: clip(bytesToHex(bytes)) })
+  return (smartAccount ?? privateKeyToAccount(privateKey)).signMessage({ message: { raw: bytes } })
 }
 
 /** A token's symbol and decimals from the chain, each undefined when the contract does not answer. */
@@ -153,7 +173,7 @@ async function describePermit(client: Client, primaryType: string, message: Reco
 }
 
 /** eth_signTypedData_v4 [address, typedData]: its domain, type and fields shown (a token permission said as such), then signed (EIP-712). */
-export async function signTypedDataV4(params: unknown, { network, client, privateKey, address, approve }: EvmRequestContext): Promise<Hex> {
+export async function signTypedDataV4(params: unknown, { network, client, privateKey, address, smartAccount, approve }: EvmRequestContext): Promise<Hex> {
   const [signer, raw] = parseOrThrow(typedDataParams, params, 'eth_signTypedData_v4 params', ['params'])
   requireOwnAccount(signer, address)
   let json: unknown = raw
@@ -173,6 +193,7 @@ export async function signTypedDataV4(params: unknown, { network, client, privat
     kind: 'signTypedData',
     network: network.name,
     account: address,
+    ...(smartAccount && { accountType: 'smartAccount' }),
     domainName: typeof domain.name === 'string' ? clip(domain.name, 200) : undefined,
     verifyingContract: typeof domain.verifyingContract === 'string' ? clip(domain.verifyingContract, 100) : undefined,
     primaryType: clip(typedData.primaryType, 200),
@@ -180,14 +201,14 @@ export async function signTypedDataV4(params: unknown, { network, client, privat
     fields: typedDataFields(typedData.message),
   })
   try {
-    return await privateKeyToAccount(privateKey).signTypedData(typedData as never)
+    return await (smartAccount ?? privateKeyToAccount(privateKey)).signTypedData(typedData as never)
   } catch (error) {
     throw invalidParams(`the typed data cannot be signed: ${(error as Error).message.split('\n')[0]}`)
   }
 }
 
 /** An ERC-20 transfer or approve in the call data, with the token's symbol and decimals read from the chain when it answers. */
-async function describeTokenCall(client: Client, contract: Address, data: Hex | undefined): Promise<Extract<ApprovalRequest, { kind: 'sendTransaction' }>['token']> {
+export async function describeTokenCall(client: Client, contract: Address, data: Hex | undefined): Promise<Extract<ApprovalRequest, { kind: 'sendTransaction' }>['token']> {
   if (!data || data.length < 10) return undefined
   let decoded: ReturnType<typeof decodeFunctionData<typeof erc20Abi>>
   try {

@@ -1,4 +1,4 @@
-import { encodeFunctionData, parseAbi, type Address, type Client, type Hex, type LocalAccount } from 'viem'
+import { encodeFunctionData, parseAbi, type Address, type Chain, type Client, type Hex, type LocalAccount, type Transport } from 'viem'
 import { entryPoint08Abi, getUserOperationHash, toSmartAccount, type SmartAccount } from 'viem/account-abstraction'
 import { readContract } from 'viem/actions'
 
@@ -40,7 +40,7 @@ export type ToTesseraAccountParameters = {
 export async function toTesseraAccount({ client, owner, factoryAddress, entryPointAddress = entryPoint08Address, salt = 0n }: ToTesseraAccountParameters): Promise<SmartAccount> {
   const address = await readContract(client, { address: factoryAddress, abi: tesseraAccountFactoryAbi, functionName: 'getAddress', args: [owner.address, salt] })
   return toSmartAccount({
-    client,
+    client: client as Client<Transport, Chain | undefined, undefined>,
     entryPoint: { abi: entryPoint08Abi, address: entryPointAddress, version: '0.8' },
     getAddress: async () => address,
     getFactoryArgs: async () => ({ factory: factoryAddress, factoryData: encodeFunctionData({ abi: tesseraAccountFactoryAbi, functionName: 'createAccount', args: [owner.address, salt] }) }),

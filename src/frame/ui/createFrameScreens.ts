@@ -3,7 +3,7 @@ import { createWidgetError, isWidgetError } from '../../shared/protocol/errors'
 import type { PasswordPrompt } from '../keys/createKeyVault'
 import { RECOVERY_PASSWORD_MIN_LENGTH } from '../keys/recoveryShare'
 import type { FrameOpenReason } from '../messaging/frameEvents'
-import type { ApprovalRequest, SolanaAction } from '../rpc/approvalRequest'
+import type { ApprovalRequest, FeeShown, SolanaAction } from '../rpc/approvalRequest'
 import { say, sayError, type FrameLocale, type TextKey } from './frameTexts'
 
 /** How long Approve stays off after a screen appears, so a click aimed at the page beneath cannot land on it. */
@@ -141,13 +141,21 @@ export function createFrameScreens({ document, locale, site, onOpen, onClose, ma
   function describe(request: ApprovalRequest, body: HTMLElement): { title: string; confirm: string } {
     const facts = el('dl', { class: 'facts' })
     const short = (address: string) => shortenAddress(address)
+    const accountRow = () => row(facts, t(request.accountType === 'smartAccount' ? 'approval.smartAccount' : 'approval.account'), short(request.account), request.account)
+    /** Who pays a smart account's fee: the sponsor; or the account, after the sponsor's refusal when there was one. */
+    const feeRows = (fee: FeeShown | undefined, maxFee: string | undefined, symbol: string) => {
+      if (fee?.payer === 'sponsor') return row(facts, t('sendTransaction.feeLabel'), t('fee.sponsored'))
+      if (fee?.sponsorRefused) body.append(el('p', { class: 'warning', role: 'status' }, fee.sponsorRefused))
+      else if (fee?.sponsorUnreachable) body.append(el('p', { class: 'warning', role: 'status' }, t('fee.sponsorUnreachable')))
+      if (maxFee !== undefined) row(facts, t('sendTransaction.fee'), `${maxFee} ${symbol}`)
+    }
     switch (request.kind) {
       case 'signMessage':
       case 'solanaSignMessage': {
         body.append(el('p', {}, t('signMessage.intro')))
         if (request.text !== undefined) body.append(el('h2', {}, t('signMessage.text')), el('pre', { class: 'message', tabindex: '0' }, request.text))
         else body.append(el('p', { class: 'warning' }, t('signMessage.notText')), el('pre', { class: 'message hex', tabindex: '0' }, request.hex))
-        row(facts, t('approval.account'), short(request.account), request.account)
+        accountRow()
         row(facts, t('approval.network'), request.network)
         body.append(facts)
         return { title: t(request.kind === 'signMessage' ? 'signMessage.title' : 'solana.signMessage.title'), confirm: t('approval.sign') }
@@ -162,7 +170,7 @@ export function createFrameScreens({ document, locale, site, onOpen, onClose, ma
         else if (request.verifyingContract) row(facts, t('typedData.app'), short(request.verifyingContract), request.verifyingContract)
         row(facts, t('typedData.type'), request.primaryType)
         for (const field of request.fields) row(facts, field.label, field.value)
-        row(facts, t('approval.account'), short(request.account), request.account)
+        accountRow()
         row(facts, t('approval.network'), request.network)
         body.append(facts)
         return { title: t('typedData.title'), confirm: t('approval.sign') }
@@ -181,21 +189,27 @@ export function createFrameScreens({ document, locale, site, onOpen, onClose, ma
         } else if (request.dataBytes > 0) body.append(el('p', {}, t('sendTransaction.data', { n: request.dataBytes })))
         if (request.to) row(facts, t('sendTransaction.to'), short(request.to), request.to)
         row(facts, t('sendTransaction.amount'), `${request.amount} ${request.symbol}`)
-        if (request.maxFee !== undefined) row(facts, t('sendTransaction.fee'), `${request.maxFee} ${request.symbol}`)
-        row(facts, t('approval.account'), short(request.account), request.account)
+        feeRows(request.fee, request.maxFee, request.symbol)
+        accountRow()
         row(facts, t('approval.network'), request.network)
         body.append(facts)
         return { title: t('sendTransaction.title'), confirm: t('approval.send') }
       }
       case 'sendCalls': {
         const list = el('ol', { class: 'steps' })
-        request.calls.forEach((call, index) =>
-          list.append(el('li', {}, t(call.dataBytes > 0 ? 'sendCalls.callData' : 'sendCalls.call', { n: index + 1, amount: call.amount, symbol: request.symbol, to: call.to, bytes: call.dataBytes }))),
-        )
-        row(facts, t('approval.account'), short(request.account), request.account)
+        request.calls.forEach((call, index) => {
+          const params = { n: index + 1, amount: call.amount, symbol: request.symbol, to: call.to, bytes: call.dataBytes }
+          if (call.token) {
+            const token = { n: index + 1, amount: call.token.amount, symbol: call.token.symbol ?? '', contract: call.token.contract, to: call.token.counterparty }
+            list.append(el('li', call.token.action === 'approve' ? { class: 'warning' } : {}, t(call.token.action === 'approve' ? 'sendCalls.tokenApprove' : 'sendCalls.tokenTransfer', token)))
+          } else list.append(el('li', {}, t(call.dataBytes > 0 ? 'sendCalls.callData' : 'sendCalls.call', params)))
+        })
+        body.append(el('p', {}, t(request.atomic ? 'sendCalls.atomic' : 'sendCalls.oneByOne')), list)
+        feeRows(request.fee, request.maxFee, request.symbol)
+        accountRow()
         row(facts, t('approval.network'), request.network)
-        body.append(list, facts)
-        return { title: t('sendCalls.title', { n: request.calls.length }), confirm: t('approval.send') }
+        body.append(facts)
+        return { title: t(request.atomic ? 'sendCalls.titleAtomic' : 'sendCalls.title', { n: request.calls.length }), confirm: t('approval.send') }
       }
       case 'solanaTransaction': {
         const list = el('ul', { class: 'steps' })

@@ -2,18 +2,10 @@ import { parseCaipNetworkId } from '../../shared/protocol/caip'
 import { errorTable, type ErrorCode } from '../../shared/protocol/errorTable'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { Widget } from './createWidget'
+import { createEip5792 } from './eip5792'
+import { ProviderRpcError } from './providerRpcError'
 
-/** An EIP-1193 error: a numeric code libraries (viem, ethers, wagmi) understand, and the widget's sentence. */
-export class ProviderRpcError extends Error {
-  override name = 'ProviderRpcError'
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
+export { ProviderRpcError }
 
 type ProviderEvent = 'accountsChanged' | 'chainChanged' | 'connect' | 'disconnect'
 type Listener = (value: never) => void
@@ -49,7 +41,8 @@ function toProviderError(error: unknown): ProviderRpcError {
  */
 export function createEip1193Provider(widget: Widget, { chainId: readChainId }: { chainId?: number } = {}): Eip1193Provider {
   const evm = () => widget.getState().namespaces.eip155
-  const chainId = () => readChainId ?? (Number(parseCaipNetworkId(evm()?.activeCaipNetworkId ?? '')?.reference) || undefined)
+  const walletChainId = () => Number(parseCaipNetworkId(evm()?.activeCaipNetworkId ?? '')?.reference) || undefined
+  const chainId = () => readChainId ?? walletChainId()
   const accounts = () => {
     const state = evm()
     return state?.status === 'connected' && state.address ? [state.address] : []
@@ -95,6 +88,22 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
     return widget.walletRequest({ method, params })
   }
 
+  /** A read of a chain through the widget: its worker core, else (server rendering, Node) the chain's own RPC. */
+  const read = (id: number, method: string, params: readonly unknown[]) => (widget.core ? widget.core.request({ chainId: id, method, params }) : readFromNetwork(id, method, params))
+
+  const eip5792 = createEip5792({
+    walletRequest,
+    read,
+    chainIds: () => widget.getNetworks().flatMap((n) => (n.chainNamespace === 'eip155' ? [n.id] : [])),
+    chainId: walletChainId,
+    account: () => accounts()[0],
+    walletId: () => {
+      const state = evm()
+      return state?.status === 'connected' && state.connectorId ? `${state.connectorId}:${state.connectedWalletInfo?.name ?? ''}` : undefined
+    },
+    isEmbeddedWallet: () => widget.getState().connectors.some((c) => c.namespace === 'eip155' && c.id === evm()?.connectorId && c.type === 'AUTH'),
+  })
+
   const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
     // The EVM family's state (account, chain) is there once the widget has started.
     await widget.whenStarted()
@@ -117,6 +126,8 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
         return null
       }
     }
+    // EIP-5792 for every wallet: those without it get the calls one by one (see createEip5792).
+    if (eip5792.handles(method)) return eip5792.request(method, params)
     const id = chainId()
     if (id !== undefined && isSafeRpcMethod(method)) {
       if (widget.core) return widget.core.request({ chainId: id, method, params: params as readonly unknown[] | undefined })
@@ -154,6 +165,7 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
     },
     destroy() {
       stop()
+      eip5792.stop()
       listeners.clear()
     },
   }

@@ -63,6 +63,7 @@ describe('WidgetError', () => {
         "BITCOIN_INSUFFICIENT_FUNDS": "The amount and its network fee of {fee} sats are more than the {available} sats this account can spend",
         "BUNDLE_TOO_LARGE": "The call bundle is too large for the Wallet to process.",
         "CAIP_NETWORK_UNDEFINED": "CaipNetwork is undefined",
+        "CALL_WOULD_FAIL": "Call {index} of {count} would fail ({reason}): nothing was sent",
         "CHAIN_ADAPTER_NOT_FOUND": "Chain adapter not found",
         "CHAIN_DISCONNECTED": "The Provider is not connected to the requested chain.",
         "CHAIN_NOT_SUPPORTED": "Chain is not supported",

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { isError, JsonRpcProvider, JsonRpcSigner, parseEther, verifyMessage, Wallet } from 'ethers'
+import { isError, JsonRpcProvider, JsonRpcSigner, parseEther, toQuantity, verifyMessage, Wallet } from 'ethers'
 import { devAccount, useLocalEvmWidgets } from '../../../../test/support/localEvmWidgets'
 import type { Core } from '../../core/createCore'
 import { SDK_VERSION } from '../../widget/createWidget'
@@ -141,5 +141,40 @@ describe('tessera/ethers: ethers 6 over a widget, against anvil', () => {
     const sending = await signer.sendTransaction({ to: account, value: 1n }).catch((e: unknown) => e)
     expect(isError(sending, 'ACTION_REJECTED')).toBe(true)
     expect(sending).toMatchObject({ action: 'sendTransaction', reason: 'rejected' })
+  })
+
+  it('EIP-5792 through the BrowserProvider: a wallet without it gets one transaction per call, and wallet_getCallsStatus reports them', async () => {
+    const { widget, wallet } = await connected()
+    const methods: string[] = []
+    const request = wallet.provider.request
+    wallet.provider.request = ((args: { method: string }) => {
+      methods.push(args.method)
+      return request(args as never)
+    }) as typeof request
+    const provider = getBrowserProvider(widget)
+    expect(await provider.send('wallet_getCapabilities', [account, ['0x7a69']])).toEqual({ '0x7a69': { atomic: { status: 'unsupported' } } })
+
+    const recipient = Wallet.createRandom().address
+    const calls = [{ to: recipient, value: toQuantity(parseEther('1')) }, { to: recipient, value: toQuantity(parseEther('2')) }]
+    const { id } = (await provider.send('wallet_sendCalls', [{ version: '2.0.0', chainId: '0x7a69', from: account, atomicRequired: false, calls }])) as { id: string }
+    expect(methods.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2)
+    type CallsStatus = { status: number; receipts: { status: string; transactionHash: string }[] }
+    await expect.poll(async () => ((await provider.send('wallet_getCallsStatus', [id])) as CallsStatus).status).toBe(200)
+    const status = (await provider.send('wallet_getCallsStatus', [id])) as CallsStatus
+    expect(status).toMatchObject({ version: '2.0.0', id, chainId: '0x7a69', atomic: false })
+    expect(status.receipts.map((r) => r.status)).toEqual(['0x1', '0x1'])
+    for (const { transactionHash } of status.receipts) expect((await provider.getTransactionReceipt(transactionHash))?.to).toBe(recipient)
+    expect(await provider.getBalance(recipient)).toBe(parseEther('3'))
+  })
+
+  it('EIP-5792 through the BrowserProvider: a bad call, atomicRequired and an unknown id keep their code and sentence', async () => {
+    const { widget } = await connected()
+    const provider = getBrowserProvider(widget)
+    const send = (method: string, params: unknown[]) => provider.send(method, params).catch((e: unknown) => e)
+    expect(await send('wallet_sendCalls', [{ chainId: '0x7a69', calls: [{ to: account, value: '100' }] }])).toMatchObject({
+      error: { code: -32602, message: 'wallet_sendCalls: calls[0].value must be a hex quantity starting 0x, such as 0x2386f26fc10000.' },
+    })
+    expect(await send('wallet_sendCalls', [{ chainId: '0x7a69', atomicRequired: true, calls: [{ to: account }] }])).toMatchObject({ error: { code: 5760 } })
+    expect(await send('wallet_getCallsStatus', ['0x1234'])).toMatchObject({ error: { code: 5730 } })
   })
 })

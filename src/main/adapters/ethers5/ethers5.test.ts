@@ -120,4 +120,28 @@ describe('tessera/ethers5: ethers 5 over a widget, against anvil', () => {
     wallet.rejectNext('eth_sendTransaction')
     await expect(signer.sendTransaction({ to: account, value: 1 })).rejects.toMatchObject({ code: utils.Logger.errors.ACTION_REJECTED, action: 'sendTransaction' })
   })
+
+  it('EIP-5792 through the Web3Provider: a wallet without it gets one transaction per call; a bad call keeps its code and sentence', async () => {
+    const { widget, wallet } = await connected()
+    const methods: string[] = []
+    const request = wallet.provider.request
+    wallet.provider.request = ((args: { method: string }) => {
+      methods.push(args.method)
+      return request(args as never)
+    }) as typeof request
+    const provider = getWeb3Provider(widget)
+    const recipient = Wallet.createRandom().address
+    const calls = [{ to: recipient, value: utils.hexValue(utils.parseEther('1')) }, { to: recipient, value: utils.hexValue(utils.parseEther('2')) }]
+    const { id } = (await provider.send('wallet_sendCalls', [{ version: '2.0.0', chainId: '0x7a69', from: account, calls }])) as { id: string }
+    expect(methods.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2)
+    await expect.poll(async () => ((await provider.send('wallet_getCallsStatus', [id])) as { status: number }).status).toBe(200)
+    expect(await provider.send('wallet_getCallsStatus', [id])).toMatchObject({ id, chainId: '0x7a69', atomic: false, receipts: [{ status: '0x1' }, { status: '0x1' }] })
+    expect(await balanceOn(rpcUrl(31337), 31337, recipient)).toBe(ether('3'))
+
+    await expect(provider.send('wallet_sendCalls', [{ chainId: '0x7a69', calls: [{ to: recipient, data: 'a9059cbb' }] }])).rejects.toMatchObject({
+      code: -32602,
+      message: 'wallet_sendCalls: calls[0].data must be hex bytes starting 0x.',
+    })
+    expect(methods.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2)
+  })
 })

@@ -6,11 +6,15 @@ import {
   disconnect,
   getAccount,
   getBalance,
+  getCallsStatus,
+  getCapabilities,
   readContract,
   reconnect,
+  sendCalls,
   sendTransaction,
   signMessage,
   switchChain,
+  waitForCallsStatus,
   waitForTransactionReceipt,
   watchAccount,
   writeContract,
@@ -170,6 +174,62 @@ describe('the wagmi adapter, driven by @wagmi/core against anvil', () => {
     const [token] = seeded.tokens
     const written = await writeContract(config, { address: token!.address, abi: erc20Abi, functionName: 'transfer', args: [receiver, 5n] })
     expect((await waitForTransactionReceipt(config, { hash: written, pollingInterval: 50 })).status).toBe('success')
+  })
+
+  it('sendCalls, getCallsStatus and getCapabilities work for a wallet without EIP-5792 (the dev wallet): one transaction per call', async () => {
+    const { page, widget, config } = load()
+    await connectInTessera(widget, config)
+    const methods: string[] = []
+    const request = page.wallet.provider.request
+    page.wallet.provider.request = ((args: { method: string }) => {
+      methods.push(args.method)
+      return request(args as never)
+    }) as typeof request
+    expect(await getCapabilities(config)).toEqual({ 31337: { atomic: { status: 'unsupported' } }, 31338: { atomic: { status: 'unsupported' } } })
+    expect(await getCapabilities(config, { chainId: 31338 })).toEqual({ atomic: { status: 'unsupported' } })
+
+    const [token] = seeded.tokens
+    const tokenBalance = () => readContract(config, { address: token!.address, abi: erc20Abi, functionName: 'balanceOf', args: [receiver], chainId: 31337 })
+    const [ethBefore, tokenBefore] = [(await getBalance(config, { address: receiver })).value, await tokenBalance()]
+    const { id } = await sendCalls(config, {
+      calls: [
+        { to: receiver, value: parseEther('1') },
+        { to: token!.address, abi: erc20Abi, functionName: 'transfer', args: [receiver, 7n] },
+      ],
+    })
+    expect(methods.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2)
+    const status = await waitForCallsStatus(config, { id, pollingInterval: 50 })
+    expect(status).toMatchObject({ id, atomic: false, chainId: 31337, status: 'success', statusCode: 200 })
+    expect(status.receipts?.map((r) => r.status)).toEqual(['success', 'success'])
+    expect(await getCallsStatus(config, { id })).toEqual(status)
+    expect((await getBalance(config, { address: receiver })).value - ethBefore).toBe(parseEther('1'))
+    expect((await tokenBalance()) - tokenBefore).toBe(7n)
+
+    await expect(sendCalls(config, { calls: [{ to: receiver, value: 1n }, { to: receiver, value: 2n }], forceAtomic: true })).rejects.toMatchObject({ cause: { name: 'AtomicityNotSupportedError', code: 5760 } })
+    await expect(getCallsStatus(config, { id: `0x${'0'.repeat(64)}` })).rejects.toMatchObject({ name: 'UnknownBundleIdError', code: 5730 })
+    expect(methods.filter((m) => m === 'eth_sendTransaction')).toHaveLength(2)
+  })
+
+  it('sendCalls and getCapabilities go as they are to a wallet with EIP-5792', async () => {
+    const { page, widget, config } = load()
+    await connectInTessera(widget, config)
+    const received: { method: string; params?: unknown }[] = []
+    const request = page.wallet.provider.request
+    page.wallet.provider.request = (async (args: { method: string; params?: unknown }) => {
+      if (!args.method.startsWith('wallet_') || args.method === 'wallet_switchEthereumChain') return request(args as never)
+      received.push(args)
+      if (args.method === 'wallet_getCapabilities') return { '0x7a69': { atomic: { status: 'supported' } } }
+      if (args.method === 'wallet_sendCalls') return { id: '0x5792' }
+      return { version: '2.0.0', id: '0x5792', chainId: '0x7a69', atomic: true, status: 200, receipts: [] }
+    }) as typeof request
+    expect(await getCapabilities(config, { chainId: 31337 })).toEqual({ atomic: { status: 'supported' } })
+    expect(await sendCalls(config, { calls: [{ to: receiver, value: 1n }], forceAtomic: true })).toEqual({ id: '0x5792' })
+    expect(await getCallsStatus(config, { id: '0x5792' })).toMatchObject({ atomic: true, status: 'success' })
+    expect(received).toEqual([
+      { method: 'wallet_getCapabilities', params: [account, ['0x7a69']] },
+      { method: 'wallet_sendCalls', params: [{ atomicRequired: true, calls: [{ to: receiver, value: '0x1' }], chainId: '0x7a69', from: account, version: '2.0.0' }] },
+      { method: 'wallet_getCallsStatus', params: ['0x5792'] },
+    ])
   })
 
   it('signs a message that verifies', async () => {

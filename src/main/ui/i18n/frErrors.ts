@@ -129,6 +129,7 @@ export const frErrors: Partial<Record<ErrorCode, string>> = {
   SWAP_QUOTE_UNAVAILABLE: 'Aucun prix n’a été trouvé pour cet échange. Réessayez dans un instant.',
   SWAP_PRICE_MOVED: 'Le prix a dépassé votre tolérance de glissement avant l’échange : rien n’a été échangé',
   SWAP_WOULD_FAIL: 'Cet échange échouerait sur la chaîne. Vérifiez les montants et réessayez.',
+  CALL_WOULD_FAIL: 'L’appel {index} sur {count} échouerait ({reason}) : rien n’a été envoyé',
   TRANSACTION_UNCONFIRMED: 'La transaction n’a pas pu être confirmée. Vérifiez son statut avant de l’envoyer à nouveau.',
   // Bitcoin sends
   BITCOIN_AMOUNT_BELOW_DUST: 'Le montant est inférieur au seuil de poussière : envoyez au moins {dust} sats à cette adresse',
