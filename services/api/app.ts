@@ -9,6 +9,7 @@ import { createHistoryCache, HISTORY_CACHE_MS } from './routes/historyCache'
 import { nameRoutes } from './routes/names'
 import { onrampRoutes } from './routes/onramp'
 import { sessionRoutes } from './routes/sessions'
+import { createEvmSignatureVerifier } from './routes/signInMessage'
 import { findUnsafeUrl } from './routes/validate'
 import { requestBodyLimit } from './requestBodyLimit'
 import { walletRoutes } from './routes/wallets'
@@ -26,8 +27,13 @@ const openPaths = new Set(['/health'])
 export function createApiApp(appConfig: ApiConfig): Hono {
   const { log = console.error } = appConfig
   const limits = resolveLimits(appConfig.limits)
-  // One history cache for the history route and the writes that invalidate it.
-  const config: ApiConfig = { ...appConfig, historyCache: appConfig.historyCache ?? createHistoryCache({ maxBytes: limits.historyCacheBytes, ttlMs: HISTORY_CACHE_MS }) }
+  // One history cache for the history route and the writes that invalidate it; one chain client per chain for the
+  // routes that check smart accounts' signatures.
+  const config: ApiConfig = {
+    ...appConfig,
+    historyCache: appConfig.historyCache ?? createHistoryCache({ maxBytes: limits.historyCacheBytes, ttlMs: HISTORY_CACHE_MS }),
+    evmSignatureVerifier: appConfig.evmSignatureVerifier ?? createEvmSignatureVerifier({ chains: appConfig.chains }),
+  }
   const app = new Hono()
   const projects = new Map(config.projects.map((p) => [p.id, { ...p, origins: new Set(p.allowedOrigins) }]))
 

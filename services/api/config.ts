@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import type { Database } from './db/createDatabase'
 import type { HistoryCache } from './routes/historyCache'
+import type { VerifyEvmSignature } from './routes/signInMessage'
 
 export type ServiceToken = { address: Address; name: string; symbol: string; decimals: number; iconUrl?: string }
 
@@ -61,6 +62,12 @@ export type ApiConfig = {
    * them (startApiServer does). Without one, createApiApp makes its own.
    */
   historyCache?: HistoryCache
+  /**
+   * Checks the EVM signatures of sign-ins and name registrations: an EOA's offline, a smart account's (ERC-6492,
+   * ERC-1271) on the chain the message names, one of `chains`. Without one, createApiApp makes its own
+   * (createEvmSignatureVerifier: one client per chain, shared by both routes).
+   */
+  evmSignatureVerifier?: VerifyEvmSignature
 }
 
 export type ApiLimits = {

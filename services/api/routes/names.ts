@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono'
-import { verifyMessage, type Address, type Hex } from 'viem'
 import * as z from 'zod/mini'
 import { isValidAccountName } from '../../../src/shared/protocol/rules'
 import { errorBody, type ApiConfig } from '../config'
+import { answerSignatureChainError, createEvmSignatureVerifier, MAX_CHAIN_ID, SignatureChainError } from './signInMessage'
 import { boundedInt, boundedRecord, evmAddress, findUnsafeInput, hexSignature, invalidInput, MAX_TIMESTAMP_MS, PG_INTEGER_MAX, text, validate } from './validate'
 
 const MAX_MESSAGE_AGE_S = 600
@@ -13,6 +13,9 @@ export const NAME_LABEL_MAX_LENGTH = 63
 export const NAME_ATTRIBUTE_LIMITS = { maxKeys: 16, keyMaxLength: 64, valueMaxLength: 2_048 } as const
 /** Longest signed message: the JSON of the largest name and attributes, with room for escaping. */
 const MESSAGE_MAX_LENGTH = 40_000
+/** SLIP-44's Ethereum, the coin type of an address on Ethereum itself (ENSIP-9, ENSIP-11). */
+const ETHEREUM_COIN_TYPE = 60
+const ETHEREUM_CHAIN_ID = 1
 
 type NameRow = { name: string; address: string; coin_type: number; attributes: Record<string, string>; registered_at: string | Date }
 
@@ -32,9 +35,13 @@ const addressParam = z.object({ address: evmAddress })
 /**
  * Names (SPEC §7): register with a signature over {name, attributes, timestamp, coinType} (every stored field is
  * signed), look up, reverse, suggest. Names are 4 to 63 letters, digits and hyphens, with or without the suffix.
+ * An EOA's signature is checked offline; a smart account's (ERC-6492, ERC-1271) on the chain the message names: its
+ * optional signed `chainId`, else Ethereum (chain 1) for coin type 60, else none (so only an EOA can register). A
+ * chain the service does not know cannot vouch for it; one whose node fails answers 503 or 502 naming the chain.
  */
-export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, historyCache }: ApiConfig) {
+export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, historyCache, chains, evmSignatureVerifier, log = console.error }: ApiConfig) {
   const app = new Hono()
+  const verifySignature = evmSignatureVerifier ?? createEvmSignatureVerifier({ chains })
   const fullName = (name: string) => (name.endsWith(nameSuffix) ? name : `${name}${nameSuffix}`)
   const label = (name: string) => (name.endsWith(nameSuffix) ? name.slice(0, -nameSuffix.length) : name)
   const isValidLabel = (name: string) => name.length <= NAME_LABEL_MAX_LENGTH && isValidAccountName(name)
@@ -48,6 +55,8 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
     attributes: boundedRecord(text({ max: NAME_ATTRIBUTE_LIMITS.keyMaxLength, min: 1 }), text({ max: NAME_ATTRIBUTE_LIMITS.valueMaxLength }), { maxKeys: NAME_ATTRIBUTE_LIMITS.maxKeys }),
     timestamp: boundedInt({ min: 0, max: MAX_TIMESTAMP_MS / 1_000 }),
     coinType,
+    /** Where a smart account's signature is checked; not stored. */
+    chainId: z.optional(boundedInt({ min: 1, max: MAX_CHAIN_ID })),
   })
 
   app.post('/v1/profile/account', async (c) => {
@@ -65,7 +74,7 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
     if (unsafe) return invalidInput(c, unsafe.path, unsafe.message)
     const parsed = messageSchema.safeParse(parsedJson)
     if (!parsed.success) return invalidInput(c, ['message', ...parsed.error.issues[0]!.path], parsed.error.issues[0]!.message)
-    const { name, attributes, timestamp, coinType: signedCoinType } = parsed.data
+    const { name, attributes, timestamp, coinType: signedCoinType, chainId } = parsed.data
     if (signedCoinType !== coin_type) {
       return c.json(errorBody('INVALID_INPUT', `message.coinType: the signed coin type ${signedCoinType} is not the coin_type ${coin_type} of the request`, 'message.coinType'), 400)
     }
@@ -74,7 +83,13 @@ export function nameRoutes({ db, nameSuffix = '.tessera.id', now = Date.now, his
     if (timestamp < nowS - MAX_MESSAGE_AGE_S || timestamp > nowS + MAX_CLOCK_SKEW_S) {
       return c.json(errorBody('STALE_MESSAGE', 'The signed message is older than 10 minutes: sign a new one', 'message.timestamp'), 400)
     }
-    const isSigner = await verifyMessage({ address: address as Address, message, signature: signature as Hex }).catch(() => false)
+    let isSigner: boolean
+    try {
+      isSigner = await verifySignature({ chainId: chainId ?? (coin_type === ETHEREUM_COIN_TYPE ? ETHEREUM_CHAIN_ID : undefined), address, message, signature })
+    } catch (error) {
+      if (error instanceof SignatureChainError) return answerSignatureChainError(c, error, log)
+      throw error
+    }
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by this address', 'signature'), 401)
     const inserted = await db.transaction((tx) =>
       tx.query('insert into names (name, address, coin_type, attributes) values ($1, $2, $3, $4) on conflict (name) do nothing returning name', [

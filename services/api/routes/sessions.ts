@@ -5,7 +5,16 @@ import { errorBody, type ApiConfig } from '../config'
 import { bitcoinSignIn } from './bitcoinSignIn'
 import { polkadotSignIn } from './polkadotSignIn'
 import { createSessionNonces } from './sessionNonces'
-import { checkSignInMessage, createSolanaSignIn, defaultSignInRules, evmSignIn, type SignInFamily } from './signInMessage'
+import {
+  answerSignatureChainError,
+  checkSignInMessage,
+  createEvmSignatureVerifier,
+  createEvmSignIn,
+  createSolanaSignIn,
+  defaultSignInRules,
+  SignatureChainError,
+  type SignInFamily,
+} from './signInMessage'
 import { invalidInput, sessionId, text, validate } from './validate'
 
 /** Sessions one address keeps in one project; signing in again past this ends the oldest. */
@@ -52,13 +61,26 @@ const revocationBody = z.object({ pci: text({ max: 64 }), signature: anySignatur
  *   (GET takes it): `signature` must be either the session's own sign-in signature, which only the page that signed
  *   in and the service know (so a widget signs out on disconnect without asking the wallet again), or the address's
  *   signature over `revoke:{id}` in its family's form (for the account owner without that page's copy).
+ * An EVM signature that is not an EOA's is checked on the message's chain (ERC-6492, ERC-1271: see
+ * createEvmSignatureVerifier); a chain the service does not know cannot vouch for it, one whose node fails answers 503
+ * or 502 naming the chain, and the nonce stays unspent.
  */
-export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: ApiConfig) {
+export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference, chains, evmSignatureVerifier, log = console.error }: ApiConfig) {
   const app = new Hono()
   const nonces = createSessionNonces({ db, now })
-  const families = [evmSignIn, createSolanaSignIn({ localnetReference: solanaLocalnetReference }), bitcoinSignIn, polkadotSignIn]
+  const verifyEvmSignature = evmSignatureVerifier ?? createEvmSignatureVerifier({ chains })
+  const families = [createEvmSignIn({ verifySignature: verifyEvmSignature }), createSolanaSignIn({ localnetReference: solanaLocalnetReference }), bitcoinSignIn, polkadotSignIn]
   const projectOf = (c: Context) => c.get('project' as never) as Project
   const notFound = (c: Context) => c.json(errorBody('SESSION_NOT_FOUND', 'No such session in this project', 'id'), 404)
+  /** A family's verdict on a signature, or the answer when the chain that had to give it could not. */
+  const verify = async (c: Context, family: SignInFamily, parameters: Parameters<SignInFamily['verify']>[0]): Promise<boolean | Response> => {
+    try {
+      return await family.verify(parameters)
+    } catch (error) {
+      if (error instanceof SignatureChainError) return answerSignatureChainError(c, error, log)
+      throw error
+    }
+  }
 
   app.post('/v1/sessions/nonce', async (c) => c.json(await nonces.issue(projectOf(c).id), 201))
 
@@ -73,7 +95,8 @@ export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: A
     if (signatureProblem) return invalidInput(c, ['signature'], signatureProblem)
     const nonce = await nonces.check(checked.nonce, project.id)
     if (!nonce.ok) return c.json(errorBody(nonce.code, `message.nonce: ${nonce.message}`, 'message.nonce'), 400)
-    const isSigner = await checked.family.verify({ address: checked.address, message: body.data.message, signature: body.data.signature })
+    const isSigner = await verify(c, checked.family, { address: checked.address, caipAddress: checked.caipAddress, message: body.data.message, signature: body.data.signature })
+    if (isSigner instanceof Response) return isSigner
     if (!isSigner) return c.json(errorBody('INVALID_SIGNATURE', 'The signature was not made by the message’s address', 'signature'), 401)
 
     const { caipAddress } = checked
@@ -117,7 +140,8 @@ export function sessionRoutes({ db, now = Date.now, solanaLocalnetReference }: A
     if (!family) return c.json(errorBody('INVALID_SIGNATURE', 'The service cannot check signatures for this session’s address', 'signature'), 401)
     const signatureProblem = signatureFormProblem(family, body.data.signature)
     if (signatureProblem) return invalidInput(c, ['signature'], signatureProblem)
-    const isHolder = isSameSecret(body.data.signature, row.signature) || (await family.verify({ address, message: `revoke:${id}`, signature: body.data.signature }))
+    const isHolder = isSameSecret(body.data.signature, row.signature) || (await verify(c, family, { address, caipAddress: row.caip_address, message: `revoke:${id}`, signature: body.data.signature }))
+    if (isHolder instanceof Response) return isHolder
     if (!isHolder) return c.json(errorBody('INVALID_SIGNATURE', 'The signature is neither the session’s own nor the session’s address’s over revoke:{id}', 'signature'), 401)
     await db.query('update sessions set revoked = true where id = $1 and project_id = $2', [id, project.id])
     return c.json({ success: true })

@@ -1,8 +1,27 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
-import { isAddress, verifyMessage, type Hex } from 'viem'
+import type { Context } from 'hono'
+import {
+  BaseError,
+  createPublicClient,
+  defineChain,
+  HttpRequestError,
+  http,
+  isAddress,
+  LimitExceededRpcError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
+  ResourceUnavailableRpcError,
+  RpcRequestError,
+  TimeoutError,
+  verifyMessage,
+  type Hex,
+  type Transport,
+} from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import * as z from 'zod/mini'
+import { errorBody, escapeForLog, type ServiceChain } from '../config'
 import { parseSolanaSignInMessage, type SolanaSignInChainId } from '../../../src/shared/protocol/signInMessages/solana'
 import { hexSignature, text } from './validate'
 
@@ -58,8 +77,12 @@ export type SignInFamily = {
   read: (message: string) => { ok: true; fields: SignInMessageFields } | Refusal
   /** The form its signatures are sent in (hex, base58). */
   signature: z.ZodMiniType<string, string>
-  /** Whether `signature` over the text `message` was made by `address`; false for any malformed input. */
-  verify: (parameters: { address: string; message: string; signature: string }) => Promise<boolean>
+  /**
+   * Whether `signature` over the text `message` was made by `address`; false for any malformed input. `caipAddress`,
+   * the session's account, names the chain where a smart account's signature is checked (without it only a key's
+   * signature can be valid); throws SignatureChainError when that chain could not say.
+   */
+  verify: (parameters: { address: string; caipAddress?: string | undefined; message: string; signature: string }) => Promise<boolean>
 }
 
 const fail = (code: Refusal['code'], field: string, message: string): Refusal => ({ ok: false, code, field, message })
@@ -70,11 +93,144 @@ const withIsoDates = (message: string) =>
   message.replace(/^(Issued At|Expiration Time|Not Before): (.+)$/gm, (_line, name: string, value: string) => `${name}: ${new Date(value).toISOString()}`)
 
 /**
- * EIP-4361 (Sign-In with Ethereum), signed with personal_sign (EIP-191; ERC-1271/6492 for smart accounts):
- * exactly the EIP-4361 text of its fields (dates in any RFC 3339 form), version 1, EIP-55 address, chain id from 1
- * to MAX_CHAIN_ID; the session is for `eip155:{chainId}:{address}`.
+ * Why the chain of a signature could not say whether it is valid: its node could not be reached (refused, reset,
+ * timed out), or answered something that cannot be used. Never a verdict: the answer is 503 or 502, not 401.
  */
-export const evmSignIn: SignInFamily = {
+export class SignatureChainError extends Error {
+  override name = 'SignatureChainError'
+  constructor(
+    readonly kind: 'unreachable' | 'invalid',
+    readonly chain: Pick<ServiceChain, 'chainId' | 'name'>,
+    options: { cause: unknown },
+  ) {
+    const node = `The node of ${chain.name} (chain ${chain.chainId})`
+    super(kind === 'unreachable' ? `${node} could not be reached to check the signature` : `${node} gave an answer that could not be used to check the signature`, options)
+  }
+
+  get code() {
+    return this.kind === 'unreachable' ? 'CHAIN_UNREACHABLE' : 'CHAIN_INVALID_ANSWER'
+  }
+
+  /** 503 as the swap routes answer for a node that cannot be reached, 502 for one whose answer is unusable. */
+  get status() {
+    return this.kind === 'unreachable' ? 503 : 502
+  }
+}
+
+/**
+ * The answer to a signature its chain could not check, naming the chain; the node's own text goes to the log only.
+ * @example catch (error) { if (error instanceof SignatureChainError) return answerSignatureChainError(c, error, log) }
+ */
+export function answerSignatureChainError(c: Context, error: SignatureChainError, log: (line: string) => void) {
+  const { cause } = error
+  const detail = cause instanceof BaseError ? cause.shortMessage : cause instanceof Error ? cause.message : String(cause)
+  log(escapeForLog(`data service: ${c.req.method} ${c.req.path}: ${error.message}: ${detail.slice(0, 500)}`))
+  return c.json(errorBody(error.code, `${error.message}: a smart account’s signature is checked on its chain. Try again in a moment.`, 'signature'), error.status)
+}
+
+export type VerifyEvmSignatureParameters = {
+  /** The chain the signed message names; undefined when it names none (then only an EOA's signature can be valid). */
+  chainId: number | undefined
+  address: string
+  message: string
+  signature: string
+}
+
+/** Whether `signature` (EIP-191) over `message` is `address`'s: see createEvmSignatureVerifier. */
+export type VerifyEvmSignature = (parameters: VerifyEvmSignatureParameters) => Promise<boolean>
+
+export type CreateEvmSignatureVerifierParameters = {
+  /** The chains whose smart accounts can sign: one client each, made here, so no request can add one. */
+  chains: readonly ServiceChain[]
+  /** Longest wait for a node's answer (one request, no retry). */
+  rpcTimeoutMs?: number
+  /** The transport to a chain's node; tests put a fault in it. */
+  transport?: (chain: ServiceChain) => Transport
+}
+
+type NodeFailures = { first?: { kind: SignatureChainError['kind']; cause: unknown } }
+
+/** JSON-RPC errors that say the node did not run the call (rather than that the call reverted). */
+const unansweredRpcErrors = [LimitExceededRpcError, ResourceUnavailableRpcError, MethodNotFoundRpcError, MethodNotSupportedRpcError]
+
+/** What a failed request to a node says about the verification, or undefined when it is the call's own revert (a verdict). */
+const chainFailureKind = (error: unknown): SignatureChainError['kind'] | undefined => {
+  if (!(error instanceof BaseError)) return 'invalid'
+  if (error.walk((cause) => cause instanceof TimeoutError || (cause instanceof HttpRequestError && cause.status === undefined && !(cause.cause instanceof SyntaxError)))) return 'unreachable'
+  if (error.walk((cause) => unansweredRpcErrors.some((type) => cause instanceof type))) return 'invalid'
+  return error.walk((cause) => cause instanceof RpcRequestError) ? undefined : 'invalid'
+}
+
+/**
+ * Verifies EVM message signatures (EIP-191) the way a sign-in or a name registration needs:
+ * 1. an EOA's signature (ecrecover gives the address) is valid at once, offline, whatever the chain;
+ * 2. otherwise a chain the service does not know (or none) makes it not valid;
+ * 3. otherwise viem's verifyMessage action asks that chain's node, in one eth_call through the ERC-6492 validator:
+ *    ERC-6492 for an account not deployed yet, ERC-1271 for a deployed one;
+ * 4. the action reads any failed call as "not valid", so the failures of the node's transport during this verification
+ *    are recorded (per verification, across its awaits) and turn a "not valid" into a SignatureChainError: a node that
+ *    is down or slow is never mistaken for a wrong signature, and never for a valid one.
+ * @example const verify = createEvmSignatureVerifier({ chains }); await verify({ chainId: 1, address, message, signature })
+ */
+export function createEvmSignatureVerifier({
+  chains,
+  rpcTimeoutMs = 5_000,
+  transport = (chain) => http(chain.rpcUrl, { timeout: rpcTimeoutMs, retryCount: 0 }),
+}: CreateEvmSignatureVerifierParameters): VerifyEvmSignature {
+  /** The first failure of a node's transport during each verification. */
+  const verification = new AsyncLocalStorage<NodeFailures>()
+  /** The chain's transport, telling the verification it serves about each of its failures. */
+  const watched =
+    (made: Transport): Transport =>
+    (parameters) => {
+      const { request, ...rest } = made(parameters)
+      const watchedRequest: typeof request = async (args, options) => {
+        try {
+          return await request(args, options)
+        } catch (error) {
+          const seen = verification.getStore()
+          const kind = chainFailureKind(error)
+          if (seen && kind && !seen.first) seen.first = { kind, cause: error }
+          throw error
+        }
+      }
+      return { ...rest, request: watchedRequest }
+    }
+  const clients = new Map(
+    chains.map((chain) => {
+      const viemChain = defineChain({
+        id: chain.chainId,
+        name: chain.name,
+        nativeCurrency: chain.nativeCurrency,
+        rpcUrls: { default: { http: [chain.rpcUrl] } },
+        contracts: { multicall3: { address: chain.multicall3 } },
+      })
+      return [chain.chainId, { chain, client: createPublicClient({ chain: viemChain, transport: watched(transport(chain)) }) }] as const
+    }),
+  )
+
+  return async ({ chainId, address, message, signature }) => {
+    if (!isAddress(address, { strict: false })) return false
+    const isEoaSigner = await verifyMessage({ address, message, signature: signature as Hex }).catch(() => false)
+    if (isEoaSigner) return true
+    const known = chainId === undefined ? undefined : clients.get(chainId)
+    if (!known) return false
+    const seen: NodeFailures = {}
+    // What the action throws itself (a signature it cannot encode, say) is no failure of the node: only `seen` says that.
+    const isValid = await verification.run(seen, () => known.client.verifyMessage({ address, message, signature: signature as Hex })).catch(() => false)
+    if (isValid) return true
+    if (seen.first) throw new SignatureChainError(seen.first.kind, known.chain, { cause: seen.first.cause })
+    return false
+  }
+}
+
+/**
+ * EIP-4361 (Sign-In with Ethereum), signed with personal_sign (EIP-191; ERC-1271/6492 for smart accounts, checked by
+ * `verifySignature` on the message's chain): exactly the EIP-4361 text of its fields (dates in any RFC 3339 form),
+ * version 1, EIP-55 address, chain id from 1 to MAX_CHAIN_ID; the session is for `eip155:{chainId}:{address}`.
+ * @example const evm = createEvmSignIn({ verifySignature: createEvmSignatureVerifier({ chains }) })
+ */
+export const createEvmSignIn = ({ verifySignature }: { verifySignature: VerifyEvmSignature }): SignInFamily => ({
   namespace: 'eip155',
   isFamilyMessage: (message) => firstLineEndsWith(message, ' wants you to sign in with your Ethereum account:'),
   read(message) {
@@ -100,8 +256,9 @@ export const evmSignIn: SignInFamily = {
     return { ok: true, fields: { address, caipAddress: `eip155:${chainId}:${address}`, domain, scheme: fields.scheme, uri, nonce, issuedAt, notBefore, expirationTime } }
   },
   signature: hexSignature,
-  verify: ({ address, message, signature }) => verifyMessage({ address: address as Hex, message, signature: signature as Hex }).catch(() => false),
-}
+  // The session's account is `eip155:{chainId}:{address}`: its chain id says where a smart account lives.
+  verify: ({ address, caipAddress, message, signature }) => verifySignature({ chainId: caipAddress ? Number(caipAddress.split(':')[1]) : undefined, address, message, signature }),
+})
 
 /** CAIP-2 references (genesis hash, first 32 characters) of the public clusters. */
 export const solanaClusterReferences = {

@@ -108,7 +108,10 @@ describe('the EIP-1193 provider over a widget, driven by viem against anvil', ()
       vi.spyOn(widget, 'core', 'get').mockReturnValue({ request } as unknown as Core)
       const calls = [{ to: '0x00000000000000000000000000000000000000e3', value: '0x1' }, { to: '0x00000000000000000000000000000000000000e3', data: '0x' }]
       const { id } = (await provider.request({ method: 'wallet_sendCalls', params: [{ version: '2.0.0', chainId: '0x7a69', from: account, calls }] })) as { id: string }
-      const status = (await provider.request({ method: 'wallet_getCallsStatus', params: [id] })) as { status: number; receipts: { transactionHash: string }[] }
+      // The last call may still be on its way into a block: pending (100) until it is.
+      let status: { status: number; receipts: { transactionHash: string }[] }
+      do status = (await provider.request({ method: 'wallet_getCallsStatus', params: [id] })) as typeof status
+      while (status.status === 100 && (await new Promise((resolve) => setTimeout(resolve, 50, true))))
       expect(status).toMatchObject({ id, chainId: '0x7a69', atomic: false, status: 200 })
       const receiptReads = request.mock.calls.filter(([call]) => call.method === 'eth_getTransactionReceipt').map(([call]) => [call.chainId, call.params])
       expect(receiptReads).toEqual(expect.arrayContaining(status.receipts.map((r) => [31337, [r.transactionHash]])))

@@ -31,7 +31,7 @@ function memorySiwx(required: boolean) {
 }
 
 /** The widget's state, router and modal around a sign-in controller, and the wallet's moves as the connection reports them. */
-function setup({ required = false, siwx = memorySiwx(required) } = {}) {
+function setup({ required = false, siwx = memorySiwx(required), isSmartAccount }: { required?: boolean; siwx?: ReturnType<typeof memorySiwx>; isSmartAccount?: () => boolean } = {}) {
   const namespaces = { eip155: disconnectedNamespace('eip155:1'), solana: disconnectedNamespace(SOLANA) }
   const store = createStore<WidgetState>()(() => ({
     ...(topFields(namespaces.eip155) as WidgetState),
@@ -64,6 +64,7 @@ function setup({ required = false, siwx = memorySiwx(required) } = {}) {
     notifications: createNotifications(),
     connectedConnector: () => ({ signMessage }) as unknown as NamespaceConnector,
     disconnect,
+    isSmartAccount,
   })
   const view = () => (modal.store.getState().open ? router.store.getState().view : 'closed')
   return {
@@ -253,5 +254,42 @@ describe('sign-in controller: sign-in follows the account', () => {
     expect(page.siwx.getSessions).toHaveBeenCalledTimes(1)
     expect(page.siwx.revokeSession).not.toHaveBeenCalled()
     expect(page.view()).toBe('closed')
+  })
+})
+
+describe('sign-in controller: what a failed sign-in says', () => {
+  const SMART_ACCOUNT_UNSUPPORTED = 'This application might not support Smart Accounts'
+  const SIGNATURE_DECLINED = 'Signature declined'
+  const INIT_FAILED = 'A problem occurred while trying initialize authentication'
+  type Page = ReturnType<typeof setup>
+  const siteRefuses = (page: Page) => page.siwx.addSession.mockRejectedValueOnce(new Error('The signature was not made by the message’s address'))
+  const walletDeclines = (page: Page) => page.signMessage.mockRejectedValueOnce(createWidgetError('USER_REJECTED'))
+  const messageFails = (page: Page) => page.siwx.createMessage.mockRejectedValueOnce(new Error('nonce service down'))
+
+  it.each([
+    ['the site refuses a smart account’s signature', SMART_ACCOUNT_UNSUPPORTED, true, siteRefuses],
+    ['the site refuses a key’s signature', INIT_FAILED, false, siteRefuses],
+    ['a smart account declines to sign', SIGNATURE_DECLINED, true, walletDeclines],
+    ['a key declines to sign', SIGNATURE_DECLINED, false, walletDeclines],
+    ['there is no message for a smart account to sign', INIT_FAILED, true, messageFails],
+  ] as const)('when %s, says “%s”', async (_name, sentence, isSmart, fail) => {
+    const page = setup({ required: true, isSmartAccount: () => isSmart })
+    await page.connect(A)
+    fail(page)
+    expect(await page.controller.signIn()).toBe(false)
+    expect(page.store.getState().siwxError).toBe(sentence)
+    expect(page.view()).toBe('SIWXSignMessage')
+    expect(page.siwx.sessions.size).toBe(0)
+    // Signing again clears it, and succeeds.
+    expect(await page.controller.signIn()).toBe(true)
+    expect(page.store.getState().siwxError).toBeUndefined()
+  })
+
+  it('takes an account for a key’s when the widget is not told otherwise', async () => {
+    const page = setup({ required: true })
+    await page.connect(A)
+    siteRefuses(page)
+    await page.controller.signIn()
+    expect(page.store.getState().siwxError).toBe(INIT_FAILED)
   })
 })

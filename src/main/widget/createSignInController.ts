@@ -20,6 +20,8 @@ export type SignInControllerParameters = {
   notifications: Notifications
   connectedConnector: () => NamespaceConnector
   disconnect: () => Promise<void>
+  /** Whether the connected account is a smart account (ERC-4337), whose signature a site may not know how to check. */
+  isSmartAccount?: () => boolean
 }
 
 /** The SIWX account of a CAIP-10 address: EVM chain id from an eip155 network, 0 for other families. */
@@ -42,9 +44,10 @@ const connectedCaipAddress = (s: Pick<WidgetState, 'status' | 'caipAddress'>) =>
  * signing stores a session and closes the modal; a failure keeps the view with the reason; cancel disconnects when
  * sign-in is required, otherwise just closes. Sign-in follows the account: a session is one address's on one network,
  * so when the wallet changes account (or, with sign-in required, network) to one without a session the view opens
- * again; disconnecting a family signs its account out on that family's networks. stop() ends the watching.
+ * again; disconnecting a family signs its account out on that family's networks. A smart account's signature the site
+ * refuses says the site might not support smart accounts. stop() ends the watching.
  */
-export function createSignInController({ siwx: siwxReady, store, router, modal, notifications, connectedConnector, disconnect }: SignInControllerParameters) {
+export function createSignInController({ siwx: siwxReady, store, router, modal, notifications, connectedConnector, disconnect, isSmartAccount = () => false }: SignInControllerParameters) {
   const account = () => {
     const { address, activeCaipNetworkId, caipAddress } = store.getState()
     const parsed = parseCaipNetworkId(activeCaipNetworkId)
@@ -114,9 +117,11 @@ export function createSignInController({ siwx: siwxReady, store, router, modal, 
       if (!address || !caipAddress) throw createWidgetError('NO_ACTIVE_CAIP_ADDRESS')
       store.setState({ siwxError: undefined })
       notifications.show(errorNotice('AUTHENTICATING'), { variant: 'loading', autoClose: false })
+      let isSigned = false
       try {
         const message = await siwx.createMessage({ accountAddress: address, chainId, caipNetworkId })
         const signature = await connectedConnector().signMessage(message, address)
+        isSigned = true
         await siwx.addSession({ caipAddress, message, signature })
         notifications.close()
         // Signed in as the account asked about; if the wallet has moved on meanwhile, the question is about the new one.
@@ -124,8 +129,10 @@ export function createSignInController({ siwx: siwxReady, store, router, modal, 
         return true
       } catch (error) {
         notifications.close()
-        const isDeclined = (error as { code?: string }).code === 'USER_REJECTED'
-        store.setState({ siwxError: (isDeclined ? errorTable.SIGNATURE_DECLINED : errorTable.SIWX_INIT_FAILED).message })
+        const isDeclined = (error as { code?: string } | null)?.code === 'USER_REJECTED'
+        // Signed, yet the site would not take it: a smart account's signature needs ERC-1271/6492, which it may not check.
+        const failure = isDeclined ? errorTable.SIGNATURE_DECLINED : isSigned && isSmartAccount() ? errorTable.SMART_ACCOUNT_UNSUPPORTED : errorTable.SIWX_INIT_FAILED
+        store.setState({ siwxError: failure.message })
         return false
       }
     },
