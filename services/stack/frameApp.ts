@@ -9,14 +9,20 @@ export const frameRoot = fileURLToPath(new URL('../../src/frame', import.meta.ur
 
 /**
  * The secure frame's config for the local stack: the demo project with the pages allowed to embed the frame, the auth
- * service, and the local chains the embedded wallet signs on.
+ * service, and the local chains the embedded wallet signs on (with its smart account where the chain has a bundler).
  */
 export function localFrameConfig({ manifest, projectId, allowedOrigins }: { manifest: StackManifest; projectId: string; allowedOrigins: readonly string[] }): FrameConfig {
   return {
     projects: [{ id: projectId, allowedOrigins: [...new Set(allowedOrigins)] }],
     ...(manifest.auth && { authUrl: manifest.auth.url }),
     networks: {
-      eip155: manifest.chains.map((chain) => ({ chainId: chain.chainId, name: chain.name, rpcUrl: chain.rpcUrl, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } })),
+      eip155: manifest.chains.map(({ chainId, name, rpcUrl, accountAbstraction: aa }) => ({
+        chainId,
+        name,
+        rpcUrl,
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        ...(aa && { smartAccount: { bundlerUrl: aa.bundlerUrl, factoryAddress: aa.accountFactory, entryPointAddress: aa.entryPoint, ...(aa.paymaster && { paymasterUrl: aa.paymaster.url }) } }),
+      })),
       ...(manifest.solana && { solana: [{ caipNetworkId: manifest.solana.caipNetworkId, name: 'Solana Local', rpcUrl: manifest.solana.rpcUrl }] }),
     },
     // A quicker recovery-password cost than production's 2^17 would be weaker; the local stack keeps the default.

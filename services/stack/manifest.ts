@@ -38,6 +38,19 @@ export type StackChain = {
    * seeded by the liquidity provider (ETH/TUSD, ETH/TSR, TUSD/TSR at the demo prices).
    */
   uniswapV2: UniswapV2Deployment
+  /**
+   * ERC-4337 on this chain (the first local chain only): EntryPoint v0.8, the embedded wallet's account factory, the
+   * Alto bundler, and our paymaster service when it runs.
+   */
+  accountAbstraction?: StackAccountAbstraction
+}
+
+export type StackAccountAbstraction = {
+  entryPoint: Address
+  /** TesseraAccountFactory: the embedded wallet's smart account (SimpleAccount v0.8 with ERC-1271). */
+  accountFactory: Address
+  bundlerUrl: string
+  paymaster?: { url: string; address: Address }
 }
 
 export type StackSolana = {

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { PluginOption } from 'vite'
+import { keccak256, stringToHex, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { startAnvil } from '../chain/anvil'
+import { deployAccountAbstraction } from '../chain/accountAbstraction'
+import { startBundler } from '../chain/bundler'
+import { deployPaymaster } from '../paymaster/deployPaymaster'
+import { startPaymaster } from '../paymaster/server'
 import { seedChain } from '../chain/seedChain'
 import { openDatabase } from '../api/db/createDatabase'
 import { loadWallets } from '../api/routes/wallets'
@@ -38,8 +44,16 @@ export type StartStackParameters = {
   dataDir?: string
   /** More browser origins the demo project accepts (the test harness, say). */
   extraOrigins?: readonly string[]
+  /** The gas the paymaster sponsors per smart account per UTC day (5,000,000 by default: about ten sends). */
+  sponsoredGasPerAccountPerDay?: number
   log?: (line: string) => void
 }
+
+/**
+ * The local paymaster service's signer (the key its TesseraPaymaster trusts). TEST-ONLY, derivable by anyone: a real
+ * deployment reads its own from configuration (services/paymaster/main.ts, TESSERA_PAYMASTER_SIGNER_KEY).
+ */
+export const localPaymasterSignerKey: Hex = keccak256(stringToHex('tessera local paymaster signer'))
 
 /** The project id the demo and the tests use. */
 export const DEMO_PROJECT_ID = 'tessera-demo'
@@ -57,7 +71,8 @@ const localChains = [
 ] as const
 
 /**
- * Starts both anvil chains (seeded with Multicall3, the demo tokens and Uniswap V2 with its pools), the local Solana chain (SOL and TUSD
+ * Starts both anvil chains (seeded with Multicall3, the demo tokens and Uniswap V2 with its pools; ERC-4337's EntryPoint,
+ * the embedded wallet's account factory and the Alto bundler on the first), the local Solana chain (SOL and TUSD
  * for its dev keys), the local Bitcoin regtest chain (mature coins for its dev keys), the local Polkadot chain
  * (chopsticks, //Alice … //Ferdie funded), the data service and the demo
  * page, writes the manifest, and returns a stop() that ends every process it started.
@@ -74,6 +89,7 @@ export async function startStack({
   blockTimeSeconds = 2,
   dataDir,
   extraOrigins = [],
+  sponsoredGasPerAccountPerDay = 5_000_000,
   log = () => {},
 }: StartStackParameters): Promise<Stack> {
   const stops: (() => Promise<void>)[] = []
@@ -106,6 +122,30 @@ export async function startStack({
         uniswapV2: seeded.uniswapV2,
       })
       log(`anvil ${name} (chain ${chainId}) on ${anvil.rpcUrl}`)
+    }
+    // ERC-4337 on the first chain: the EntryPoint and the account factory, the bundler, our paymaster.
+    const [smartChain] = chains
+    if (smartChain) {
+      const { entryPoint08, tesseraAccountFactory } = await deployAccountAbstraction({ rpcUrl: smartChain.rpcUrl })
+      const bundler = await startBundler({ rpcUrl: smartChain.rpcUrl, host, port: ports.bundler, entryPoints: [entryPoint08] })
+      stops.push(bundler.stop)
+      log(`ERC-4337 bundler (Alto) for ${smartChain.name} on ${bundler.url}`)
+      // The embedded wallet's operations come from the secure frame's page, the sites' own from theirs.
+      const frameOrigin = `http://${host}:${ports.frame}`
+      const demoOrigin = demo === 'none' ? [] : [`http://${host}:${ports.demo}`]
+      const signer = privateKeyToAccount(localPaymasterSignerKey)
+      const { address: paymasterAddress } = await deployPaymaster({ rpcUrl: smartChain.rpcUrl, signerAddress: signer.address })
+      const paymaster = await startPaymaster({
+        host,
+        port: ports.paymaster,
+        signerKey: localPaymasterSignerKey,
+        chains: [{ chainId: smartChain.chainId, rpcUrl: smartChain.rpcUrl, paymasterAddress, entryPointAddress: entryPoint08 }],
+        projects: [{ id: DEMO_PROJECT_ID, sponsorName: 'Tessera demo', allowedOrigins: [...new Set([frameOrigin, ...demoOrigin, ...extraOrigins])], chainIds: [smartChain.chainId], dailyGasPerAccount: sponsoredGasPerAccountPerDay }],
+        log: (line) => log(line),
+      })
+      stops.push(paymaster.stop)
+      smartChain.accountAbstraction = { entryPoint: entryPoint08, accountFactory: tesseraAccountFactory, bundlerUrl: bundler.url, paymaster: { url: paymaster.url, address: paymasterAddress } }
+      log(`paymaster service on ${paymaster.url} (TesseraPaymaster ${paymasterAddress}, ${sponsoredGasPerAccountPerDay.toLocaleString('en')} gas per account per day)`)
     }
 
     let solana: StackManifest['solana']

@@ -59,7 +59,7 @@ export type TokenCall = { action: 'transfer' | 'approve'; counterparty: string; 
  * Who pays a smart account's network fee: the app's sponsor, or the account itself, with the sponsor's reason when it
  * declined (its own sentence) or that it could not be reached.
  */
-export type FeeShown = { payer: 'sponsor' } | { payer: 'account'; sponsorRefused: string | undefined; sponsorUnreachable: boolean }
+export type FeeShown = { payer: 'sponsor' } | { payer: 'account'; sponsorRefused: { code: number; message: string } | undefined; sponsorUnreachable: boolean }
 
 export type SolanaAction =
   | { kind: 'transfer'; to: string; amount: string }

@@ -17,7 +17,7 @@ export type SmartRequestContext = {
 const feeShown = (payer: FeePayer): FeeShown =>
   payer.kind === 'sponsor'
     ? { payer: 'sponsor' }
-    : { payer: 'account', sponsorRefused: payer.refusal?.reason === 'refused' ? payer.refusal.message : undefined, sponsorUnreachable: payer.refusal?.reason === 'unreachable' }
+    : { payer: 'account', sponsorRefused: payer.refusal?.reason === 'refused' ? { code: payer.refusal.code, message: payer.refusal.message } : undefined, sponsorUnreachable: payer.refusal?.reason === 'unreachable' }
 const maxFeeOf = (payer: FeePayer) => (payer.kind === 'account' ? formatEther(payer.maxFeeWei) : undefined)
 const dataBytes = (data: Hex | undefined) => (data ? (data.length - 2) / 2 : 0)
 

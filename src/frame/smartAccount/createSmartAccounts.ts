@@ -13,7 +13,8 @@ import {
   type UserOperation,
   type UserOperationReceipt,
 } from 'viem/account-abstraction'
-import { getBalance, getCode } from 'viem/actions'
+import { estimateFeesPerGas, getBalance, getCode } from 'viem/actions'
+import { findSponsorshipRefusal } from '../../shared/protocol/paymasterErrors'
 import { RPC_TIMEOUT_MS } from '../../shared/protocol/constants'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { FrameEvmNetwork } from '../config/frameConfig'
@@ -25,8 +26,8 @@ export type AccountType = 'eoa' | 'smartAccount'
 export type Call = { to: Address; value: bigint; data: Hex | undefined }
 /** Who pays the network fee of an operation: the app's sponsor, or the account (with the sponsor's refusal, if one). */
 export type FeePayer = { kind: 'sponsor' } | { kind: 'account'; maxFeeWei: bigint; refusal: SponsorRefusal | undefined }
-/** Why the sponsor did not pay: its own sentence (the paymaster service's), or that it could not be reached. */
-export type SponsorRefusal = { reason: 'refused'; message: string; code: number | undefined } | { reason: 'unreachable' }
+/** Why the sponsor did not pay: its refusal (code and sentence, the paymaster service's), or that it could not be reached. */
+export type SponsorRefusal = { reason: 'refused'; message: string; code: number } | { reason: 'unreachable' }
 export type PreparedOperation = { userOperation: UserOperation<'0.8'>; feePayer: FeePayer; account: SmartAccount }
 
 type SmartAccountNetwork = FrameEvmNetwork & { smartAccount: NonNullable<FrameEvmNetwork['smartAccount']> }
@@ -81,16 +82,28 @@ export function toUserOperationError(error: unknown, callCount: number) {
 
 const hasSmartAccount = (network: FrameEvmNetwork): network is SmartAccountNetwork => network.smartAccount !== undefined
 
-/** The paymaster's JSON-RPC refusal (or its absence) found in a failed preparation; undefined when the failure is not the paymaster's. */
+/** The paymaster's refusal (or its absence) found in a failed preparation; undefined when the failure is not the paymaster's. */
 function sponsorRefusal(error: unknown, paymasterUrl: string): SponsorRefusal | undefined {
-  const chain: { url?: unknown; code?: unknown; details?: unknown; name?: unknown; cause?: unknown }[] = []
+  const refusal = findSponsorshipRefusal(error)
+  if (refusal) return { reason: 'refused', ...refusal }
+  const chain: { url?: unknown; cause?: unknown }[] = []
   for (let e = error as { cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as never, depth++) chain.push(e as never)
-  const fromPaymaster = chain.find((e) => typeof e.url === 'string' && e.url.startsWith(paymasterUrl))
-  if (!fromPaymaster) return undefined
-  const rpc = chain.find((e) => typeof e.code === 'number')
-  if (fromPaymaster.name === 'HttpRequestError' || chain.some((e) => e.name === 'TimeoutError')) return { reason: 'unreachable' }
-  const message = typeof fromPaymaster.details === 'string' && fromPaymaster.details.length <= 300 ? fromPaymaster.details : undefined
-  return message ? { reason: 'refused', message, code: typeof rpc?.code === 'number' ? rpc.code : undefined } : { reason: 'unreachable' }
+  return chain.some((e) => typeof e.url === 'string' && e.url.startsWith(paymasterUrl)) ? { reason: 'unreachable' } : undefined
+}
+
+/**
+ * An operation's fees: the bundler's own price (Alto's pimlico_getUserOperationGasPrice, `standard`), else the
+ * node's doubled as viem does. (viem's default alone, twice the node's suggested tip, compounds on a chain whose
+ * suggestion follows the tips just paid: on anvil the fee doubled with every block.)
+ */
+async function operationFees(bundler: BundlerClient, client: Client) {
+  try {
+    const { standard } = (await bundler.request({ method: 'pimlico_getUserOperationGasPrice' } as never)) as { standard: { maxFeePerGas: Hex; maxPriorityFeePerGas: Hex } }
+    return { maxFeePerGas: BigInt(standard.maxFeePerGas), maxPriorityFeePerGas: BigInt(standard.maxPriorityFeePerGas) }
+  } catch {
+    const fees = await estimateFeesPerGas(client, { chain: client.chain, type: 'eip1559' })
+    return { maxFeePerGas: 2n * fees.maxFeePerGas, maxPriorityFeePerGas: 2n * fees.maxPriorityFeePerGas }
+  }
 }
 
 /** The most an operation can cost in fees: every gas limit at the highest price it allows. */
@@ -124,7 +137,15 @@ export function createSmartAccounts({ vault, projectId, receiptTimeoutMs = RECEI
   }
   const bundlerFor = (network: FrameEvmNetwork, client: Client) => {
     let bundler = bundlers.get(network.chainId)
-    if (!bundler) bundlers.set(network.chainId, (bundler = createBundlerClient({ client, transport: http(settingsOf(network).bundlerUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }), pollingInterval: RECEIPT_POLL_MS })))
+    if (!bundler) {
+      bundler = createBundlerClient({
+        client,
+        transport: http(settingsOf(network).bundlerUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }),
+        pollingInterval: RECEIPT_POLL_MS,
+        userOperation: { estimateFeesPerGas: ({ bundlerClient }) => operationFees(bundlerClient as BundlerClient, client) },
+      })
+      bundlers.set(network.chainId, bundler)
+    }
     return bundler
   }
   const paymasterFor = (network: FrameEvmNetwork) => {

@@ -1,5 +1,6 @@
 import { shortenAddress } from '../../shared/protocol/display'
 import { createWidgetError, isWidgetError } from '../../shared/protocol/errors'
+import { paymasterErrorCodes } from '../../shared/protocol/paymasterErrors'
 import type { PasswordPrompt } from '../keys/createKeyVault'
 import { RECOVERY_PASSWORD_MIN_LENGTH } from '../keys/recoveryShare'
 import type { FrameOpenReason } from '../messaging/frameEvents'
@@ -145,7 +146,7 @@ export function createFrameScreens({ document, locale, site, onOpen, onClose, ma
     /** Who pays a smart account's fee: the sponsor; or the account, after the sponsor's refusal when there was one. */
     const feeRows = (fee: FeeShown | undefined, maxFee: string | undefined, symbol: string) => {
       if (fee?.payer === 'sponsor') return row(facts, t('sendTransaction.feeLabel'), t('fee.sponsored'))
-      if (fee?.sponsorRefused) body.append(el('p', { class: 'warning', role: 'status' }, fee.sponsorRefused))
+      if (fee?.sponsorRefused) body.append(el('p', { class: 'warning', role: 'status' }, sponsorRefusalText(fee.sponsorRefused)))
       else if (fee?.sponsorUnreachable) body.append(el('p', { class: 'warning', role: 'status' }, t('fee.sponsorUnreachable')))
       if (maxFee !== undefined) row(facts, t('sendTransaction.fee'), `${maxFee} ${symbol}`)
     }
@@ -221,6 +222,12 @@ export function createFrameScreens({ document, locale, site, onOpen, onClose, ma
         return { title: request.count > 1 ? t('solana.transactions.title', { n: request.count }) : t('solana.transaction.title'), confirm: request.willSend ? t('approval.send') : t('approval.sign') }
       }
     }
+  }
+
+  /** The sponsor's refusal: its own sentence in English, else this language's (the budget one said as such). */
+  function sponsorRefusalText({ code, message }: { code: number; message: string }) {
+    if (locale === 'en') return message
+    return t(code === paymasterErrorCodes.dailyGasExhausted ? 'fee.dailyGasExhausted' : 'fee.notSponsored')
   }
 
   function solanaActionText(action: SolanaAction) {

@@ -7,6 +7,7 @@ import type { StoreApi } from 'zustand/vanilla'
 import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
 import type { ConnectorType, WalletRequest } from '../providers/eip1193'
 import type { WidgetNetwork } from '../widget/config'
+import type { EmbeddedWalletInfo } from '../widget/widgetState'
 
 export type NamespaceConnectorEvents = {
   onAccountsChanged?: (accounts: string[]) => void
@@ -42,6 +43,8 @@ export type NamespaceConnector = {
   request?: WalletRequest
   /** Signs a wire transaction without sending it (Solana's solana:signTransaction); undefined where sends go by `request`. */
   signTransaction?: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) => Promise<Uint8Array>
+  /** The embedded wallet's accounts by type, as it last answered (its eip155 side only). */
+  embeddedWalletInfo?: () => EmbeddedWalletInfo | undefined
 }
 
 export type NamespaceDiscovery = {

@@ -191,6 +191,7 @@ export function createConnectionController({ config, store, storage, core, route
       caipAddress: formatCaipAddress(caipNetworkId, address),
       activeCaipNetworkId: caipNetworkId,
       connectedWalletInfo: { name: connector.name },
+      embeddedWalletInfo: connector.embeddedWalletInfo?.(),
     })
     store.setState({ error: undefined })
     storeConnected(ns, connector.id, caipNetworkId)
@@ -201,7 +202,7 @@ export function createConnectionController({ config, store, storage, core, route
         onAccountsChanged: (next) => {
           if (next.length === 0) return void clearConnection([ns])
           const id = stateOf(ns)!.activeCaipNetworkId
-          patch(ns, { address: next[0], allAccounts: next, caipAddress: formatCaipAddress(id, next[0]!), profileName: undefined, profileImage: undefined })
+          patch(ns, { address: next[0], allAccounts: next, caipAddress: formatCaipAddress(id, next[0]!), profileName: undefined, profileImage: undefined, embeddedWalletInfo: connector.embeddedWalletInfo?.() })
           void refreshBalance()
           void refreshIdentity(ns)
         },

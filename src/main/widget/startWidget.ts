@@ -197,6 +197,7 @@ export function startWidget(
           notifications,
           connectedConnector: () => connection.connectedConnector(),
           disconnect: async () => (await actions()).disconnect(),
+          isSmartAccount: () => store.getState().activeNamespace === 'eip155' && store.getState().namespaces.eip155?.embeddedWalletInfo?.accountType === 'smartAccount',
         }),
       )
     : undefined
@@ -326,6 +327,11 @@ export function startWidget(
           /** Back to the e-mail field: a device wait or a popup still running stops. */
           reset: () => void authLoginLoad?.then((login) => login.reset()),
           connector: () => loadAuth(authConfig),
+          /** The embedded wallet's EVM account: its smart account or its key's own (the session stays; SPEC §4). */
+          async setPreferredAccountType(accountType: 'eoa' | 'smartAccount') {
+            await (await loadAuth(authConfig)).setPreferredAccountType(accountType)
+            void analytics.track('SET_PREFERRED_ACCOUNT_TYPE', { accountType, network: store.getState().namespaces.eip155?.activeCaipNetworkId })
+          },
         }
       : undefined,
     walletConnect:

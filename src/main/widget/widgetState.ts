@@ -25,6 +25,15 @@ export type NamespaceState = {
   /** The account's registered name and avatar, from the identity service (eip155). */
   profileName: string | undefined
   profileImage: string | undefined
+  /** The embedded wallet's accounts and which one acts (SPEC §3 embeddedWalletInfo); undefined for other wallets. */
+  embeddedWalletInfo?: EmbeddedWalletInfo | undefined
+}
+
+/** The embedded (e-mail) wallet's side of an EVM connection: its accounts by type, the one in use, whether the smart one is deployed. */
+export type EmbeddedWalletInfo = {
+  accountType: 'eoa' | 'smartAccount'
+  accounts: { address: string; type: 'eoa' | 'smartAccount' }[]
+  isSmartAccountDeployed: boolean
 }
 
 /** The fields of the active family's NamespaceState repeated at the top of WidgetState, for hosts that know one family. */
@@ -74,6 +83,7 @@ export const disconnectedNamespace = (activeCaipNetworkId: CaipNetworkId): Names
   connectedWalletInfo: undefined,
   profileName: undefined,
   profileImage: undefined,
+  embeddedWalletInfo: undefined,
 })
 
 /** The state after `patch` to family `namespace`: its NamespaceState, and the top fields when it is the active one. */

@@ -84,7 +84,31 @@ describe('createAuthConnector', () => {
     const connected = auth.eip155.connect({ caipNetworkId: 'eip155:31337' } as never)
     await ready()
     await expect(connected).resolves.toEqual({ accounts: [address], caipNetworkId: 'eip155:31337' })
-    expect(fake.posted.at(-1)!.message.payload).toEqual({ chainId: 31337 })
+    // The account type the visitor prefers travels with it: smartAccount unless they chose otherwise (SPEC §6).
+    expect(fake.posted.at(-1)!.message.payload).toEqual({ chainId: 31337, preferredAccountType: 'smartAccount' })
+  })
+
+  it('switches the account type in the frame, stores it per namespace, and tells the connection the new address', async () => {
+    const smart = '0x00000000000000000000000000000000000000aa'
+    const { fake, auth, ready, storage } = setUp({
+      APP_GET_USER: (request) => ({
+        ok: { ...user, address: (request.payload as { preferredAccountType?: string }).preferredAccountType === 'eoa' ? address : smart, accounts: [{ address, type: 'eoa' }, { address: smart, type: 'smartAccount' }], smartAccountDeployed: false, preferredAccountType: (request.payload as { preferredAccountType?: string }).preferredAccountType },
+      }),
+      APP_SET_PREFERRED_ACCOUNT: (request) => ({ ok: { type: (request.payload as { type: string }).type, address } }),
+    })
+    const connected = auth.eip155.connect({ caipNetworkId: 'eip155:31337' } as never)
+    await ready()
+    await expect(connected).resolves.toMatchObject({ accounts: [smart] })
+    expect(auth.eip155.embeddedWalletInfo?.()).toEqual({ accountType: 'smartAccount', accounts: [{ address, type: 'eoa' }, { address: smart, type: 'smartAccount' }], isSmartAccountDeployed: false })
+    const onAccountsChanged = vi.fn()
+    auth.eip155.watch({ onAccountsChanged })
+
+    await expect(auth.setPreferredAccountType('eoa')).resolves.toBe(address)
+    expect(fake.posted.map((p) => p.message.type)).toContain('APP_SET_PREFERRED_ACCOUNT')
+    expect(storage.get('preferredAccountTypes')).toEqual({ eip155: 'eoa' })
+    expect(fake.posted.at(-1)!.message.payload).toMatchObject({ preferredAccountType: 'eoa' })
+    expect(onAccountsChanged).toHaveBeenCalledWith([address])
+    expect(auth.eip155.embeddedWalletInfo?.()?.accountType).toBe('eoa')
   })
 
   it("sends the wallet's requests as APP_RPC_REQUEST, switches network in the frame, and aborts open approvals", async () => {

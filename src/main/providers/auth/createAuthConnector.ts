@@ -96,9 +96,15 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
     users = {}
   }
 
+  /** The EVM account type the visitor prefers (SPEC §6: smartAccount unless they chose otherwise); stored per namespace. */
+  const preferredAccountType = () => {
+    const stored = storage.get('preferredAccountTypes')?.eip155
+    return stored === 'eoa' ? 'eoa' : 'smartAccount'
+  }
+
   /** The frame's user on `chainId` (its network becomes the frame's), or on the frame's network; kept for its side. */
   const getUser = async (chainId?: string | number) => {
-    const user = (await request('APP_GET_USER', chainId === undefined ? {} : { chainId })) as User
+    const user = (await request('APP_GET_USER', { ...(chainId !== undefined && { chainId }), preferredAccountType: preferredAccountType() })) as User
     users[isSolanaChainId(user.chainId) ? 'solana' : 'eip155'] = user
     return user
   }
@@ -212,6 +218,11 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
     disconnect: () => signOut('eip155'),
     switchNetwork: (network) => switchTo(chainIdOf(network.caipNetworkId)),
     signMessage: async (message, address) => (await walletRequest({ method: 'personal_sign', params: [utf8ToHex(message), address] })) as string,
+    embeddedWalletInfo() {
+      const user = users.eip155
+      if (!user?.accounts?.some((account) => account.type === 'smartAccount')) return undefined
+      return { accountType: user.preferredAccountType === 'smartAccount' ? 'smartAccount' : 'eoa', accounts: user.accounts, isSmartAccountDeployed: user.smartAccountDeployed === true }
+    },
     watch(events) {
       watchers.eip155.add(events)
       return () => void watchers.eip155.delete(events)
@@ -340,6 +351,19 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
       return newEmail
     },
     getUser,
+    /**
+     * Which EVM account acts from now on (SPEC §4 setPreferredAccountType): the frame switches, the choice is stored,
+     * the user is read again (its accounts, the smart account's deployment) and the connection follows the new address;
+     * the login and its session stay.
+     */
+    async setPreferredAccountType(type: 'eoa' | 'smartAccount') {
+      const { address } = (await inTurn(() => request('APP_SET_PREFERRED_ACCOUNT', { type }))) as { address: string }
+      storage.set('preferredAccountTypes', { ...storage.get('preferredAccountTypes'), eip155: type })
+      const chainId = users.eip155?.chainId
+      await inTurn(() => getUser(typeof chainId === 'number' ? chainId : undefined))
+      for (const watcher of watchers.eip155) watcher.onAccountsChanged?.([address])
+      return address
+    },
     /** Tells the frame the widget's theme (after a theme change). */
     syncTheme: async () => void (await request('APP_SYNC_THEME', theme())),
     /** Aborts the open RPC requests that wait for the person ('Request was aborted'). */

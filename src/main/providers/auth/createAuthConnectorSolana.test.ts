@@ -78,7 +78,7 @@ describe('createAuthConnector: the solana side', () => {
     await expect(connected).resolves.toEqual({ accounts: [solanaAddress], caipNetworkId: cluster })
     expect(sent()).toEqual([
       { type: 'APP_GET_CHAIN_ID', payload: undefined },
-      { type: 'APP_GET_USER', payload: { chainId: cluster } },
+      { type: 'APP_GET_USER', payload: { chainId: cluster, preferredAccountType: 'smartAccount' } },
       { type: 'APP_SWITCH_NETWORK', payload: { chainId: 31337 } },
     ])
     expect(frameChainId()).toBe(31337)
@@ -103,7 +103,7 @@ describe('createAuthConnector: the solana side', () => {
     const accounts = auth.solana.getAccounts()
     await ready()
     await expect(accounts).resolves.toEqual([solanaAddress])
-    expect(sent()[1]).toEqual({ type: 'APP_GET_USER', payload: { chainId: cluster } })
+    expect(sent()[1]).toEqual({ type: 'APP_GET_USER', payload: { chainId: cluster, preferredAccountType: 'smartAccount' } })
     await expect(auth.solana.getCaipNetworkId(cluster)).resolves.toBe(cluster)
   })
 

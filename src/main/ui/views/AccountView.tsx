@@ -46,6 +46,7 @@ export function AccountView() {
   const connectors = useWidgetState((s) => s.connectors)
   const activeNamespace = useWidgetState((s) => s.activeNamespace)
   const namespaces = useWidgetState((s) => s.namespaces)
+  const [isSwitchingType, setSwitchingType] = useState(false)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
@@ -56,6 +57,13 @@ export function AccountView() {
   const go = (view: 'Networks' | 'Tokens' | 'Swap' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
   // An e-mail login (the auth connector, id 'auth', with the address it signed in with) can change its address (SPEC §7).
   const email = widget.auth && connectorId === 'auth' ? widget.storage.get('email') : undefined
+  // The embedded wallet's EVM account: its smart account or its key's own, switched here (SPEC §6).
+  const embedded = activeNamespace === 'eip155' && connectorId === 'auth' ? namespaces.eip155?.embeddedWalletInfo : undefined
+  const switchAccountType = () => {
+    if (!embedded || isSwitchingType) return
+    setSwitchingType(true)
+    void widget.auth?.setPreferredAccountType(embedded.accountType === 'smartAccount' ? 'eoa' : 'smartAccount').catch(() => {}).finally(() => setSwitchingType(false))
+  }
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
@@ -80,6 +88,14 @@ export function AccountView() {
       {email ? <p className="muted">{t('account.email', { email })}</p> : null}
       <div className="actions">
         <Row icon={<NetworkIcon network={network} size={20} />} label={t('account.network')} value={network.name} isNavigation onClick={go('Networks')} />
+        {embedded ? (
+          <Row
+            icon={<Glyph name="switch" />}
+            label={t(embedded.accountType === 'smartAccount' ? 'account.smartAccount' : 'account.eoa')}
+            value={t(embedded.accountType === 'smartAccount' ? 'account.useEoa' : 'account.useSmartAccount')}
+            onClick={switchAccountType}
+          />
+        ) : null}
         {otherConnected.map((ns) => (
           <Row key={ns} icon={<Glyph name="switch" />} label={t('account.switchTo', { family: t(`family.${ns}`) })} value={shortenAddress(namespaces[ns]!.address!)} onClick={() => widget.setActiveNamespace(ns)} />
         ))}

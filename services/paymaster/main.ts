@@ -1,0 +1,49 @@
+// The paymaster service on its own (`tsx services/paymaster/main.ts`): its configuration from the JSON file that
+// TESSERA_PAYMASTER_CONFIG names, or as JSON in TESSERA_PAYMASTER_CONFIG_JSON; the signer key may come instead from
+// TESSERA_PAYMASTER_SIGNER_KEY (so the file can be shared without it). HOST and PORT from the environment, a line with
+// its URL once it listens. A parent process (the benchmarks) may ask it over IPC for its memory and usage counts
+// ('stats'), and it leaves with that parent.
+import { readFileSync } from 'node:fs'
+import { PaymasterConfigError } from './config'
+import { startPaymaster } from './server'
+
+const fail = (message: string): never => {
+  console.error(message)
+  process.exit(1)
+}
+
+const port = Number(process.env.PORT ?? 8793)
+if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`PORT must be a port number from 0 to 65535, got "${process.env.PORT}".`)
+
+const { TESSERA_PAYMASTER_CONFIG: configPath, TESSERA_PAYMASTER_CONFIG_JSON: configJson, TESSERA_PAYMASTER_SIGNER_KEY: signerKey } = process.env
+if (!configPath && !configJson) {
+  fail('Set TESSERA_PAYMASTER_CONFIG to a JSON file (or TESSERA_PAYMASTER_CONFIG_JSON to JSON) with { signerKey, chains, projects, limits? }; the signer key may come from TESSERA_PAYMASTER_SIGNER_KEY instead.')
+}
+let config: Record<string, unknown> = {}
+try {
+  config = JSON.parse(configPath ? readFileSync(configPath, 'utf8') : configJson!) as Record<string, unknown>
+} catch (error) {
+  // The file's text is not shown: it may hold the signer key.
+  fail(`The paymaster configuration ${configPath ? `in ${configPath} ` : ''}could not be read as JSON (${(error as NodeJS.ErrnoException).code ?? 'a syntax error'}).`)
+}
+if (typeof config !== 'object' || config === null || Array.isArray(config)) fail('The paymaster configuration must be a JSON object.')
+if (signerKey) config = { ...config, signerKey }
+
+let server: Awaited<ReturnType<typeof startPaymaster>>
+try {
+  server = await startPaymaster({ ...(config as Parameters<typeof startPaymaster>[0]), host: process.env.HOST ?? '127.0.0.1', port })
+} catch (error) {
+  if (error instanceof PaymasterConfigError) fail(error.message)
+  throw error
+}
+console.log(`Tessera paymaster on ${server.url}`)
+
+const stop = () => void server.stop().then(() => process.exit(0))
+process.on('message', (message) => {
+  if (message === 'stats') {
+    const { rss, heapUsed } = process.memoryUsage()
+    process.send?.({ rssBytes: rss, heapUsedBytes: heapUsed, ...server.stats() })
+  }
+})
+process.on('disconnect', stop)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)

@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net'
+import { serve, type ServerType } from '@hono/node-server'
+import { escapeForLog } from '../api/config'
+import { createPaymasterApp, createPaymasterUsage, type CreatePaymasterAppParameters } from './app'
+import { parsePaymasterConfig } from './config'
+import type { DailyGasUsageStats } from './dailyGasUsage'
+
+export type StartPaymasterParameters = CreatePaymasterAppParameters & {
+  host?: string
+  /** 0 picks a free port (see `url`). */
+  port: number
+}
+
+export type PaymasterServer = {
+  /** http://host:port, the port the server listens on. */
+  url: string
+  /** The accounts counted today against their sponsored gas, and the limit. */
+  stats: () => DailyGasUsageStats
+  /** Closes the server (and its idle connections) and resolves once it is closed. */
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts the paymaster service on host:port and resolves once it listens. Slow clients are cut off (headers and
+ * request timeouts) and connections are bounded, as the data service does. Throws PaymasterConfigError naming the
+ * fields of a configuration it cannot run with.
+ * @example const paymaster = await startPaymaster({ port: 8793, signerKey, chains, projects })
+ */
+export async function startPaymaster({ host = '127.0.0.1', port, ...parameters }: StartPaymasterParameters): Promise<PaymasterServer> {
+  const { now = Date.now, log = console.error } = parameters
+  const { limits } = parsePaymasterConfig(parameters)
+  const usage = parameters.usage ?? createPaymasterUsage({ limits, now, log: (line) => log(escapeForLog(line)) })
+  const app = createPaymasterApp({ ...parameters, usage })
+  const serverOptions = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    keepAliveTimeout: 5_000,
+  }
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s))
+    s.once('error', reject)
+  })
+  ;(server as ServerType & { maxConnections: number }).maxConnections = limits.maxConnections
+  const { port: boundPort } = server.address() as AddressInfo
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
+    stats: () => usage.stats(),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        ;(server as ServerType & { closeIdleConnections?: () => void }).closeIdleConnections?.()
+      }),
+  }
+}
