@@ -22,7 +22,7 @@ export default async function globalSetup() {
   let ports = await freePorts()
   while (Object.values(ports).some((port) => port === harnessPort || port === hostAppPort)) ports = await freePorts()
   // A small sponsored-gas allowance, so the smart-account journey reaches the paymaster's daily limit in a few sends.
-  const stack = await startStack({ ports, demo: 'preview', manifestPath, extraOrigins: [harnessUrl, hostAppUrl], sponsoredGasPerAccountPerDay: 2_000_000 })
+  const stack = await startStack({ ports, demo: 'preview', manifestPath, extraOrigins: [harnessUrl, hostAppUrl], sponsoredGasPerAccountPerDay: 1_500_000 })
   try {
     const manifest = { ...stack.manifest, harness: { url: harnessUrl }, hostApp: { url: hostAppUrl, port: hostAppPort } }
     const stopHarness = await serveViteApp({ root: harnessRoot, mode: 'preview', host: '127.0.0.1', port: harnessPort, manifest })

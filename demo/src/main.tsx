@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from '../../src/main'
+import { createEip1193Provider, createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from '../../src/main'
 import { announceProvider, createDevWallet } from '../devWallet/createDevWallet'
 import { createDevBitcoinWallet, registerDevBitcoinWallet } from '../devWallet/bitcoin/createDevBitcoinWallet'
 import { createDevSolanaWallet, registerDevSolanaWallet } from '../devWallet/solana/createDevSolanaWallet'
@@ -131,7 +131,8 @@ const widget = createWidget({
   auth: stack.auth && evmChains.length > 0 && new URLSearchParams(location.search).get('auth') !== 'off' ? { frameUrl: `${stack.auth.frameOrigin}/` } : undefined,
 })
 
-Object.assign(window, { widget })
+// `provider`: the widget's EIP-1193 provider, as a site's wagmi or ethers would use it (EIP-5792 for every wallet).
+Object.assign(window, { widget, provider: createEip1193Provider(widget) })
 
 const root = document.getElementById('root')
 if (!root) throw new Error('demo: #root is missing from index.html')
