@@ -57,12 +57,14 @@ export default [
     // 30 KiB until the views gained their icons, the token picker and the Activity rows (issue 15, 31.2 kB), then the
     // e-mail login views (issue 18, 32.8 kB); 36 KiB since the views' CSS moved here from the first-click CSS (issue 19);
     // 36.1 KiB with Swap's row, its lazy entry and its error sentences (issue 31: the view itself is a chunk of its own)
-    // and the amount field Send and Swap share (36.90 kB).
+    // and the amount field Send and Swap share (36.90 kB); 36.2 KiB with the embedded wallet's account-type row (issue 32:
+    // its lazy entry and the state it reads; the row and its words are a chunk of their own) and the batch-failure
+    // sentence in French (37.06 kB).
     name: 'the modal and its views (prefetched on idle or hover)',
     path: 'dist/Modal-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '36.1 KiB',
+    limit: '36.2 KiB',
   },
   {
     // The Swap view, its controller and its words: loaded on the first visit to Swap, never with the modal (issue 31).

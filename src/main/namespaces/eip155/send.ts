@@ -41,6 +41,13 @@ export function checkEvmReceiver(value: string): ReceiverCheck {
  * the receipt lands, 'Transaction confirmed' or 'Transaction failed…' and the sender's balances refreshed.
  */
 export function createSendController({ core, notifications, router, getAccount: getCaipAccount, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
+  const isSmartAccount = () => {
+    try {
+      return getConnector().embeddedWalletInfo?.()?.accountType === 'smartAccount'
+    } catch {
+      return false
+    }
+  }
   /** A name's Ethereum address (coin type 60); undefined when the service knows no such name (404, or 400 for one it cannot hold). */
   const lookupName = async (name: string): Promise<string | undefined> => {
     if (!core) throw createWidgetError('NAME_RESOLVE_FAILED', { details: 'no core' })
@@ -139,7 +146,8 @@ export function createSendController({ core, notifications, router, getAccount: 
           nativeBalance: native ? parseUnits(native.quantity.numeric, Number(native.quantity.decimals)) : 0n,
           gasCostUsd,
           nativeBalanceUsd: networkBalanceInUSD,
-          isSmartAccount: false,
+          // SPEC §5: a smart account is never told it lacks gas (its operations may be sponsored).
+          isSmartAccount: isSmartAccount(),
         }),
       })
     } catch (error) {

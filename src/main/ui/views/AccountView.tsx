@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
@@ -9,6 +9,9 @@ import { Avatar } from './Avatar'
 import { NetworkIcon } from './NetworkIcon'
 import { ReservedBalance } from './ReservedBalance'
 import { WalletIcon } from './WalletIcon'
+
+// The embedded wallet's account-type row and its words load only where there is one.
+const AccountTypeRow = lazy(() => import('./AccountTypeRow'))
 
 /** A row's leading icon: a line glyph, or any image (the network's). */
 const RowIcon = ({ children }: { children: ReactNode }) => (
@@ -46,7 +49,6 @@ export function AccountView() {
   const connectors = useWidgetState((s) => s.connectors)
   const activeNamespace = useWidgetState((s) => s.activeNamespace)
   const namespaces = useWidgetState((s) => s.namespaces)
-  const [isSwitchingType, setSwitchingType] = useState(false)
   if (!address) return null
   const explorer = network.blockExplorers?.default.url
   const otherConnected = (Object.keys(namespaces) as (keyof typeof namespaces)[]).filter((ns) => ns !== activeNamespace && namespaces[ns]?.status === 'connected')
@@ -59,11 +61,6 @@ export function AccountView() {
   const email = widget.auth && connectorId === 'auth' ? widget.storage.get('email') : undefined
   // The embedded wallet's EVM account: its smart account or its key's own, switched here (SPEC §6).
   const embedded = activeNamespace === 'eip155' && connectorId === 'auth' ? namespaces.eip155?.embeddedWalletInfo : undefined
-  const switchAccountType = () => {
-    if (!embedded || isSwitchingType) return
-    setSwitchingType(true)
-    void widget.auth?.setPreferredAccountType(embedded.accountType === 'smartAccount' ? 'eoa' : 'smartAccount').catch(() => {}).finally(() => setSwitchingType(false))
-  }
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
@@ -89,12 +86,18 @@ export function AccountView() {
       <div className="actions">
         <Row icon={<NetworkIcon network={network} size={20} />} label={t('account.network')} value={network.name} isNavigation onClick={go('Networks')} />
         {embedded ? (
-          <Row
-            icon={<Glyph name="switch" />}
-            label={t(embedded.accountType === 'smartAccount' ? 'account.smartAccount' : 'account.eoa')}
-            value={t(embedded.accountType === 'smartAccount' ? 'account.useEoa' : 'account.useSmartAccount')}
-            onClick={switchAccountType}
-          />
+          <Suspense fallback={null}>
+            <AccountTypeRow
+              info={embedded}
+              locale={locale}
+              icon={
+                <RowIcon>
+                  <Glyph name="switch" />
+                </RowIcon>
+              }
+              onSwitch={async (type) => widget.auth?.setPreferredAccountType(type)}
+            />
+          </Suspense>
         ) : null}
         {otherConnected.map((ns) => (
           <Row key={ns} icon={<Glyph name="switch" />} label={t('account.switchTo', { family: t(`family.${ns}`) })} value={shortenAddress(namespaces[ns]!.address!)} onClick={() => widget.setActiveNamespace(ns)} />
