@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server'
+import { listen } from '../listen'
 import { createApiApp } from './app'
 import { escapeForLog, resolveLimits, type ApiConfig } from './config'
 import { createVacuumSchedule } from './db/vacuumSchedule'
@@ -35,20 +35,7 @@ export async function startApiServer({ host = '127.0.0.1', port, indexerPollInte
       },
     }),
   )
-  // Slow clients: a client that dribbles its headers or body is cut off, and connections are bounded, so idle or
-  // slowloris sockets cannot pile up (Node's defaults are 60 s for headers, 300 s per request, checked every 30 s, and
-  // no cap on connections).
-  const serverOptions = {
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-    keepAliveTimeout: 5_000,
-  }
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s))
-    s.once('error', reject)
-  })
-  ;(server as ServerType & { maxConnections: number }).maxConnections = limits.maxConnections
+  const server = await listen({ fetch: app.fetch, host, port, limits })
   for (const indexer of indexers) indexer.start()
   return {
     url: `http://${host}:${port}`,

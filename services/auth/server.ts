@@ -1,4 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server'
+import type { ServerType } from '@hono/node-server'
+import { listen } from '../listen'
 import { escapeForLog } from '../api/config'
 import type { Queryable } from '../api/db/createDatabase'
 import { createAuthApp } from './app'
@@ -26,17 +27,7 @@ export async function startAuthServer({ host = '127.0.0.1', port, ...config }: A
   const app = await createAuthApp(config)
   const prune = () => pruneAuthTables(config.db, { nowMs: now(), cooldownMs: limits.resendCooldownMs }).catch((error: unknown) => log(escapeForLog(`auth service: pruning failed: ${(error as Error)?.message ?? String(error)}`)))
   await prune()
-  const serverOptions = {
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-    keepAliveTimeout: 5_000,
-  }
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s))
-    s.once('error', reject)
-  })
-  ;(server as ServerType & { maxConnections: number }).maxConnections = limits.maxConnections
+  const server = await listen({ fetch: app.fetch, host, port, limits })
   const pruneTimer = setInterval(() => void prune(), limits.pruneIntervalMs)
   pruneTimer.unref()
   const bound = (server.address() as { port: number }).port

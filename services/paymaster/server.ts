@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
-import { serve, type ServerType } from '@hono/node-server'
+import type { ServerType } from '@hono/node-server'
+import { listen } from '../listen'
 import { escapeForLog } from '../api/config'
 import { createPaymasterApp, createPaymasterUsage, type CreatePaymasterAppParameters } from './app'
 import { parsePaymasterConfig } from './config'
@@ -31,17 +32,7 @@ export async function startPaymaster({ host = '127.0.0.1', port, ...parameters }
   const { limits } = parsePaymasterConfig(parameters)
   const usage = parameters.usage ?? createPaymasterUsage({ limits, now, log: (line) => log(escapeForLog(line)) })
   const app = createPaymasterApp({ ...parameters, usage })
-  const serverOptions = {
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-    keepAliveTimeout: 5_000,
-  }
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => resolve(s))
-    s.once('error', reject)
-  })
-  ;(server as ServerType & { maxConnections: number }).maxConnections = limits.maxConnections
+  const server = await listen({ fetch: app.fetch, host, port, limits })
   const { port: boundPort } = server.address() as AddressInfo
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
