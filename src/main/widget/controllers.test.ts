@@ -63,6 +63,14 @@ describe('names controller', () => {
     expect(router.store.getState()).toMatchObject({ view: 'RegisterAccountNameSuccess', data: { name: 'alice' } })
   })
 
+  it("signs the account's chain into the message, where the data service checks a smart account's signature", async () => {
+    const registerName = vi.fn().mockResolvedValue({ success: true })
+    const walletRequest = vi.fn().mockResolvedValue('0xsig')
+    const names = createNamesController({ core: coreWith({ registerName }), router: createRouter('RegisterAccountName'), getAddress: () => '0x00000000000000000000000000000000000000aa', getChainId: () => 31337, walletRequest, now: () => 1_700_000_000_999 })
+    expect(await names.register('alice')).toBe(true)
+    expect(registerName.mock.calls[0]![0].message).toBe(JSON.stringify({ name: 'alice', attributes: {}, timestamp: 1_700_000_000, coinType: 60, chainId: 31337 }))
+  })
+
   it('returns to the register view with the server’s first reason', async () => {
     const registerName = vi.fn().mockRejectedValue(createWidgetError('NAME_REGISTER_FAILED', { params: { name: 'alice' }, details: 'registerName: alice.tessera.id is already registered' }))
     const router = createRouter('RegisterAccountName')

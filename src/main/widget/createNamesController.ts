@@ -40,10 +40,12 @@ const takenEntry = (suggestions: NamesState['suggestions'], name: string) => sug
  * it with the data service; on success pushes RegisterAccountNameSuccess, on failure returns to the register view with
  * the server's first reason. An error lasts until the name changes.
  */
-export function createNamesController({ core, router, getAddress, walletRequest, onRegistered, now = Date.now }: {
+export function createNamesController({ core, router, getAddress, getChainId = () => undefined, walletRequest, onRegistered, now = Date.now }: {
   core: Core | undefined
   router: Router
   getAddress: () => Address | undefined
+  /** The EVM chain the account is on: signed into the message, where the data service checks a smart account's signature. */
+  getChainId?: () => number | undefined
   walletRequest: (args: { method: string; params?: unknown }) => Promise<unknown>
   onRegistered?: (name: string) => void
   now?: () => number
@@ -87,7 +89,8 @@ export function createNamesController({ core, router, getAddress, walletRequest,
       if (!core || !address) return false
       store.setState({ loading: true, error: undefined })
       try {
-        const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(now() / 1_000), coinType: ETHEREUM_COIN_TYPE })
+        const chainId = getChainId()
+        const message = JSON.stringify({ name, attributes: {}, timestamp: Math.floor(now() / 1_000), coinType: ETHEREUM_COIN_TYPE, ...(chainId !== undefined && { chainId }) })
         const signature = (await walletRequest({ method: 'personal_sign', params: [toHex(message), address] })) as string
         await core.dataService.registerName({ name, coinType: ETHEREUM_COIN_TYPE, address, message, signature })
         store.setState(initialState())

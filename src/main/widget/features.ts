@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import type { ChainNamespace } from '../../shared/protocol/caip'
+import { parseCaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import type { SendController } from '../namespaces/types'
 import type { Widget } from './createWidget'
 import { createHistoryController, type HistoryController } from './createHistoryController'
@@ -53,7 +53,14 @@ export function getFeatures(widget: Widget): Features {
   const features: Features = {
     send,
     history: createHistoryController({ core, notifications, analytics, projectId: widget.config.projectId }),
-    names: createNamesController({ core, router, getAddress: () => widget.getState().namespaces.eip155?.address as Address | undefined, walletRequest, onRegistered: widget.setProfileName }),
+    names: createNamesController({
+      core,
+      router,
+      getAddress: () => widget.getState().namespaces.eip155?.address as Address | undefined,
+      getChainId: () => Number(parseCaipNetworkId(widget.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
+      walletRequest,
+      onRegistered: widget.setProfileName,
+    }),
     wallets: createWalletListController({ core, imageUrl: widget.walletImageUrl }),
   }
   // A network switch, and a switch to another family, reset the send form (SPEC §4): its token and fee belong to the old network.
