@@ -1,7 +1,6 @@
 import type { Address } from 'viem'
 import type { Database } from './db/createDatabase'
 import type { HistoryCache } from './routes/historyCache'
-import type { VerifyEvmSignature } from './routes/signInMessage'
 
 export type ServiceToken = { address: Address; name: string; symbol: string; decimals: number; iconUrl?: string }
 
@@ -33,6 +32,17 @@ export type WalletEntry = {
   webapp_link: string | null
   badge_type?: 'certified' | null
 }
+
+export type VerifyEvmSignatureParameters = {
+  /** The chain the signed message names; undefined when it names none (then only an EOA's signature can be valid). */
+  chainId: number | undefined
+  address: string
+  message: string
+  signature: string
+}
+
+/** Whether `signature` (EIP-191) over `message` is `address`'s: see createEvmSignatureVerifier (routes/signInMessage.ts). */
+export type VerifyEvmSignature = (parameters: VerifyEvmSignatureParameters) => Promise<boolean>
 
 export type ApiConfig = {
   db: Database

@@ -21,7 +21,7 @@ import {
 } from 'viem'
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import * as z from 'zod/mini'
-import { errorBody, escapeForLog, type ServiceChain } from '../config'
+import { errorBody, escapeForLog, type ServiceChain, type VerifyEvmSignature } from '../config'
 import { parseSolanaSignInMessage, type SolanaSignInChainId } from '../../../src/shared/protocol/signInMessages/solana'
 import { hexSignature, text } from './validate'
 
@@ -128,16 +128,6 @@ export function answerSignatureChainError(c: Context, error: SignatureChainError
   return c.json(errorBody(error.code, `${error.message}: a smart account’s signature is checked on its chain. Try again in a moment.`, 'signature'), error.status)
 }
 
-export type VerifyEvmSignatureParameters = {
-  /** The chain the signed message names; undefined when it names none (then only an EOA's signature can be valid). */
-  chainId: number | undefined
-  address: string
-  message: string
-  signature: string
-}
-
-/** Whether `signature` (EIP-191) over `message` is `address`'s: see createEvmSignatureVerifier. */
-export type VerifyEvmSignature = (parameters: VerifyEvmSignatureParameters) => Promise<boolean>
 
 export type CreateEvmSignatureVerifierParameters = {
   /** The chains whose smart accounts can sign: one client each, made here, so no request can add one. */

@@ -7,7 +7,13 @@ import type { StoreApi } from 'zustand/vanilla'
 import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
 import type { ConnectorType, WalletRequest } from '../providers/eip1193'
 import type { WidgetNetwork } from '../widget/config'
-import type { EmbeddedWalletInfo } from '../widget/widgetState'
+
+/** The embedded (e-mail) wallet's side of an EVM connection: its accounts by type, the one in use, whether the smart one is deployed. */
+export type EmbeddedWalletInfo = {
+  accountType: 'eoa' | 'smartAccount'
+  accounts: { address: string; type: 'eoa' | 'smartAccount' }[]
+  isSmartAccountDeployed: boolean
+}
 
 export type NamespaceConnectorEvents = {
   onAccountsChanged?: (accounts: string[]) => void

@@ -1,8 +1,11 @@
 import type { Address } from 'viem'
 import { parseCaipNetworkId, type CaipAddress, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
+import type { EmbeddedWalletInfo } from '../namespaces/types'
 import type { ConnectorType } from '../providers/eip1193'
 import type { PairingState } from './createWalletConnectPairing'
+
+export type { EmbeddedWalletInfo }
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'reconnecting' | 'connected'
 
@@ -27,13 +30,6 @@ export type NamespaceState = {
   profileImage: string | undefined
   /** The embedded wallet's accounts and which one acts (SPEC §3 embeddedWalletInfo); undefined for other wallets. */
   embeddedWalletInfo?: EmbeddedWalletInfo | undefined
-}
-
-/** The embedded (e-mail) wallet's side of an EVM connection: its accounts by type, the one in use, whether the smart one is deployed. */
-export type EmbeddedWalletInfo = {
-  accountType: 'eoa' | 'smartAccount'
-  accounts: { address: string; type: 'eoa' | 'smartAccount' }[]
-  isSmartAccountDeployed: boolean
 }
 
 /** The fields of the active family's NamespaceState repeated at the top of WidgetState, for hosts that know one family. */
