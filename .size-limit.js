@@ -59,12 +59,12 @@ export default [
     // 36.1 KiB with Swap's row, its lazy entry and its error sentences (issue 31: the view itself is a chunk of its own)
     // and the amount field Send and Swap share (36.90 kB); 36.2 KiB with the embedded wallet's account-type row (issue 32:
     // its lazy entry and the state it reads; the row and its words are a chunk of their own) and the batch-failure
-    // sentence in French (37.06 kB).
+    // sentence in French (37.06 kB); 36.4 KiB with the chain signed into a name's registration (37.15 kB).
     name: 'the modal and its views (prefetched on idle or hover)',
     path: 'dist/Modal-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '36.2 KiB',
+    limit: '36.4 KiB',
   },
   {
     // The Swap view, its controller and its words: loaded on the first visit to Swap, never with the modal (issue 31).
