@@ -24,6 +24,7 @@ import { getBalance, prepareTransactionRequest, readContract, sendRawTransaction
 import { RPC_RETRY_COUNT, RPC_TIMEOUT_MS } from '../../shared/protocol/constants'
 import { createWidgetError, fromRpcError, isWidgetError, type WidgetError } from '../../shared/protocol/errors'
 import { checkFees } from '../../shared/protocol/fees'
+import { MAX_CALLS } from '../../shared/protocol/rpcMethods'
 import { parseOrThrow } from '../../shared/protocol/schemas/parse'
 import type { FrameEvmNetwork } from '../config/frameConfig'
 import { clip, readableText, type ApprovalRequest } from './approvalRequest'
@@ -64,8 +65,6 @@ const callSchema = z.object({
   value: z.optional(quantity),
   data: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]*$/, 'Expected data starting 0x'), z.maxLength(MAX_DATA_HEX))),
 })
-/** wallet_sendCalls (EIP-5792): at most this many calls in one batch. */
-export const MAX_CALLS = 10
 export const sendCallsParams = z.tuple([
   z.object({
     version: z.optional(z.string()),

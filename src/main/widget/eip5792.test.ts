@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createWidgetError, fromRpcError } from '../../shared/protocol/errors'
 import { ProviderRpcError } from './createEip1193Provider'
-import { createEip5792, isMethodUnsupportedError, MAX_BUNDLES, MAX_CALL_DATA_BYTES, MAX_CALLS, type CreateEip5792Parameters } from './eip5792'
+import { MAX_CALLS } from '../../shared/protocol/rpcMethods'
+import { createEip5792, isMethodUnsupportedError, MAX_BUNDLES, MAX_CALL_DATA_BYTES, type CreateEip5792Parameters } from './eip5792'
 
 const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'

@@ -1,8 +1,7 @@
 import { errorTable } from '../../shared/protocol/errorTable'
+import { MAX_CALLS } from '../../shared/protocol/rpcMethods'
 import { ProviderRpcError } from './providerRpcError'
 
-/** The most calls one wallet_sendCalls may carry (the embedded wallet's bound too). */
-export const MAX_CALLS = 10
 /** The most bytes of `data` one call may carry. */
 export const MAX_CALL_DATA_BYTES = 128 * 1024
 /** The bundles sent call by call that wallet_getCallsStatus remembers; past it the oldest go. */

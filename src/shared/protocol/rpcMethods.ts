@@ -16,6 +16,9 @@ export const UNSAFE_RPC_METHODS = [
 ] as const
 
 /** Accepted by the secure frame besides the safe and unsafe ones (SPEC §6). */
+/** wallet_sendCalls (EIP-5792): the most calls one batch may carry, for every wallet (the embedded one included). */
+export const MAX_CALLS = 10
+
 export const FRAME_ONLY_RPC_METHODS = ['wallet_getCallsStatus', 'wallet_getCapabilities', 'wallet_getAssets'] as const
 
 export type SafeRpcMethod = (typeof SAFE_RPC_METHODS)[number]
