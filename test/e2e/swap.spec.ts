@@ -198,7 +198,7 @@ test('in French the swap view and its quote are French', async ({ page, stack })
   await expect(quote.locator('dd').first()).toHaveText(/^\d{3},\d+ TUSD$/)
 })
 
-test('the e-mail wallet swaps with the approval in the secure frame', async ({ page, stack }) => {
+test('the e-mail wallet (a smart account) swaps in the secure frame, then approves and swaps a token in one atomic operation', async ({ page, stack }) => {
   test.setTimeout(150_000)
   const chain = stack.chains[0]!
   await page.goto(`${stack.demo!.url}/?families=eip155`)
@@ -237,6 +237,32 @@ test('the e-mail wallet swaps with the approval in the secure frame', async ({ p
   await expect(received).toContainText('Received')
   // What the chain holds, as Activity writes it (the earlier journeys moved the pool's price).
   await expect(received).toContainText(`+${formatActivityAmount('en', formatUnits(gained, 6))} TUSD`)
+
+  // 10 TUSD for TSR: the smart account batches the approval with the swap, shown call by call, one transaction.
+  await page.getByRole('dialog', { name: 'Activity' }).getByRole('button', { name: 'Back' }).click()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Swap' }).click()
+  await pick(page, 'You pay', 'TUSD')
+  await pick(page, 'You receive', 'TSR')
+  await swap.getByLabel('Amount').fill('10')
+  await shownQuote(page)
+  await expect(swap.getByText('Your wallet lets the exchange spend exactly 10 TUSD and swaps in one transaction: both happen, or neither.')).toBeVisible()
+  const [tusdBefore, tsrBefore] = [await balanceOf(chain, 'TUSD', address), await balanceOf(chain, 'TSR', address)]
+  const fromBlock = (await chainClient(chain).getBlockNumber()) + 1n
+  await swap.getByRole('button', { name: 'Approve TUSD and swap' }).click()
+  const frame = secureFrame(page)
+  await expect(frame.getByRole('heading', { name: 'Send 2 calls at once' })).toBeVisible({ timeout: 20_000 })
+  await expect(frame.getByText(new RegExp(`^1\\. Let ${chain.uniswapV2.router} spend 10 TUSD`, 'i'))).toBeVisible()
+  await expect(frame.getByText(/^2\. /)).toBeVisible()
+  await frame.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
+  expect(tusdBefore - (await balanceOf(chain, 'TUSD', address))).toBe(10_000_000n)
+  expect(await balanceOf(chain, 'TSR', address)).toBeGreaterThan(tsrBefore)
+  // The approval was spent by the swap in the same operation: nothing is left for the router, and one transaction did both.
+  expect(await allowanceOf(chain, 'TUSD', address)).toBe(0n)
+  const approvals = await chainClient(chain).getLogs({ address: tokenOf(chain, 'TUSD').address, event: parseAbiItem('event Approval(address indexed owner, address indexed spender, uint256 value)'), args: { owner: address }, fromBlock })
+  const sales = await chainClient(chain).getLogs({ address: tokenOf(chain, 'TUSD').address, event: transferEvent, args: { from: address }, fromBlock })
+  expect(approvals.map((log) => log.transactionHash)).toEqual(sales.map((log) => log.transactionHash))
+  expect(sales).toHaveLength(1)
 })
 
 test('at 375 px the swap view and its quote fit the screen, and are saved as screenshots', async ({ page, stack }, testInfo) => {

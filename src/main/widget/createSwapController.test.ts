@@ -47,7 +47,7 @@ function setUp(answers: Partial<Record<string, (args: never) => unknown>> = {}) 
     invalidateBalances: vi.fn(async () => {}),
   } as unknown as Core
   const walletRequests: unknown[] = []
-  const walletRequest = vi.fn(async (args: unknown) => {
+  const walletRequest = vi.fn(async (args: unknown): Promise<unknown> => {
     walletRequests.push(args)
     return '0xabc'
   })
@@ -85,6 +85,7 @@ describe('findSwapIssue', () => {
     ['a native sell that leaves too little for the fee', { amount: '0.99999' }, { reason: 'noRoomForFee', symbol: 'ETH' }],
     ['a token sell whose fee the native balance does not cover', { from: dollar, amount: '1', tokens: [{ ...ether, quantity: { decimals: '18', numeric: '0.0000001' } }, dollar] }, { reason: 'feeNotCovered', symbol: 'ETH' }],
     ['more decimals than the token has', { from: dollar, amount: '1.0000001' }, { reason: 'tooManyDecimals', symbol: 'TUSD', decimals: 6 }],
+    ['nothing about the fee for a smart account (its fee may be sponsored)', { from: dollar, amount: '1', isSmartAccount: true, tokens: [{ ...ether, quantity: { decimals: '18', numeric: '0' } }, dollar] }, undefined],
     ['a price impact above the limit', { quote: quoteOf('1', '1', { priceImpact: 15.01 }) }, { reason: 'priceImpact', limit: 15 }],
   ] as const)('%s', (_name, change, expected) => {
     expect(findSwapIssue({ ...state, ...change })).toEqual(expected)
@@ -186,9 +187,86 @@ describe('createSwapController', () => {
     expect(swap.needsApproval()).toBe(true)
     await swap.approve()
     expect(calls.find((c) => c.method === 'buildApproveTransaction')?.args).toMatchObject({ amount: '100000000', from: tusd })
-    expect(walletRequests).toEqual([{ method: 'eth_sendTransaction', params: [{ from: user, to: approveTx.to, data: '0x095ea7b3', value: '0x0', gas: '0xc350' }] }])
-    expect(swap.store.getState()).toMatchObject({ allowance: 100_000_000n, step: 'form' })
+    // The wallet was asked whether it batches (this one answers no capabilities), then for the approval alone.
+    expect(walletRequests).toEqual([
+      { method: 'wallet_getCapabilities', params: [user, ['0x7a69']] },
+      { method: 'eth_sendTransaction', params: [{ from: user, to: approveTx.to, data: '0x095ea7b3', value: '0x0', gas: '0xc350' }] },
+    ])
+    expect(swap.store.getState()).toMatchObject({ allowance: 100_000_000n, step: 'form', canBatch: false })
     expect(swap.needsApproval()).toBe(false)
+  })
+
+  it('sends the approval and the swap as one atomic batch when the wallet can, and follows it to its receipt', async () => {
+    const approveTx = { from: user, to: tusd.slice(-42), data: '0x095ea7b3', value: '0', eip155: { gas: '50000', gasPrice: '1' } }
+    const tokenSale = { ...swapTx, data: '0x18cbafe5', amount: '0' }
+    const { swap, walletRequests, walletRequest, calls, notifications } = setUp({
+      getSwapTokens: tokensAnswer,
+      getBalance: balanceAnswer,
+      getGasPrice: gasAnswer,
+      getAllowance: () => ({ allowance: '0' }),
+      getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '33000000000000000')] }),
+      buildApproveTransaction: () => ({ tx: approveTx }),
+      buildSwapTransaction: () => ({ tx: tokenSale, minimumReceived: '32670000000000000', deadline: 1 }),
+    })
+    let status = { status: 100 } as { status: number; receipts?: { transactionHash: string }[] }
+    walletRequest.mockImplementation(async (args: unknown) => {
+      walletRequests.push(args)
+      const { method } = args as { method: string }
+      if (method === 'wallet_getCapabilities') return { '0x7a69': { atomic: { status: 'supported' }, paymasterService: { supported: true } } }
+      if (method === 'wallet_sendCalls') return { id: '0xb47c4' }
+      if (method === 'wallet_getCallsStatus') return status
+      throw new Error(`unexpected ${method}`)
+    })
+    vi.useFakeTimers()
+    try {
+      await swap.load()
+      swap.choose('from', dollar)
+      swap.setAmount('100')
+      await swap.refreshQuote()
+      expect([swap.needsApproval(), swap.isApprovalBatched()]).toEqual([true, true])
+      const swapping = swap.swap()
+      await vi.advanceTimersByTimeAsync(0)
+      expect(await swapping).toBeUndefined()
+      expect(calls.find((c) => c.method === 'buildApproveTransaction')?.args).toEqual({ chainId: 'eip155:31337', amount: '100000000', from: tusd, to: native, userAddress: user })
+      expect(walletRequests.filter((r) => (r as { method: string }).method === 'wallet_sendCalls')).toEqual([
+        {
+          method: 'wallet_sendCalls',
+          params: [{ version: '2.0.0', chainId: '0x7a69', from: user, atomicRequired: true, calls: [{ to: approveTx.to, data: '0x095ea7b3', value: '0x0' }, { to: router, data: '0x18cbafe5', value: '0x0' }] }],
+        },
+      ])
+      expect(notifications.store.getState()).toMatchObject({ code: 'TRANSACTION_STARTED' })
+      status = { status: 200, receipts: [{ transactionHash: '0xfeed' }] }
+      await vi.advanceTimersByTimeAsync(10_000)
+      expect(notifications.store.getState()).toMatchObject({ code: 'TRANSACTION_CONFIRMED', variant: 'success' })
+      expect(walletRequests).toContainEqual({ method: 'wallet_getCallsStatus', params: ['0xb47c4'] })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('asks for the approval on its own when the wallet answers no atomic batching, or nothing in time', async () => {
+    for (const capabilities of [{ '0x7a69': { atomic: { status: 'unsupported' } } }, new Promise(() => {})]) {
+      const { swap, walletRequest } = setUp({
+        getSwapTokens: tokensAnswer,
+        getBalance: balanceAnswer,
+        getGasPrice: gasAnswer,
+        getAllowance: () => ({ allowance: '0' }),
+        getSwapQuote: (args: { amount: string }) => ({ quotes: [quoteOf(args.amount, '33000000000000000')] }),
+      })
+      walletRequest.mockImplementation(async () => await capabilities)
+      vi.useFakeTimers()
+      try {
+        await swap.load()
+        swap.choose('from', dollar)
+        swap.setAmount('100')
+        const quoting = swap.refreshQuote()
+        await vi.advanceTimersByTimeAsync(2_000)
+        await quoting
+        expect([swap.needsApproval(), swap.isApprovalBatched(), swap.store.getState().canBatch]).toEqual([true, false, false])
+      } finally {
+        vi.useRealTimers()
+      }
+    }
   })
 
   it('says a declined request in its own words, and a revert as the price moving past the slippage', async () => {

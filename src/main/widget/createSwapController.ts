@@ -19,6 +19,11 @@ export const PRICE_IMPACT_WARNING_PERCENT = 5
 export const PRICE_IMPACT_LIMIT_PERCENT = 15
 /** What a native sell keeps for its fee, in fees: the wallet sets its own fee cap, commonly twice today's fee. */
 const FEE_RESERVE_FACTOR = 2n
+/** How long the wallet may take to say whether it sends calls atomically (EIP-5792) before the swap is asked in two steps. */
+const CAPABILITIES_WAIT_MS = 2_000
+/** How often, and for how long, a batch sent through EIP-5792 is followed until its receipt. */
+const CALLS_STATUS_INTERVAL_MS = 1_000
+const CALLS_STATUS_TIMEOUT_MS = 120_000
 
 /** Why the form cannot swap yet, said by the view in the widget's locale, before any wallet is asked. */
 export type SwapIssue =
@@ -44,6 +49,14 @@ export type SwapState = {
   gasPrice: bigint | undefined
   /** What the router may spend of `from` (an ERC-20); undefined for the native currency. */
   allowance: bigint | undefined
+  /**
+   * The wallet sends calls atomically on this chain (EIP-5792 `atomic` supported or ready: a smart account): an
+   * approval the swap needs goes with it in one batch, both or neither, instead of as its own request first. Asked of
+   * the wallet the first time an approval is needed; undefined until then.
+   */
+  canBatch: boolean | undefined
+  /** The account is a smart account: its fee may be sponsored, so the form never says it lacks gas (SPEC §5). */
+  isSmartAccount: boolean
   /** A wallet request under way: the approval or the swap. */
   step: 'form' | 'approving' | 'swapping'
   /** The quote was read again when Swap was pressed and gives less: the visitor looks at the new figures first. */
@@ -63,6 +76,8 @@ export const initialSwapState = (): SwapState => ({
   isQuoting: false,
   gasPrice: undefined,
   allowance: undefined,
+  canBatch: undefined,
+  isSmartAccount: false,
   step: 'form',
   hasPriceMoved: false,
   slippagePercent: DEFAULT_SWAP_SLIPPAGE_PERCENT,
@@ -73,7 +88,7 @@ export type SwapContext = {
   core: Core | undefined
   notifications: Notifications
   router: Router
-  getAccount: () => { address: Address | undefined; chainId: number | undefined }
+  getAccount: () => { address: Address | undefined; chainId: number | undefined; isSmartAccount?: boolean }
   walletRequest: (args: { method: string; params?: unknown }) => Promise<unknown>
   onConfirmed?: (hash: Hex) => void
   now?: () => number
@@ -106,8 +121,8 @@ export const swapFeeWei = ({ quote, gasPrice }: Pick<SwapState, 'quote' | 'gasPr
  * What stops the form from swapping, in the order a person fixes it: the amount against the balance, the native
  * currency's room for the fee, the fee itself, the price impact. Undefined when Swap may be pressed.
  */
-export function findSwapIssue(state: Pick<SwapState, 'from' | 'amount' | 'quote' | 'gasPrice'> & { tokens: readonly TokenBalance[] }): SwapIssue | undefined {
-  const { from, amount, quote, tokens } = state
+export function findSwapIssue(state: Pick<SwapState, 'from' | 'amount' | 'quote' | 'gasPrice'> & { tokens: readonly TokenBalance[]; isSmartAccount?: boolean }): SwapIssue | undefined {
+  const { from, amount, quote, tokens, isSmartAccount = false } = state
   if (!from || !amount) return undefined
   const decimals = Number(from.quantity.decimals)
   const fraction = amount.split('.')[1] ?? ''
@@ -116,7 +131,7 @@ export function findSwapIssue(state: Pick<SwapState, 'from' | 'amount' | 'quote'
   if (sold > baseUnits(from)) return { reason: 'overBalance', symbol: from.symbol }
   const fee = swapFeeWei(state)
   const native = tokens.find(isNative)
-  if (fee !== undefined && native) {
+  if (fee !== undefined && native && !isSmartAccount) {
     const nativeBalance = baseUnits(native)
     if (isNative(from) && sold + fee > nativeBalance) return { reason: 'noRoomForFee', symbol: from.symbol }
     if (!isNative(from) && fee > nativeBalance) return { reason: 'feeNotCovered', symbol: native.symbol }
@@ -132,7 +147,8 @@ export const minimumReceived = (quote: SwapQuote, slippagePercent: number) => (B
  * Swap on the connected EVM network (SPEC §1, §2, §9), through the data service's convert routes in the worker:
  * 1. the provider's tokens with the account's balances; the quote read again as the amount changes (the view debounces);
  * 2. what would stop the swap (balance, fee, price impact) is said before any wallet is asked;
- * 3. an ERC-20 the router may not spend yet is approved first, for the exact amount, as its own wallet request;
+ * 3. an ERC-20 the router may not spend yet is approved for the exact amount: in the swap's own batch when the wallet
+ *    sends calls atomically (EIP-5792; a smart account), else first, as its own wallet request;
  * 4. Swap reads the quote again at the latest block: a lower figure is shown instead of signed; else the swap is built
  *    at the slippage and the wallet asked; 'Transaction started', then confirmed, or refused on chain because the
  *    price moved, said in a sentence; balances are read again.
@@ -148,11 +164,13 @@ export function createSwapController({ core, notifications, router, getAccount, 
     return { core, address, chainId }
   }
 
-  async function load() {
-    const { address, chainId } = getAccount()
+  /** Reads the tokens and balances; `force` reads past the data service's cache (after a swap of ours landed). */
+  async function load({ force = false }: { force?: boolean } = {}) {
+    const { address, chainId, isSmartAccount = false } = getAccount()
     if (!core || !address || !chainId) return
+    store.setState({ isSmartAccount })
     try {
-      const [{ tokens }, { balances }] = await Promise.all([core.dataService.getSwapTokens({ chainId: `eip155:${chainId}` }), core.dataService.getBalance({ address, chainId: `eip155:${chainId}` })])
+      const [{ tokens }, { balances }] = await Promise.all([core.dataService.getSwapTokens({ chainId: `eip155:${chainId}` }), core.dataService.getBalance({ address, chainId: `eip155:${chainId}`, ...(force ? { forceUpdate: true } : {}) })])
       const held = new Map(balances.map((balance) => [swapAddressOf(balance, chainId).toLowerCase(), balance]))
       const list = tokens.map((token) => held.get(token.address.toLowerCase()) ?? toTokenBalance(token, chainId))
       const { from, to } = store.getState()
@@ -162,6 +180,17 @@ export function createSwapController({ core, notifications, router, getAccount, 
       const code = (error as { code?: unknown } | null)?.code
       store.setState({ hasLoadedTokens: true, ...(code === 'SWAP_NETWORK_UNSUPPORTED' ? { isUnsupported: true } : { error: toErrorNotice(error, 'TOKEN_BALANCE_UNAVAILABLE') }) })
     }
+  }
+
+  /** Whether the wallet sends calls atomically on the chain (EIP-5792 v2 `atomic`, or v1's `atomicBatch`); no answer is no. */
+  async function readCanBatch(address: Address, chainId: number): Promise<boolean> {
+    const chain = `0x${chainId.toString(16)}`
+    const asking = Promise.resolve()
+      .then(() => walletRequest({ method: 'wallet_getCapabilities', params: [address, [chain]] }))
+      .catch(() => undefined)
+    const answer = await Promise.race([asking, new Promise<undefined>((resolve) => setTimeout(resolve, CAPABILITIES_WAIT_MS))])
+    const capabilities = (answer as Record<string, { atomic?: { status?: unknown }; atomicBatch?: { supported?: unknown } } | undefined> | undefined)?.[chain]
+    return capabilities?.atomic?.status === 'supported' || capabilities?.atomic?.status === 'ready' || capabilities?.atomicBatch?.supported === true
   }
 
   /** Chooses a side's token; choosing the other side's token turns the pair around. */
@@ -201,6 +230,7 @@ export function createSwapController({ core, notifications, router, getAccount, 
       const quote = quotes.quotes[0]
       if (!quote) throw createWidgetError('SWAP_QUOTE_UNAVAILABLE', { details: 'no quote' })
       store.setState({ quote, gasPrice: BigInt(gas.standard), allowance: allowance ? BigInt(allowance.allowance) : undefined, error: undefined })
+      if (needsApproval() && store.getState().canBatch === undefined) store.setState({ canBatch: await readCanBatch(address, chainId) })
     } catch (error) {
       if (formKey(store.getState()) === key) store.setState({ quote: undefined, error: toErrorNotice(error, 'SWAP_QUOTE_UNAVAILABLE') })
     } finally {
@@ -222,6 +252,8 @@ export function createSwapController({ core, notifications, router, getAccount, 
     const { from, amount, allowance } = store.getState()
     return !isNative(from) && !!from && !!amount && allowance !== undefined && allowance < parseUnits(amount, Number(from.quantity.decimals))
   }
+  /** The approval goes in the swap's batch (one press, both or neither) rather than as a request of its own first. */
+  const isApprovalBatched = () => needsApproval() && store.getState().canBatch === true
 
   /** Waits for a transaction the wallet sent; resolves to whether it succeeded (undefined: the wait ended without a receipt). */
   const receiptOf = async (chainId: number, hash: Hex) => {
@@ -252,13 +284,14 @@ export function createSwapController({ core, notifications, router, getAccount, 
 
   /**
    * The swap: the quote read again at the latest block (a lower figure is shown, not signed), built at the slippage,
-   * signed by the wallet. Resolves to the transaction hash, or undefined when nothing was sent.
+   * signed by the wallet (with the approval it needs, when batched). Resolves to the transaction hash; undefined when
+   * nothing was sent, or when a batch was (its hash is known once the wallet reports it).
    */
   async function swap(): Promise<Hex | undefined> {
     const { core, address, chainId } = requireAccount()
     const shown = store.getState()
     const { from, to, amount, quote, slippagePercent } = shown
-    if (!from || !to || !amount || !quote || findSwapIssue(shown) || needsApproval()) return undefined
+    if (!from || !to || !amount || !quote || findSwapIssue(shown) || (needsApproval() && !isApprovalBatched())) return undefined
     const key = formKey(shown)
     store.setState({ step: 'swapping', error: undefined, hasPriceMoved: false })
     try {
@@ -270,26 +303,27 @@ export function createSwapController({ core, notifications, router, getAccount, 
         return undefined
       }
       if (findSwapIssue(fresh)) return undefined
-      const { tx, minimumReceived: least } = await core.dataService.buildSwapTransaction({
-        chainId: `eip155:${chainId}`,
-        amount: fresh.quote.fromAmount,
-        from: swapAddressOf(from, chainId),
-        to: swapAddressOf(to, chainId),
-        userAddress: address,
-        slippage: slippagePercent,
-      })
+      const pair = { chainId: `eip155:${chainId}`, amount: fresh.quote.fromAmount, from: swapAddressOf(from, chainId), to: swapAddressOf(to, chainId), userAddress: address }
+      const [{ tx, minimumReceived: least }, approval] = await Promise.all([
+        core.dataService.buildSwapTransaction({ ...pair, slippage: slippagePercent }),
+        needsApproval() ? core.dataService.buildApproveTransaction(pair) : undefined,
+      ])
       // The router insists on no less than the slippage allows of the figure shown.
       if (BigInt(least) < minimumReceived(fresh.quote, slippagePercent)) throw createWidgetError('SWAP_QUOTE_UNAVAILABLE', { details: `built for at least ${least}, shown ${fresh.quote.toAmount}` })
-      const hash = (await walletRequest({
-        method: 'eth_sendTransaction',
-        params: [{ from: tx.from, to: tx.to, data: tx.data, value: `0x${BigInt(tx.amount).toString(16)}`, gas: `0x${BigInt(tx.eip155.gas).toString(16)}` }],
-      })) as Hex
+      const value = `0x${BigInt(tx.amount).toString(16)}`
+      const sent = approval
+        ? ((await walletRequest({
+            method: 'wallet_sendCalls',
+            params: [{ version: '2.0.0', chainId: `0x${chainId.toString(16)}`, from: address, atomicRequired: true, calls: [{ to: approval.tx.to, data: approval.tx.data, value: '0x0' }, { to: tx.to, data: tx.data, value }] }],
+          })) as { id: string })
+        : ((await walletRequest({ method: 'eth_sendTransaction', params: [{ from: tx.from, to: tx.to, data: tx.data, value, gas: `0x${BigInt(tx.eip155.gas).toString(16)}` }] })) as Hex)
       notifications.show(errorNotice('TRANSACTION_STARTED'), { variant: 'success' })
       const startedAt = now()
       router.reset('Account')
-      store.setState({ amount: undefined, quote: undefined })
-      void followSwap({ chainId, address, hash, startedAt })
-      return hash
+      store.setState({ amount: undefined, quote: undefined, allowance: undefined })
+      const outcome = typeof sent === 'string' ? receiptOf(chainId, sent).then((isSuccess) => ({ isSuccess, hash: sent })) : batchOutcome(sent.id)
+      void followSwap({ chainId, address, outcome, startedAt })
+      return typeof sent === 'string' ? sent : undefined
     } catch (error) {
       store.setState({ error: toWalletErrorNotice(error) })
       return undefined
@@ -298,14 +332,28 @@ export function createSwapController({ core, notifications, router, getAccount, 
     }
   }
 
+  /**
+   * How a batch sent through EIP-5792 ended, from wallet_getCallsStatus: success only when every call landed (200);
+   * the last receipt's hash names it. Undefined success: no final status within the wait.
+   */
+  async function batchOutcome(id: string): Promise<{ isSuccess: boolean | undefined; hash: Hex | undefined }> {
+    for (let waited = 0; waited < CALLS_STATUS_TIMEOUT_MS; waited += CALLS_STATUS_INTERVAL_MS) {
+      const status = (await walletRequest({ method: 'wallet_getCallsStatus', params: [id] }).catch(() => undefined)) as { status?: number; receipts?: { transactionHash?: Hex }[] } | undefined
+      const code = status?.status ?? 100
+      if (code >= 200) return { isSuccess: code === 200, hash: status?.receipts?.at(-1)?.transactionHash }
+      await new Promise((resolve) => setTimeout(resolve, CALLS_STATUS_INTERVAL_MS))
+    }
+    return { isSuccess: undefined, hash: undefined }
+  }
+
   /** Says how the swap ended: confirmed, or refused on chain (the price moved past the slippage); then balances. */
-  async function followSwap({ chainId, address, hash, startedAt }: { chainId: number; address: Address; hash: Hex; startedAt: number }) {
-    const isSuccess = await receiptOf(chainId, hash)
+  async function followSwap({ chainId, address, outcome, startedAt }: { chainId: number; address: Address; outcome: Promise<{ isSuccess: boolean | undefined; hash: Hex | undefined }>; startedAt: number }) {
+    const { isSuccess, hash } = await outcome
     const message = isSuccess === undefined ? errorNotice('TRANSACTION_UNCONFIRMED') : errorNotice(isSuccess ? 'TRANSACTION_CONFIRMED' : 'SWAP_PRICE_MOVED')
     showSendOutcome({ notifications, startedAt, now, message, variant: isSuccess ? 'success' : 'error' })
     await core!.invalidateBalances({ chainId, address }).catch(() => {})
-    if (isSuccess) onConfirmed?.(hash)
-    await load()
+    if (isSuccess && hash) onConfirmed?.(hash)
+    await load({ force: isSuccess !== undefined })
   }
 
   return {
@@ -317,6 +365,7 @@ export function createSwapController({ core, notifications, router, getAccount, 
     refreshQuote,
     maxAmount,
     needsApproval,
+    isApprovalBatched,
     approve,
     swap,
     setSlippage: (slippagePercent: number) => store.setState({ slippagePercent }),

@@ -44,7 +44,11 @@ function getSwapController(widget: Widget): SwapController {
     router: widget.router,
     getAccount: () => {
       const state = widget.getState().namespaces.eip155
-      return { address: state?.address as Address | undefined, chainId: Number(parseCaipNetworkId(state?.activeCaipNetworkId ?? '')?.reference) || undefined }
+      return {
+        address: state?.address as Address | undefined,
+        chainId: Number(parseCaipNetworkId(state?.activeCaipNetworkId ?? '')?.reference) || undefined,
+        isSmartAccount: state?.embeddedWalletInfo?.accountType === 'smartAccount',
+      }
     },
     walletRequest: (args) => widget.walletRequest(args),
     onConfirmed: () => void widget.refreshBalance(),
@@ -91,7 +95,8 @@ function swapIssueText(t: ReturnType<typeof useTranslate>, ts: SwapTranslate, is
 /**
  * Account → Swap (SPEC §1, §2): what the visitor pays and receives, each with its token's balance; the amount with Max;
  * the quote as the amount rests (rate, price impact, the least received at the slippage, the network fee, the quote's
- * source); Approve as its own step when the router may not spend enough; then Swap. Everything that would stop the
+ * source); Approve as its own step when the router may not spend enough (in one batch with the swap when the wallet
+ * sends calls atomically: 'Approve TUSD and swap'); then Swap. Everything that would stop the
  * swap is said before any wallet is asked.
  */
 export default function SwapView() {
@@ -133,7 +138,8 @@ export default function SwapView() {
   const received = quote && to ? formatUnits(BigInt(quote.toAmount), Number(to.quantity.decimals)) : undefined
   const least = quote && to ? formatUnits(minimumReceived(quote, state.slippagePercent), Number(to.quantity.decimals)) : undefined
   const rate = quote && from && to && state.amount ? Number(received) / Number(state.amount) : undefined
-  const needsApproval = swap.needsApproval()
+  const isApprovalBatched = swap.isApprovalBatched()
+  const needsApproval = swap.needsApproval() && !isApprovalBatched
   const isBusy = state.step !== 'form'
   const canSubmit = !!from && !!to && !!quote && !state.isQuoting && !typedIssue && !issue && !isBusy
 
@@ -240,10 +246,12 @@ export default function SwapView() {
           {ts('swap.priceMoved')}
         </p>
       ) : null}
-      {needsApproval && from && state.amount ? <p className="muted">{ts('swap.approveNote', { amount: localizeDecimal(locale, state.amount), symbol: from.symbol })}</p> : null}
+      {(needsApproval || isApprovalBatched) && from && state.amount ? (
+        <p className="muted">{ts(isApprovalBatched ? 'swap.batchNote' : 'swap.approveNote', { amount: localizeDecimal(locale, state.amount), symbol: from.symbol })}</p>
+      ) : null}
       <Alert message={state.error} />
       <button type="submit" className="button send-submit" disabled={!canSubmit} aria-busy={isBusy || state.isQuoting || undefined}>
-        {state.step === 'approving' || state.step === 'swapping' ? ts('swap.inWallet') : needsApproval && from ? ts('swap.approve', { symbol: from.symbol }) : ts('swap.submit')}
+        {state.step === 'approving' || state.step === 'swapping' ? ts('swap.inWallet') : needsApproval && from ? ts('swap.approve', { symbol: from.symbol }) : isApprovalBatched && from ? ts('swap.approveAndSwap', { symbol: from.symbol }) : ts('swap.submit')}
       </button>
     </form>
   )
