@@ -193,7 +193,7 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     expect(failed).toEqual([])
   })
 
-  test('e-mail login through the secure frame: the mailed code connects a new embedded wallet, a reload keeps it, and the e-mail change view opens', async ({ page, stack }) => {
+  test('e-mail login through the secure frame: the mailed code connects a new embedded smart account, a reload keeps it, and the e-mail change view opens', async ({ page, stack }) => {
     test.setTimeout(150_000)
     const failed = recordLoadFailures(page)
     const email = `e2e-packed-${Date.now()}@tessera.test`
@@ -211,8 +211,9 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await page.reload()
     await expect(page.getByRole('button', { name: new RegExp(`${shown}$`) })).toBeVisible({ timeout: 30_000 })
     await expect(page.locator('iframe[data-tessera-frame]')).toHaveCSS('visibility', 'hidden')
-    // The e-mail change view, from Account.
+    // Account: the embedded wallet is a smart account by default (SPEC §6), and the e-mail change view opens.
     await page.getByRole('button', { name: new RegExp(`${shown}$`) }).click()
+    await expect(page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: /Smart account/ })).toBeVisible()
     await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Change e-mail' }).click()
     await expect(page.getByRole('dialog', { name: 'Change e-mail' }).getByLabel('New e-mail address')).toBeVisible()
     expect(failed).toEqual([])

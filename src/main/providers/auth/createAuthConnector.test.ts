@@ -111,6 +111,23 @@ describe('createAuthConnector', () => {
     expect(auth.eip155.embeddedWalletInfo?.()?.accountType).toBe('eoa')
   })
 
+  it('reconnects (after a reload) with the user read again on the frame’s chain: the preferred account type, both accounts', async () => {
+    const smart = '0x00000000000000000000000000000000000000aa'
+    const { fake, auth, ready, storage } = setUp({
+      APP_RPC_REQUEST: (request) => ((request.payload as { method: string }).method === 'eth_chainId' ? { ok: '0x7a69' } : undefined)!,
+      APP_GET_USER: (request) => ({ ok: { ...user, address: smart, accounts: [{ address, type: 'eoa' }, { address: smart, type: 'smartAccount' }], smartAccountDeployed: true, preferredAccountType: (request.payload as { preferredAccountType?: string }).preferredAccountType } }),
+    })
+    storage.set('preferredAccountTypes', { eip155: 'smartAccount' })
+    const accounts = auth.eip155.getAccounts()
+    await ready()
+    await expect(accounts).resolves.toEqual([smart])
+    expect(fake.posted.map((p) => p.message).filter((m) => !m.type.startsWith('APP_SYNC_')).map(({ type, payload }) => ({ type, payload }))).toEqual([
+      { type: 'APP_RPC_REQUEST', payload: { method: 'eth_chainId', chainNamespace: 'eip155' } },
+      { type: 'APP_GET_USER', payload: { chainId: 31337, preferredAccountType: 'smartAccount' } },
+    ])
+    expect(auth.eip155.embeddedWalletInfo?.()).toEqual({ accountType: 'smartAccount', accounts: [{ address, type: 'eoa' }, { address: smart, type: 'smartAccount' }], isSmartAccountDeployed: true })
+  })
+
   it("sends the wallet's requests as APP_RPC_REQUEST, switches network in the frame, and aborts open approvals", async () => {
     const { fake, auth, ready } = setUp({
       APP_RPC_REQUEST: (request) => ((request.payload as { method: string }).method === 'eth_accounts' ? { ok: [address] } : undefined)!,

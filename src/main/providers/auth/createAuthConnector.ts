@@ -208,11 +208,12 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
     },
     isAuthorized,
     // The EVM account and network are asked as EVM requests: the frame may be answering for its Solana side.
+    // After a reload the user is read again on the frame's EVM chain, with the account type the visitor prefers: the
+    // frame acts as that account, and Account shows the type and both accounts again.
     async getAccounts() {
       if (users.eip155) return [users.eip155.address]
-      const accounts = await walletRequest<string[]>({ method: 'eth_accounts' })
-      if (accounts.length === 0) throw createWidgetError('AUTH_SESSION_EXPIRED', { details: 'the frame has no open wallet' })
-      return accounts
+      const chainId = Number(await walletRequest<string>({ method: 'eth_chainId' }))
+      return [(await inTurn(() => getUser(chainId))).address]
     },
     getCaipNetworkId: async () => formatCaipNetworkId('eip155', Number(await walletRequest<string>({ method: 'eth_chainId' }))),
     disconnect: () => signOut('eip155'),

@@ -33,6 +33,8 @@ const widget = createWidget({
   ...(frameUrl ? { auth: { frameUrl } } : {}),
 })
 const show = (id: string) => [(text: string) => (document.getElementById(id)!.textContent = text), (e: { code?: string; details?: string; message?: string }) => (document.getElementById(id)!.textContent = `error ${e.code} ${e.details ?? e.message}`)] as const
+// The tests read the widget's state as a site's own code would.
+;(window as unknown as { widget: typeof widget }).widget = widget
 document.getElementById('react')!.textContent = `React ${version}`
 // The core is there once the widget has started (its code loads after the page's first frame).
 void widget.whenStarted().then(() => {
