@@ -49,7 +49,6 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
       projects: [{ id: PROJECT, allowedOrigins: [ALLOWED] }],
       chains: [{ chainId: 31337, name: 'Local', rpcUrl: anvil.rpcUrl, multicall3: seeded.multicall3, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, tokens: seeded.tokens }],
       prices: { ETH: 3_000, TUSD: 1, TSR: 2.5 },
-      onramp: { name: 'sample', urlTemplate: 'https://onramp.example/buy?address={address}&amount={amount}' },
     }
     await start()
   }, 60_000)
@@ -256,14 +255,16 @@ describe.each(['pglite', 'postgres'] as const)('data service on %s and anvil', (
     await expect(client.lookupName({ name: 'nobody' })).rejects.toMatchObject({ code: 'NAME_RESOLVE_FAILED', status: 404 })
   })
 
-  it('answers on-ramp calls with the samples, the placeholder quote and the provider URL; swaps are refused', async () => {
+  it('answers on-ramp calls without a provider with the samples and the placeholder quote, marked as estimates; swaps are refused', async () => {
     const options = await (await get('/v1/onramp/options')).json()
     expect(options.paymentCurrencies.map((c: { id: string }) => c.id)).toEqual(['USD', 'EUR'])
     expect(options.paymentCurrencies[0].paymentMethodLimits).toEqual([{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'ACH_BANK_ACCOUNT', min: '10.00', max: '25000.00' }])
     const quote = await (await post('/v1/onramp/quote', { purchaseCurrency: { id: 'ETH' }, paymentCurrency: { id: 'USD' }, amount: '100', network: 'ethereum' })).json()
-    expect(quote.quoteId).toBe('placeholder')
-    const url = await (await post('/v1/generators/onrampurl', { destinationWallets: [{ address: alice.address }], partnerUserId: 'u1', presetFiatAmount: 50 })).json()
-    expect(url).toEqual({ url: `https://onramp.example/buy?address=${alice.address}&amount=50` })
+    expect(quote).toMatchObject({ quoteId: 'placeholder', purchaseAmount: { value: '0', currency: 'ETH' }, quotes: [], isEstimate: true })
+    expect(options).toMatchObject({ providers: [], isEstimate: true, options: { paymentCurrencies: [{ id: 'USD', methods: [{ id: 'card', min: '10.00', max: '7500.00' }, { id: 'bank', min: '10.00', max: '25000.00' }] }, { id: 'EUR' }] } })
+    const url = await post('/v1/generators/onrampurl', { destinationWallets: [{ address: alice.address }], partnerUserId: 'u1', presetFiatAmount: 50 })
+    expect(url.status).toBe(400)
+    expect((await url.json()).error).toMatchObject({ code: 'ONRAMP_NOT_CONFIGURED', message: 'No on-ramp provider is configured on this service' })
     const swap = await get('/v1/convert/quotes?chainId=eip155:31337')
     expect(swap.status).toBe(400)
     expect((await swap.json()).error.message).toBe('Network not supported for Swaps')

@@ -77,7 +77,8 @@ export function createApiApp(appConfig: ApiConfig): Hono {
   })
 
   app.use('*', async (c, next) => {
-    if (openPaths.has(c.req.path)) return next()
+    // A provider's reports are signed by the provider and name no project (routes/onramp.ts checks them).
+    if (openPaths.has(c.req.path) || c.req.path.startsWith('/v1/onramp/webhooks/')) return next()
     const projectId = c.req.query('projectId')
     if (!projectId) return c.json(errorBody('PROJECT_ID_MISSING', 'projectId is required', 'projectId'), 400)
     const project = projects.get(projectId)

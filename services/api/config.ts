@@ -1,5 +1,7 @@
 import type { Address } from 'viem'
 import type { Database } from './db/createDatabase'
+import type { OnrampProvider } from './onramp/provider'
+import type { OnrampProviderConfig } from './onramp/providers'
 import type { HistoryCache } from './routes/historyCache'
 
 export type ServiceToken = { address: Address; name: string; symbol: string; decimals: number; iconUrl?: string }
@@ -54,8 +56,10 @@ export type ApiConfig = {
   /** Appended to registered names: alice → alice.tessera.id. */
   nameSuffix?: string
   wallets?: readonly WalletEntry[]
-  /** The on-ramp provider whose URL /v1/generators/onrampurl builds; none → the spec's sample options and placeholder quote. */
-  onramp?: { name: string; urlTemplate: string }
+  /** The on-ramp providers (services/api/onramp); none → the spec's sample options and placeholder quote. */
+  onramp?: { providers: readonly OnrampProviderConfig[] }
+  /** Providers made by the caller instead of from `onramp` (tests with a stand-in `fetch`). */
+  onrampProviders?: readonly OnrampProvider[]
   now?: () => number
   /**
    * CAIP-2 reference (genesis hash, first 32 characters) of the cluster a Sign In With Solana message means by

@@ -16,6 +16,8 @@ export type StackManifest = {
   /** The local Polkadot-SDK chain (chopsticks); absent when the stack was started with `polkadot: false`. */
   polkadot?: StackPolkadot
   services: { api: string; projectId: string; relay: string }
+  /** The on-ramp sandbox (services/onramp): its origin, where its checkout page opens; absent without a local chain. */
+  onramp?: { url: string; providers: { id: string; name: string }[] }
   /** E-mail and social sign-in: the auth service, its inbox and local providers; absent when started with `auth: false`. */
   auth?: StackAuth
   demo: { url: string } | null

@@ -42,6 +42,7 @@ describe('resolvePorts', () => {
       TESSERA_MAIL_PORT: String(free.mail),
       TESSERA_BUNDLER_PORT: String(free.bundler),
       TESSERA_PAYMASTER_PORT: String(free.paymaster),
+      TESSERA_ONRAMP_PORT: String(free.onramp),
     })
     expect(ports).toEqual(free)
   })
@@ -56,6 +57,7 @@ describe('resolvePorts', () => {
     ['smtp', 'SMTP capture', 'TESSERA_SMTP_PORT'],
     ['bundler', 'ERC-4337 bundler (Alto)', 'TESSERA_BUNDLER_PORT'],
     ['paymaster', 'paymaster service', 'TESSERA_PAYMASTER_PORT'],
+    ['onramp', 'on-ramp sandbox', 'TESSERA_ONRAMP_PORT'],
   ] as const)('names the %s port and the variable to change when it is taken', async (key, name, envVar) => {
     const taken = await occupy()
     const env = { ...stackPortsEnv(await freePorts()), [envVar]: String(taken) }
@@ -84,8 +86,8 @@ describe('resolvePorts', () => {
 describe('freePorts', () => {
   it('gives a distinct port to every part of the stack, the Solana RPC and PubSub, the Bitcoin API and the Polkadot chain included', async () => {
     const ports = await freePorts()
-    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'polkadot', 'api', 'demo', 'relay', 'bundler', 'paymaster', 'frame', 'auth', 'oidc', 'smtp', 'mail'])
-    expect(new Set(Object.values(ports)).size).toBe(16)
+    expect(Object.keys(ports)).toEqual(['anvil', 'anvil2', 'solana', 'solanaWs', 'bitcoin', 'polkadot', 'api', 'demo', 'relay', 'bundler', 'paymaster', 'onramp', 'frame', 'auth', 'oidc', 'smtp', 'mail'])
+    expect(new Set(Object.values(ports)).size).toBe(17)
   })
 
   it('picks under the ports Linux gives outgoing connections (32768 and up), in a range of its own for each test worker', () => {
@@ -106,7 +108,7 @@ describe('freePorts', () => {
     const second = Object.values(await freePorts())
     const all = [...first, ...second]
     for (const port of all) expect(port >= from && port <= to).toBe(true)
-    expect(new Set(all).size).toBe(32)
+    expect(new Set(all).size).toBe(34)
     expect(second).not.toContain(taken)
   })
 })

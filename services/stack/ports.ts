@@ -19,6 +19,8 @@ export const stackPorts = {
   // ERC-4337: the port the bundler's own docs use, and our paymaster service beside the other services.
   bundler: { name: 'ERC-4337 bundler (Alto)', envVar: 'TESSERA_BUNDLER_PORT', defaultPort: 4337 },
   paymaster: { name: 'paymaster service', envVar: 'TESSERA_PAYMASTER_PORT', defaultPort: 8793 },
+  // The on-ramp sandbox's API and checkout page, on an origin of its own as a real provider's is.
+  onramp: { name: 'on-ramp sandbox', envVar: 'TESSERA_ONRAMP_PORT', defaultPort: 8794 },
   // E-mail and social sign-in: the secure frame's own origin, the auth service, its local stand-ins.
   frame: { name: 'secure frame', envVar: 'TESSERA_FRAME_PORT', defaultPort: 5174 },
   auth: { name: 'auth service', envVar: 'TESSERA_AUTH_PORT', defaultPort: 8791 },

@@ -20,6 +20,7 @@ import { frameConfigPlugin, frameRoot, localFrameConfig } from './frameApp'
 import type { StackChain, StackManifest } from './manifest'
 import type { StackPorts } from './ports'
 import { startLocalBitcoin } from './startLocalBitcoin'
+import { startLocalOnramp } from './startLocalOnramp'
 import { startLocalPolkadot } from './startLocalPolkadot'
 import { startLocalSolana } from './startLocalSolana'
 
@@ -171,6 +172,9 @@ export async function startStack({
     }
 
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
+    // Buy: the sandbox provider pays on the first EVM chain (and Solana), and reports to the data service.
+    const onramp = smartChain ? await startLocalOnramp({ host, port: ports.onramp, apiUrl: `http://${host}:${ports.api}`, chain: smartChain, solana, prices: demoPrices, log }) : undefined
+    if (onramp) stops.push(onramp.stop)
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir })
     const api = await startApiServer({
       host,
@@ -188,6 +192,7 @@ export async function startStack({
       })),
       prices: demoPrices,
       wallets: loadWallets(),
+      ...(onramp && { onramp: { providers: onramp.providers } }),
       // Sign In With Solana says `Chain ID: localnet`; sessions for it are on the local chain's CAIP-2 reference.
       ...(solana ? { solanaLocalnetReference: solana.caipNetworkId.slice('solana:'.length) } : {}),
     }).catch(async (error: unknown) => {
@@ -218,6 +223,7 @@ export async function startStack({
       ...(bitcoin ? { bitcoin } : {}),
       ...(polkadot ? { polkadot } : {}),
       services: { api: api.url, projectId: DEMO_PROJECT_ID, relay: relay.url },
+      ...(onramp && { onramp: { url: onramp.url, providers: onramp.providers.map(({ id, name }) => ({ id, name })) } }),
       ...(auth ? { auth } : {}),
       demo: demoUrl ? { url: demoUrl } : null,
     }

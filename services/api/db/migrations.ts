@@ -104,6 +104,37 @@ export const migrations: readonly string[] = [
   // PGlite, and a history page makes about 160). The indexes on them are rebuilt with the new collation.
   `alter table transfers alter column from_address type text collate "C", alter column to_address type text collate "C";
    alter table names alter column address type text collate "C"`,
+  // On-ramp orders (SPEC §7 /v1/onramp/*): one row per hand-off to a provider's checkout, followed by the provider's
+  // reports, each report counted once (its id per provider); history finds an address's purchases by destination.
+  `create table onramp_orders (
+     id text primary key,
+     project_id text not null,
+     provider text not null,
+     provider_order_id text,
+     partner_user_id text not null,
+     destination text collate "C" not null,
+     network text not null,
+     asset text not null,
+     payment_currency text not null,
+     payment_method text not null,
+     payment_total text not null,
+     purchase_amount text not null,
+     status text not null,
+     tx_hash text,
+     failure_reason text,
+     created_at timestamptz not null default now(),
+     updated_at timestamptz not null default now()
+   );
+   create unique index onramp_orders_provider on onramp_orders (provider, provider_order_id);
+   create index onramp_orders_destination on onramp_orders (lower(destination), created_at desc);
+   create index onramp_orders_user on onramp_orders (project_id, partner_user_id, status);
+   create table onramp_events (
+     provider text not null,
+     event_id text not null,
+     received_at timestamptz not null default now(),
+     primary key (provider, event_id)
+   );
+   create index onramp_events_age on onramp_events (received_at)`,
 ]
 
 export async function migrate(db: Database) {

@@ -9,7 +9,9 @@ import {
   historyResponseSchema,
   identityResponseSchema,
   onrampOptionsSchema,
+  onrampOrderSchema,
   onrampQuoteSchema,
+  onrampUrlSchema,
   profileSchema,
   sessionNonceSchema,
   sessionSchema,
@@ -185,11 +187,11 @@ export function createDataServiceClient({
       (await call('getNameSuggestions', { path: `v1/profile/suggestions/${encodeURIComponent(name)}`, query: { zone }, schema: suggestionsResponseSchema, failure: 'NAME_SUGGESTIONS_FAILED' })).suggestions,
     registerName: ({ name, coinType, address, message, signature }: { name: string; coinType: number; address: string; message: string; signature: string }) =>
       call('registerName', { path: 'v1/profile/account', method: 'POST', body: { coin_type: coinType, address, message, signature }, schema: z.object({ success: z.boolean() }), failure: 'NAME_REGISTER_FAILED', params: { name } }),
-    generateOnrampUrl: (body: { destinationWallets: unknown[]; defaultNetwork?: string; partnerUserId: string; presetCryptoAmount?: number; presetFiatAmount?: number }) =>
-      call('generateOnrampUrl', { path: 'v1/generators/onrampurl', method: 'POST', body: { ...body, defaultExperience: 'buy' }, schema: z.object({ url: z.string() }) }),
+    generateOnrampUrl: (body: Parameters<DataServiceApi['generateOnrampUrl']>[0]) =>
+      call('generateOnrampUrl', { path: 'v1/generators/onrampurl', method: 'POST', body: { ...body, defaultExperience: 'buy' }, schema: onrampUrlSchema }),
     getOnrampOptions: () => call('getOnrampOptions', { path: 'v1/onramp/options', schema: onrampOptionsSchema }),
-    getOnrampQuote: (body: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string }) =>
-      call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema }),
+    getOnrampQuote: (body: Parameters<DataServiceApi['getOnrampQuote']>[0]) => call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema }),
+    getOnrampOrder: ({ orderId }: { orderId: string }) => call('getOnrampOrder', { path: `v1/onramp/orders/${encodeURIComponent(orderId)}`, schema: onrampOrderSchema }),
     createSessionNonce: () => call('createSessionNonce', { path: 'v1/sessions/nonce', method: 'POST', body: {}, schema: sessionNonceSchema, failure: 'SIWX_INIT_FAILED' }),
     createSession: ({ message, signature }: { message: string; signature: string }) =>
       call('createSession', { path: 'v1/sessions', method: 'POST', body: { message, signature }, schema: sessionSchema, failure: 'SIWX_INIT_FAILED' }),

@@ -6,7 +6,9 @@ import type {
   historyResponseSchema,
   identityResponseSchema,
   onrampOptionsSchema,
+  onrampOrderSchema,
   onrampQuoteSchema,
+  onrampUrlSchema,
   profileSchema,
   sessionNonceSchema,
   sessionSchema,
@@ -27,7 +29,7 @@ import type {
 export const dataServiceMethods = [
   'getSupportedChains', 'getIdentity', 'getTransactionHistory', 'getBalance', 'getFungiblePrice', 'getGasPrice', 'getSwapQuote',
   'getSwapTokens', 'getAllowance', 'buildSwapTransaction', 'buildApproveTransaction', 'lookupName', 'reverseLookup',
-  'getNameSuggestions', 'registerName', 'generateOnrampUrl', 'getOnrampOptions', 'getOnrampQuote', 'createSessionNonce', 'createSession', 'getSession', 'revokeSession',
+  'getNameSuggestions', 'registerName', 'generateOnrampUrl', 'getOnrampOptions', 'getOnrampQuote', 'getOnrampOrder', 'createSessionNonce', 'createSession', 'getSession', 'revokeSession',
   'getWallets', 'getAnalyticsConfig', 'sendAnalyticsEvent',
 ] as const
 
@@ -57,9 +59,21 @@ export type DataServiceApi = {
   reverseLookup(args: { address: string; sender?: string }): Promise<z.infer<typeof profileSchema>[]>
   getNameSuggestions(args: { name: string; zone?: string }): Promise<z.infer<typeof suggestionsResponseSchema>['suggestions']>
   registerName(args: { name: string; coinType: number; address: string; message: string; signature: string }): Promise<{ success: boolean }>
-  generateOnrampUrl(args: { destinationWallets: unknown[]; defaultNetwork?: string; partnerUserId: string; presetCryptoAmount?: number; presetFiatAmount?: number }): Promise<{ url: string }>
+  generateOnrampUrl(args: {
+    destinationWallets: unknown[]
+    defaultNetwork?: string
+    partnerUserId: string
+    presetCryptoAmount?: number
+    presetFiatAmount?: number
+    provider?: string
+    paymentCurrency?: string
+    paymentMethod?: 'card' | 'bank'
+    defaultAsset?: string
+    redirectUrl?: string
+  }): Answer<typeof onrampUrlSchema>
   getOnrampOptions(): Answer<typeof onrampOptionsSchema>
-  getOnrampQuote(args: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string }): Answer<typeof onrampQuoteSchema>
+  getOnrampQuote(args: { purchaseCurrency: unknown; paymentCurrency: unknown; amount: string; network: string; paymentMethod?: 'card' | 'bank' }): Answer<typeof onrampQuoteSchema>
+  getOnrampOrder(args: { orderId: string }): Answer<typeof onrampOrderSchema>
   createSessionNonce(): Answer<typeof sessionNonceSchema>
   createSession(args: { message: string; signature: string }): Answer<typeof sessionSchema>
   getSession(args: { id: string }): Answer<typeof sessionSchema>

@@ -1,0 +1,488 @@
+/**
+ * Coinbase Onramp (CDP Onramp API v1) behind OnrampProvider. The request and answer shapes follow Coinbase's
+ * published documentation, as recorded in ./recorded/coinbase-*.json:
+ * - Authentication, the CDP API key JWT (iss 'cdp', sub and kid the key name, nbf/exp, uri 'METHOD host/path', a
+ *   nonce in the header; ES256 for an EC key, EdDSA for an Ed25519 key):
+ *   https://docs.cdp.coinbase.com/api-reference/authentication and
+ *   https://docs.cdp.coinbase.com/sdks/cdp-sdks-v2/typescript/auth/JWT/generateJwt
+ * - Buy options (payment_currencies[].limits, purchase_currencies[].networks):
+ *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/get-buy-options and
+ *   https://docs.cdp.coinbase.com/onramp/coinbase-hosted-onramp/countries-&-currencies
+ * - Buy quote (payment_total, payment_subtotal, purchase_amount, coinbase_fee, network_fee, quote_id):
+ *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/create-buy-quote and
+ *   https://docs.cdp.coinbase.com/onramp/coinbase-hosted-onramp/generating-quotes
+ * - Session token (addresses[].blockchains, assets, clientIp) and the pay.coinbase.com URL parameters:
+ *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/create-session-token,
+ *   https://docs.cdp.coinbase.com/onramp/reference and https://docs.cdp.coinbase.com/pay-sdk/docs/api-aggregating
+ * - Transaction status (ONRAMP_TRANSACTION_STATUS_*, tx_hash, partner_user_ref):
+ *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/get-onramp-transactions-by-id and
+ *   https://docs.cdp.coinbase.com/onramp/core-features/transaction-status
+ *
+ * Orders are found by `partnerUserRef` (the URL parameter Coinbase's current docs name; older docs call it
+ * partnerUserId): Coinbase lists a ref's transactions newest first, so checkout hands it our order id (32 hex
+ * characters, unique to the order) and orderStatus reads that ref's newest transaction.
+ */
+import { createPrivateKey, randomBytes, sign, type KeyObject } from 'node:crypto'
+import * as z from 'zod/mini'
+import {
+  OnrampProviderError,
+  type OnrampAsset,
+  type OnrampCheckout,
+  type OnrampCheckoutRequest,
+  type OnrampLimit,
+  type OnrampOptions,
+  type OnrampOrderStatus,
+  type OnrampOrderUpdate,
+  type OnrampPaymentMethod,
+  type OnrampProvider,
+  type OnrampQuote,
+  type OnrampQuoteRequest,
+} from './provider'
+
+export type CreateCoinbaseOnrampParameters = {
+  /** The provider's id in the data service's configuration. */
+  id: string
+  name: string
+  /** The CDP Secret API key's name (its id, or `organizations/…/apiKeys/…`): the JWT's `sub` and `kid`. */
+  apiKeyName: string
+  /** The CDP Secret API key's secret: an EC P-256 private key in PEM, or a base64 Ed25519 key (seed and public key). */
+  apiKeySecret: string
+  /** Default https://api.developer.coinbase.com. */
+  baseUrl?: string
+  /** Where the visitor buys; default https://pay.coinbase.com. */
+  payBaseUrl?: string
+  /** The country whose buy options `options()` lists and quotes default to; default 'US'. */
+  optionsCountry?: string
+  fetch?: typeof globalThis.fetch
+  now?: () => number
+  timeoutMs?: number
+}
+
+/** Coinbase's call for a visitor's checkout; `clientIp` is sent with the session token when the data service has it. */
+export type CoinbaseCheckoutRequest = OnrampCheckoutRequest & { clientIp?: string }
+
+/** Largest answer read from Coinbase: anything longer is refused unread. */
+export const MAX_ANSWER_BYTES = 1024 * 1024
+/** Coinbase's JWTs live two minutes (its SDKs' default). */
+const JWT_LIFETIME_S = 120
+/** The buy options quote() and checkout() name networks and assets by, kept this long. */
+const CATALOG_TTL_MS = 60 * 60_000
+/** Coinbase's URL parameter partnerUserRef holds at most this many characters. */
+const MAX_PARTNER_USER_REF = 50
+const FIAT_AMOUNT = /^\d{1,20}(\.\d{1,18})?$/
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+const decimal = z.string().check(z.regex(/^\d{1,30}(\.\d{1,30})?$/))
+const amount = z.object({ value: decimal, currency: z.string().check(z.maxLength(64)) })
+const text = (max: number) => z.string().check(z.maxLength(max))
+
+const optionsSchema = z.object({
+  payment_currencies: z.array(
+    z.object({ id: text(16), limits: z.array(z.object({ id: text(64), min: decimal, max: decimal })).check(z.maxLength(64)) }),
+  ).check(z.maxLength(500)),
+  purchase_currencies: z.array(
+    z.object({
+      id: text(128),
+      name: text(256),
+      symbol: text(32),
+      networks: z.array(
+        z.object({ name: text(64), display_name: z.optional(text(256)), chain_id: z.optional(text(32)), contract_address: z.optional(text(128)) }),
+      ).check(z.maxLength(100)),
+    }),
+  ).check(z.maxLength(5_000)),
+})
+
+const quoteSchema = z.object({
+  payment_total: amount,
+  payment_subtotal: amount,
+  purchase_amount: amount,
+  coinbase_fee: amount,
+  network_fee: amount,
+  quote_id: text(256),
+})
+
+const tokenSchema = z.object({ token: z.string().check(z.minLength(1), z.maxLength(4_096)) })
+
+const transactionsSchema = z.object({
+  transactions: z.array(
+    z.object({
+      status: z.string().check(z.regex(/^ONRAMP_TRANSACTION_STATUS_[A-Z_]{1,40}$/)),
+      transaction_id: z.optional(text(128)),
+      partner_user_ref: z.optional(text(256)),
+      tx_hash: z.optional(text(256)),
+      // The reference table says String; its example (and the webhooks) an amount object.
+      purchase_amount: z.optional(z.union([decimal, amount])),
+    }),
+  ).check(z.maxLength(1_000)),
+})
+
+/** What buy options name an asset on a network by, for quote() and checkout(). */
+type CatalogEntry = { asset: OnrampAsset; currencyId: string; networkName: string }
+type Catalog = {
+  options: OnrampOptions
+  /** `${network}|${symbol}` → how Coinbase names it. */
+  assets: Map<string, CatalogEntry>
+  /** `${currency}|${method}` → Coinbase's payment method and its limits. */
+  methods: Map<string, { coinbaseMethod: string; min: string; max: string }>
+}
+
+/**
+ * Coinbase Onramp as an OnrampProvider: buy options, quotes, a session-token checkout URL on pay.coinbase.com, and
+ * the status of an order's transaction, every call signed with the site's CDP Secret API key.
+ * @example const coinbase = createCoinbaseOnramp({ id: 'coinbase', name: 'Coinbase', apiKeyName, apiKeySecret })
+ */
+export function createCoinbaseOnramp({
+  id,
+  name,
+  apiKeyName,
+  apiKeySecret,
+  baseUrl = 'https://api.developer.coinbase.com',
+  payBaseUrl = 'https://pay.coinbase.com',
+  optionsCountry = 'US',
+  fetch = globalThis.fetch,
+  now = Date.now,
+  timeoutMs = 10_000,
+}: CreateCoinbaseOnrampParameters): OnrampProvider & { checkout: (request: CoinbaseCheckoutRequest) => Promise<OnrampCheckout> } {
+  const signer = cdpSigner(apiKeyName, apiKeySecret)
+  const api = new URL(baseUrl)
+
+  /**
+   * The one way to Coinbase:
+   * 1. sign a JWT for this method, host and path;
+   * 2. send with a timeout, following no redirect;
+   * 3. read at most MAX_ANSWER_BYTES;
+   * 4. a 2xx must be JSON in the published shape; a non-2xx is `refused` where the call says what a refusal is,
+   *    `unavailable` otherwise. Coinbase's own text never reaches the error.
+   */
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodMiniType<T>,
+    { query, body, refusal }: { query?: Record<string, string>; body?: unknown; refusal?: { message: string; field?: string } } = {},
+  ): Promise<T> {
+    const url = new URL(path, api)
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value)
+    const jwt = signer({ method, host: url.host, path: url.pathname, nowS: Math.floor(now() / 1000) })
+    let response: Response
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        redirect: 'error',
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+    } catch (error) {
+      throw unreachable(error, path, timeoutMs)
+    }
+    const answerText = await readBounded(response, path, timeoutMs)
+    if (response.status < 200 || response.status > 299) {
+      if (refusal && (response.status === 400 || response.status === 422)) throw new OnrampProviderError('refused', refusal.message, refusal.field)
+      throw new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} with HTTP ${response.status}`)
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(answerText)
+    } catch {
+      throw new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} with a body that is not JSON`)
+    }
+    const parsed = schema.safeParse(json)
+    if (!parsed.success) throw new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} in a shape it does not publish`)
+    return parsed.data
+  }
+
+  async function fetchCatalog(): Promise<Catalog> {
+    const answer = await call('GET', '/onramp/v1/buy/options', optionsSchema, { query: { country: optionsCountry } })
+    return toCatalog(answer)
+  }
+
+  let cached: { catalog: Promise<Catalog>; expiresAt: number } | undefined
+  const remember = (catalog: Promise<Catalog>) => {
+    const entry = { catalog, expiresAt: now() + CATALOG_TTL_MS }
+    cached = entry
+    catalog.catch(() => {
+      if (cached === entry) cached = undefined
+    })
+    return catalog
+  }
+  const catalog = () => (cached && cached.expiresAt > now() ? cached.catalog : remember(fetchCatalog()))
+
+  const assetOn = async (network: string, asset: string) => {
+    const entry = (await catalog()).assets.get(`${network}|${asset}`)
+    if (!entry) throw new OnrampProviderError('refused', `Coinbase does not sell ${asset} on ${network}`, 'asset')
+    return entry
+  }
+
+  return {
+    id,
+    name,
+
+    async options() {
+      return (await remember(fetchCatalog())).options
+    },
+
+    async quote(request: OnrampQuoteRequest): Promise<OnrampQuote> {
+      if (!FIAT_AMOUNT.test(request.amount)) throw new OnrampProviderError('refused', 'The amount is not a decimal amount', 'amount')
+      const entry = await assetOn(request.network, request.asset)
+      const country = request.country ?? optionsCountry
+      const method = (await catalog()).methods.get(`${request.paymentCurrency}|${request.paymentMethod}`)
+      // The limits are those of the options' country: elsewhere Coinbase alone knows them.
+      if (country === optionsCountry) {
+        if (!method) throw new OnrampProviderError('refused', `Coinbase does not take ${request.paymentMethod} payments in ${request.paymentCurrency}`, 'paymentMethod')
+        if (compareDecimal(request.amount, method.min) < 0) throw new OnrampProviderError('refused', `Coinbase takes at least ${method.min} ${request.paymentCurrency}`, 'amount')
+        if (compareDecimal(request.amount, method.max) > 0) throw new OnrampProviderError('refused', `Coinbase takes at most ${method.max} ${request.paymentCurrency}`, 'amount')
+      }
+      const answer = await call('POST', '/onramp/v1/buy/quote', quoteSchema, {
+        body: {
+          purchase_currency: entry.currencyId,
+          purchase_network: entry.networkName,
+          payment_amount: twoDecimals(request.amount),
+          payment_currency: request.paymentCurrency,
+          payment_method: method?.coinbaseMethod ?? (request.paymentMethod === 'card' ? 'CARD' : 'ACH_BANK_ACCOUNT'),
+          country,
+        },
+        refusal: { message: 'Coinbase will not quote this purchase' },
+      })
+      // Coinbase falls back to USD for a currency it does not take.
+      if (answer.payment_total.currency !== request.paymentCurrency) {
+        throw new OnrampProviderError('refused', `Coinbase does not take payment in ${request.paymentCurrency}`, 'paymentCurrency')
+      }
+      if (compareDecimal(answer.purchase_amount.value, '0') <= 0) throw new OnrampProviderError('unavailable', 'Coinbase Onramp quoted nothing to buy')
+      return {
+        provider: id,
+        quoteId: answer.quote_id,
+        paymentCurrency: request.paymentCurrency,
+        paymentMethod: request.paymentMethod,
+        paymentTotal: answer.payment_total.value,
+        fees: { provider: answer.coinbase_fee.value, network: answer.network_fee.value },
+        network: request.network,
+        asset: request.asset,
+        purchaseAmount: answer.purchase_amount.value,
+        price: divideDecimal(answer.payment_subtotal.value, answer.purchase_amount.value),
+      }
+    },
+
+    async checkout(request: CoinbaseCheckoutRequest): Promise<OnrampCheckout> {
+      const { quote } = request
+      if (request.orderId.length > MAX_PARTNER_USER_REF) {
+        throw new OnrampProviderError('refused', `Coinbase takes an order reference of at most ${MAX_PARTNER_USER_REF} characters`, 'orderId')
+      }
+      const entry = await assetOn(quote.network, quote.asset)
+      const method = (await catalog()).methods.get(`${quote.paymentCurrency}|${quote.paymentMethod}`)
+      const { token } = await call('POST', '/onramp/v1/token', tokenSchema, {
+        body: {
+          addresses: [{ address: request.destination, blockchains: [entry.networkName] }],
+          assets: [entry.asset.symbol],
+          ...(request.clientIp ? { clientIp: request.clientIp } : {}),
+        },
+        refusal: { message: 'Coinbase will not open a checkout for this address and asset' },
+      })
+      const parameters = new URLSearchParams({
+        sessionToken: token,
+        defaultNetwork: entry.networkName,
+        defaultPaymentMethod: method?.coinbaseMethod ?? (quote.paymentMethod === 'card' ? 'CARD' : 'ACH_BANK_ACCOUNT'),
+        presetFiatAmount: quote.paymentTotal,
+        fiatCurrency: quote.paymentCurrency,
+        ...(quote.quoteId ? { quoteId: quote.quoteId } : {}),
+        partnerUserRef: request.orderId,
+        ...(request.redirectUrl ? { redirectUrl: request.redirectUrl } : {}),
+      })
+      return { url: `${new URL('/buy/select-asset', payBaseUrl)}?${parameters}` }
+    },
+
+    async orderStatus({ providerOrderId, orderId }): Promise<OnrampOrderUpdate | undefined> {
+      const { transactions } = await call('GET', `/onramp/v1/buy/user/${encodeURIComponent(orderId)}/transactions`, transactionsSchema, {
+        query: { pageSize: '10' },
+      })
+      const mine = transactions.filter((transaction) => transaction.partner_user_ref === undefined || transaction.partner_user_ref === orderId)
+      // Newest first: with a ref unique to the order, the first is the order's.
+      const transaction = providerOrderId ? mine.find((candidate) => candidate.transaction_id === providerOrderId) : mine[0]
+      if (!transaction) return undefined
+      const txHash = transaction.tx_hash && !/^(0x)?$/.test(transaction.tx_hash) ? transaction.tx_hash : undefined
+      const status = statusOf(transaction.status, txHash)
+      const purchase = typeof transaction.purchase_amount === 'string' ? transaction.purchase_amount : transaction.purchase_amount?.value
+      return {
+        status,
+        ...(txHash && status !== 'failed' ? { txHash } : {}),
+        ...(purchase && compareDecimal(purchase, '0') > 0 ? { purchaseAmount: purchase } : {}),
+        ...(status === 'failed' ? { failureReason: 'Coinbase did not complete the purchase.' } : {}),
+      }
+    },
+  }
+}
+
+/** ONRAMP_TRANSACTION_STATUS_*: SUCCESS landed, FAILED failed, IN_PROGRESS sent once it has a hash; anything else waits. */
+function statusOf(status: string, txHash: string | undefined): OnrampOrderStatus {
+  if (status === 'ONRAMP_TRANSACTION_STATUS_SUCCESS') return 'completed'
+  if (status === 'ONRAMP_TRANSACTION_STATUS_FAILED') return 'failed'
+  if (status === 'ONRAMP_TRANSACTION_STATUS_IN_PROGRESS' && txHash) return 'sent'
+  return 'pending'
+}
+
+/** Coinbase's payment methods as ours: cards, and bank transfers (ACH, SEPA); the rest (wallets, Apple Pay…) skipped. */
+function methodOf(coinbaseMethod: string): OnrampPaymentMethod | undefined {
+  const upper = coinbaseMethod.toUpperCase()
+  if (upper === 'CARD') return 'card'
+  if (upper === 'ACH_BANK_ACCOUNT' || upper.startsWith('SEPA')) return 'bank'
+  return undefined
+}
+
+/** A Coinbase network as CAIP-2: an EVM chain id, or Solana mainnet by name; undefined for the rest (skipped). */
+function networkOf(network: { name: string; chain_id?: string }): string | undefined {
+  if (network.chain_id && /^[1-9]\d{0,15}$/.test(network.chain_id)) return `eip155:${network.chain_id}`
+  if (network.name === 'solana') return SOLANA_MAINNET
+  return undefined
+}
+
+function toCatalog(answer: z.infer<typeof optionsSchema>): Catalog {
+  const methods: Catalog['methods'] = new Map()
+  const paymentCurrencies: OnrampOptions['paymentCurrencies'] = []
+  for (const currency of answer.payment_currencies) {
+    for (const limit of currency.limits) {
+      const method = methodOf(limit.id)
+      if (!method) continue
+      const key = `${currency.id}|${method}`
+      const known = methods.get(key)
+      // Two of Coinbase's methods behind one of ours (ACH and SEPA): the widest range, quoted with the first.
+      methods.set(key, known ? { ...known, min: minDecimal(known.min, limit.min), max: maxDecimal(known.max, limit.max) } : { coinbaseMethod: limit.id.toUpperCase(), min: limit.min, max: limit.max })
+    }
+    const limits: OnrampLimit[] = (['card', 'bank'] as const).flatMap((method) => {
+      const known = methods.get(`${currency.id}|${method}`)
+      return known ? [{ id: method, min: known.min, max: known.max }] : []
+    })
+    if (limits.length) paymentCurrencies.push({ id: currency.id, methods: limits })
+  }
+  const assets: Catalog['assets'] = new Map()
+  for (const currency of answer.purchase_currencies) {
+    for (const network of currency.networks) {
+      const caip = networkOf(network)
+      if (!caip) continue
+      const address = network.contract_address || undefined
+      const decimals = decimalsOf(caip, currency.symbol, !address)
+      if (decimals === undefined) continue
+      const asset: OnrampAsset = { network: caip, symbol: currency.symbol, name: currency.name, decimals, ...(address ? { address } : {}) }
+      assets.set(`${caip}|${currency.symbol}`, { asset, currencyId: currency.id, networkName: network.name })
+    }
+  }
+  return { options: { countries: [], paymentCurrencies, assets: [...assets.values()].map((entry) => entry.asset) }, assets, methods }
+}
+
+/**
+ * Coinbase's options carry no decimals. The native currency of an EVM chain has 18 and SOL 9; a token only where its
+ * network and symbol settle it: USDC, USDT, EURC and PYUSD 6 on the networks listed, ETH, WETH and DAI 18 on EVM chains,
+ * wrapped bitcoin 8 on EVM chains and Solana. Anything else is skipped rather than guessed.
+ */
+function decimalsOf(network: string, symbol: string, isNative: boolean): number | undefined {
+  const isEvm = network.startsWith('eip155:')
+  if (isNative) return isEvm ? 18 : network === SOLANA_MAINNET ? 9 : undefined
+  const upper = symbol.toUpperCase()
+  if (['USDC', 'USDT', 'EURC', 'PYUSD'].includes(upper)) return SIX_DECIMAL_STABLECOIN_NETWORKS.has(network) ? 6 : undefined
+  if (['ETH', 'WETH', 'DAI'].includes(upper)) return isEvm ? 18 : undefined
+  if (['BTC', 'CBBTC', 'WBTC'].includes(upper)) return isEvm || network === SOLANA_MAINNET ? 8 : undefined
+  return undefined
+}
+/** Ethereum, Optimism, Polygon, Base, Arbitrum One, Avalanche C-Chain and Solana: their dollar and euro coins have 6 decimals. */
+const SIX_DECIMAL_STABLECOIN_NETWORKS = new Set(['eip155:1', 'eip155:10', 'eip155:137', 'eip155:8453', 'eip155:42161', 'eip155:43114', SOLANA_MAINNET])
+
+type Signer = (request: { method: string; host: string; path: string; nowS: number }) => string
+
+/**
+ * Signs CDP API key JWTs with node:crypto: ES256 for an EC P-256 PEM secret, EdDSA for a base64 Ed25519 secret
+ * (32-byte seed then 32-byte public key). A secret of neither kind fails here, at configuration, never in a request.
+ */
+function cdpSigner(keyName: string, secret: string): Signer {
+  const { key, alg } = privateKeyOf(secret)
+  const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url')
+  return ({ method, host, path, nowS }) => {
+    const header = base64url(JSON.stringify({ alg, kid: keyName, typ: 'JWT', nonce: randomBytes(16).toString('hex') }))
+    const claims = base64url(JSON.stringify({ iss: 'cdp', sub: keyName, nbf: nowS, exp: nowS + JWT_LIFETIME_S, uri: `${method} ${host}${path}` }))
+    const input = Buffer.from(`${header}.${claims}`)
+    const signature = alg === 'ES256' ? sign('sha256', input, { key, dsaEncoding: 'ieee-p1363' }) : sign(null, input, key)
+    return `${header}.${claims}.${base64url(signature)}`
+  }
+}
+
+function privateKeyOf(secret: string): { key: KeyObject; alg: 'ES256' | 'EdDSA' } {
+  const invalid = () => new Error('The Coinbase API key secret is neither an EC P-256 private key in PEM nor a base64 Ed25519 key')
+  // Secrets pasted into environment variables often keep their newlines escaped.
+  const text = secret.trim().replace(/\\n/g, '\n')
+  if (text.includes('-----BEGIN')) {
+    let key: KeyObject
+    try {
+      key = createPrivateKey(text)
+    } catch {
+      throw invalid()
+    }
+    if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw invalid()
+    return { key, alg: 'ES256' }
+  }
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(text) ? Buffer.from(text, 'base64') : Buffer.alloc(0)
+  if (bytes.length !== 64) throw invalid()
+  try {
+    const key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: bytes.subarray(0, 32).toString('base64url'), x: bytes.subarray(32).toString('base64url') }, format: 'jwk' })
+    return { key, alg: 'EdDSA' }
+  } catch {
+    throw invalid()
+  }
+}
+
+function unreachable(error: unknown, path: string, timeoutMs: number) {
+  const isTimeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
+  return new OnrampProviderError('unavailable', isTimeout ? `Coinbase Onramp did not answer ${path} within ${timeoutMs} ms` : `Coinbase Onramp could not be reached for ${path}`)
+}
+
+/** The answer's text, at most MAX_ANSWER_BYTES of it: a longer one is cancelled (not awaited) and left unread. */
+async function readBounded(response: Response, path: string, timeoutMs: number): Promise<string> {
+  const tooLong = () => new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} with more than ${MAX_ANSWER_BYTES} bytes`)
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
+    void response.body?.cancel().catch(() => undefined)
+    throw tooLong()
+  }
+  const reader = response.body?.getReader()
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  try {
+    while (reader) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes += value.byteLength
+      if (bytes > MAX_ANSWER_BYTES) {
+        void reader.cancel().catch(() => undefined)
+        throw tooLong()
+      }
+      chunks.push(value)
+    }
+  } catch (error) {
+    if (error instanceof OnrampProviderError) throw error
+    throw unreachable(error, path, timeoutMs)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+// Decimal strings as scaled bigints: amounts are money, never floats.
+const SCALE = 30
+const scaled = (value: string) => {
+  const [whole = '0', fraction = ''] = value.split('.')
+  return BigInt(whole + fraction.padEnd(SCALE, '0').slice(0, SCALE))
+}
+const compareDecimal = (a: string, b: string) => {
+  const difference = scaled(a) - scaled(b)
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0
+}
+const minDecimal = (a: string, b: string) => (compareDecimal(a, b) <= 0 ? a : b)
+const maxDecimal = (a: string, b: string) => (compareDecimal(a, b) >= 0 ? a : b)
+
+/** a ÷ b to `places` decimals, rounded half up, trailing zeros dropped. */
+function divideDecimal(a: string, b: string, places = 8): string {
+  const numerator = scaled(a) * 10n ** BigInt(places) * 2n
+  const quotient = (numerator / scaled(b) + 1n) / 2n
+  const digits = quotient.toString().padStart(places + 1, '0')
+  const fraction = digits.slice(-places).replace(/0+$/, '')
+  return fraction ? `${digits.slice(0, -places)}.${fraction}` : digits.slice(0, -places)
+}
+
+/** Coinbase asks for payment amounts with two decimals ('100.00'); one with more is sent as given. */
+function twoDecimals(value: string): string {
+  const [whole, fraction = ''] = value.split('.')
+  return fraction.length <= 2 ? `${whole}.${fraction.padEnd(2, '0')}` : value
+}
