@@ -1,6 +1,29 @@
 // Size budgets of the npm package (`npm test` runs them after `npm run build`). Measured with gzip, React and React DOM
 // excluded; `npm run bench:ui` measures the same in a browser against a plain React page.
 
+import { readdirSync, readFileSync } from 'node:fs'
+
+/** The chunks a built chunk imports statically (`import()` excluded), each once, itself included. */
+function staticClosure(file, seen = new Set()) {
+  if (seen.has(file)) return seen
+  seen.add(file)
+  for (const [, next] of readFileSync(`dist/${file}`, 'utf8').matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) staticClosure(next, seen)
+  return seen
+}
+const builtChunk = (pattern) => readdirSync('dist').find((file) => pattern.test(file))
+
+/**
+ * The modal as a visitor fetches it: its chunk and every chunk it imports that the page does not already hold (the
+ * entry, and the widget's start and mount, loaded after the first frame). A view that loads later (Swap, Buy) may share
+ * modules with the modal, and the bundler then moves them to a chunk of their own: they still count here.
+ */
+function modalChunks() {
+  const modal = builtChunk(/^Modal-[\w-]+\.js$/)
+  if (!modal) return ['dist/Modal-*.js']
+  const held = new Set(['tessera.js', builtChunk(/^startWidget-[\w-]+\.js$/), builtChunk(/^mountWidget-[\w-]+\.js$/)].filter(Boolean).flatMap((file) => [...staticClosure(file)]))
+  return [...staticClosure(modal)].filter((file) => !held.has(file)).map((file) => `dist/${file}`)
+}
+
 /** Code behind `import()` loads later (the modal, features, WalletConnect): kept out of the first-click budget. */
 const lazyImportsStayLazy = (config) => ({
   ...config,
@@ -59,12 +82,15 @@ export default [
     // 36.1 KiB with Swap's row, its lazy entry and its error sentences (issue 31: the view itself is a chunk of its own)
     // and the amount field Send and Swap share (36.90 kB); 36.2 KiB with the embedded wallet's account-type row (issue 32:
     // its lazy entry and the state it reads; the row and its words are a chunk of their own) and the batch-failure
-    // sentence in French (37.06 kB); 36.4 KiB with the chain signed into a name's registration (37.15 kB).
+    // sentence in French (37.06 kB); 36.4 KiB with the chain signed into a name's registration (37.15 kB). Since issue
+    // 33 the modal counts every chunk it imports that the page does not already hold (see modalChunks): with Buy's lazy
+    // view sharing the catalogues and Alert, the bundler moved them to a chunk of their own, and the modal's file alone
+    // fell to 28.7 kB while a visitor fetched more. Measured so, with Buy's row and its words: 47.08 kB.
     name: 'the modal and its views (prefetched on idle or hover)',
-    path: 'dist/Modal-*.js',
+    path: modalChunks(),
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '36.4 KiB',
+    limit: '46.5 KiB',
   },
   {
     // The Swap view, its controller and its words: loaded on the first visit to Swap, never with the modal (issue 31).
@@ -73,6 +99,14 @@ export default [
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
     limit: '8 KiB',
+  },
+  {
+    // The Buy view, its controller and its words: loaded on the first visit to Buy, never with the modal (issue 33).
+    name: 'Buy: its view and controller (on first use only)',
+    path: 'dist/BuyView-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '6.5 KiB',
   },
   {
     name: 'WalletConnect: its worker and the sign client (on first use only)',

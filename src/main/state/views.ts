@@ -18,6 +18,8 @@ export const views = [
   // The account's tokens and their balances (SPEC: see token balances).
   'Tokens',
   'Swap',
+  // Buy crypto with a card or a bank transfer through an on-ramp provider (SPEC §1).
+  'Buy',
   // E-mail login (SPEC §1): approve this device from the e-mail, then the code.
   'EmailVerifyDevice',
   'EmailVerifyOtp',
@@ -48,7 +50,7 @@ export function resolveOpenView({ requestedView, isConnected, isMobile, hasAdapt
 }
 
 /** Views that show a connected account; with the account gone, the modal goes back to Connect. */
-export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'Receive', 'Activity', 'Tokens', 'Swap', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage', 'EmailChange'])
+export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'Receive', 'Activity', 'Tokens', 'Swap', 'Buy', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage', 'EmailChange'])
 
 /** Where closing leads in embedded mode (SPEC §2): Account when connected, otherwise Connect. */
 export const embeddedCloseView = (isConnected: boolean): View => (isConnected ? 'Account' : 'Connect')

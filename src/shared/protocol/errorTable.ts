@@ -146,6 +146,9 @@ export const errorTable = {
   SWAP_QUOTE_UNAVAILABLE: { message: 'No price was found for this swap. Try again in a moment.', kind: 'service' },
   SWAP_PRICE_MOVED: { message: 'The price moved past your slippage tolerance before the swap went through: nothing was swapped', kind: 'widget' },
   SWAP_WOULD_FAIL: { message: 'This swap would fail on chain. Check the amounts and try again.', kind: 'widget' },
+  // Buy (the data service's on-ramp routes): a provider that does not answer, or a purchase that did not go through.
+  ONRAMP_UNAVAILABLE: { message: 'The payment provider could not be reached. Try again in a moment.', kind: 'service' },
+  ONRAMP_PURCHASE_FAILED: { message: 'The purchase did not go through: nothing was taken from you', kind: 'widget' },
   // Smart accounts (ERC-4337): an operation the bundler's simulation refuses, said before anyone is asked.
   CALL_WOULD_FAIL: { message: 'Call {index} of {count} would fail ({reason}): nothing was sent', kind: 'contract' },
   // The auth service (services/auth) behind the secure frame: e-mail codes, sessions, key shares, social and Farcaster sign-in.

@@ -114,6 +114,8 @@ describe('WidgetError', () => {
         "NONCE_TOO_LOW": "Nonce provided for the transaction is lower than the current nonce of the account.",
         "NO_ACTIVE_CAIP_ADDRESS": "No ActiveCaipAddress found",
         "NO_RPC_URL": "No URL was provided to the Transport. Please provide a valid RPC URL to the Transport.",
+        "ONRAMP_PURCHASE_FAILED": "The purchase did not go through: nothing was taken from you",
+        "ONRAMP_UNAVAILABLE": "The payment provider could not be reached. Try again in a moment.",
         "PARSE_ERROR": "Invalid JSON was received by the server. An error occurred on the server while parsing the JSON text.",
         "POLKADOT_ADDRESS_WRONG_NETWORK": "This is a {addressNetwork} address; the selected network is {network}",
         "POLKADOT_BELOW_EXISTENTIAL_DEPOSIT": "An account must hold at least {existentialDeposit}: send at least {minimum} to this address",

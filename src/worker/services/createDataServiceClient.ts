@@ -188,10 +188,10 @@ export function createDataServiceClient({
     registerName: ({ name, coinType, address, message, signature }: { name: string; coinType: number; address: string; message: string; signature: string }) =>
       call('registerName', { path: 'v1/profile/account', method: 'POST', body: { coin_type: coinType, address, message, signature }, schema: z.object({ success: z.boolean() }), failure: 'NAME_REGISTER_FAILED', params: { name } }),
     generateOnrampUrl: (body: Parameters<DataServiceApi['generateOnrampUrl']>[0]) =>
-      call('generateOnrampUrl', { path: 'v1/generators/onrampurl', method: 'POST', body: { ...body, defaultExperience: 'buy' }, schema: onrampUrlSchema }),
+      call('generateOnrampUrl', { path: 'v1/generators/onrampurl', method: 'POST', body: { ...body, defaultExperience: 'buy' }, schema: onrampUrlSchema, failure: 'ONRAMP_UNAVAILABLE' }),
     getOnrampOptions: () => call('getOnrampOptions', { path: 'v1/onramp/options', schema: onrampOptionsSchema }),
-    getOnrampQuote: (body: Parameters<DataServiceApi['getOnrampQuote']>[0]) => call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema }),
-    getOnrampOrder: ({ orderId }: { orderId: string }) => call('getOnrampOrder', { path: `v1/onramp/orders/${encodeURIComponent(orderId)}`, schema: onrampOrderSchema }),
+    getOnrampQuote: (body: Parameters<DataServiceApi['getOnrampQuote']>[0]) => call('getOnrampQuote', { path: 'v1/onramp/quote', method: 'POST', body, schema: onrampQuoteSchema, failure: 'ONRAMP_UNAVAILABLE' }),
+    getOnrampOrder: ({ orderId }: { orderId: string }) => call('getOnrampOrder', { path: `v1/onramp/orders/${encodeURIComponent(orderId)}`, schema: onrampOrderSchema, failure: 'ONRAMP_UNAVAILABLE' }),
     createSessionNonce: () => call('createSessionNonce', { path: 'v1/sessions/nonce', method: 'POST', body: {}, schema: sessionNonceSchema, failure: 'SIWX_INIT_FAILED' }),
     createSession: ({ message, signature }: { message: string; signature: string }) =>
       call('createSession', { path: 'v1/sessions', method: 'POST', body: { message, signature }, schema: sessionSchema, failure: 'SIWX_INIT_FAILED' }),

@@ -16,6 +16,7 @@ const paths = {
   disconnect: 'M12 3v9M6.3 6.3a8 8 0 1 0 11.4 0',
   switch: 'M7 4L3 8l4 4M3 8h14M17 12l4 4-4 4M21 16H7',
   swap: 'M7 3v15M3 14l4 4 4-4M17 21V6M13 10l4-4 4 4',
+  buy: 'M3 6h18v12H3zM3 10h18M7 15h4',
   retry: 'M21 12a9 9 0 1 1-2.6-6.4M21 4v5h-5',
   tokens: 'M14 8a6 6 0 1 1-12 0 6 6 0 0 1 12 0zM18.1 10.4A6 6 0 1 1 10.3 18M7 6h1v4M16.7 13.9l.7.7-2.8 2.8',
 } as const

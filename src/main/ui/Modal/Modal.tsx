@@ -32,6 +32,13 @@ const SwapBody = () => (
     <LazySwapView />
   </Suspense>
 )
+// Buy's likewise.
+const LazyBuyView = lazy(() => import('../views/BuyView'))
+const BuyBody = () => (
+  <Suspense fallback={null}>
+    <LazyBuyView />
+  </Suspense>
+)
 
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Connect: ConnectView,
@@ -48,6 +55,7 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Receive: ReceiveView,
   Tokens: TokensView,
   Swap: SwapBody,
+  Buy: BuyBody,
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
   ApproveTransaction: ApproveTransactionView,

@@ -135,6 +135,7 @@ export const en = {
   'error.userRejected': 'Connection declined',
   'error.generic': 'Something went wrong',
   'view.Swap': 'Swap',
+  'view.Buy': 'Buy',
   'account.swap': 'Swap',
   'names.invalid': 'A name has at least 4 characters: letters, digits and hyphens',
   'names.isTaken': '{name} is already registered',

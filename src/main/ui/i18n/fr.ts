@@ -137,6 +137,7 @@ export const fr: Catalogue = {
   'error.userRejected': 'Connexion refusée',
   'error.generic': 'Une erreur est survenue',
   'view.Swap': 'Échanger',
+  'view.Buy': 'Acheter',
   'account.swap': 'Échanger',
   'names.invalid': 'Un nom compte au moins 4 caractères : lettres, chiffres et tirets',
   'names.isTaken': '{name} est déjà enregistré',

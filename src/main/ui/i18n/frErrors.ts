@@ -127,6 +127,8 @@ export const frErrors: Partial<Record<ErrorCode, string>> = {
   TRANSACTION_CONFIRMED: 'Transaction confirmée',
   TRANSACTION_FAILED: 'Échec de la transaction : elle a été annulée sur la chaîne',
   SWAP_QUOTE_UNAVAILABLE: 'Aucun prix n’a été trouvé pour cet échange. Réessayez dans un instant.',
+  ONRAMP_UNAVAILABLE: 'Le prestataire de paiement ne répond pas. Réessayez dans un instant.',
+  ONRAMP_PURCHASE_FAILED: 'L’achat n’a pas abouti : rien ne vous a été prélevé',
   SWAP_PRICE_MOVED: 'Le prix a dépassé votre tolérance de glissement avant l’échange : rien n’a été échangé',
   SWAP_WOULD_FAIL: 'Cet échange échouerait sur la chaîne. Vérifiez les montants et réessayez.',
   CALL_WOULD_FAIL: 'L’appel {index} sur {count} échouerait ({reason}) : rien n’a été envoyé',

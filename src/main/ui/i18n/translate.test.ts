@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { errorTable, type ErrorCode } from '../../../shared/protocol/errorTable'
 import { views } from '../../state/views'
 import { buttonCatalogues } from './buttons'
+import { buyCatalogues, translateBuy, type BuyMessageKey } from './buyCatalogues'
 import { swapCatalogues, translateSwap, type SwapMessageKey } from './swapCatalogues'
 import { en, type MessageKey } from './en'
 import { localizeDecimal, formatUsdValue } from './formatNumber'
@@ -44,6 +45,16 @@ describe('translation', () => {
     }
     expect(translateSwap('fr', 'swap.approve', { symbol: 'TUSD' })).toBe('Autoriser TUSD')
     expect(translateSwap('de', 'swap.approve', { symbol: 'TUSD' })).toBe('Approve TUSD')
+  })
+
+  it('has the Buy view’s words in every locale of the catalogues, with the same keys and placeholders', () => {
+    expect(Object.keys(buyCatalogues).sort()).toEqual(Object.keys(catalogues).sort())
+    for (const locale of Object.keys(buyCatalogues) as (keyof typeof buyCatalogues)[]) {
+      expect(keyDiff(buyCatalogues.en, buyCatalogues[locale])).toEqual({ missing: [], extra: [] })
+      for (const key of Object.keys(buyCatalogues.en) as BuyMessageKey[]) expect({ key, placeholders: placeholders(buyCatalogues[locale][key]) }).toEqual({ key, placeholders: placeholders(buyCatalogues.en[key]) })
+    }
+    expect(translateBuy('fr', 'buy.continue', { provider: 'Tessera Sandbox' })).toBe('Continuer avec Tessera Sandbox')
+    expect(translateBuy('de', 'buy.continue', { provider: 'Tessera Sandbox' })).toBe('Continue with Tessera Sandbox')
   })
 
   it('titles every view of the modal', () => {

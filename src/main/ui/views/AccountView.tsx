@@ -56,7 +56,7 @@ export function AccountView() {
   // Activity and names are EVM's (SPEC §9); token balances and sending are EVM's, Solana's, Bitcoin's and Polkadot's.
   const isEvm = activeNamespace === 'eip155'
   const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122' || activeNamespace === 'polkadot'
-  const go = (view: 'Networks' | 'Tokens' | 'Swap' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
+  const go = (view: 'Networks' | 'Tokens' | 'Swap' | 'Buy' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
   // An e-mail login (the auth connector, id 'auth', with the address it signed in with) can change its address (SPEC §7).
   const email = widget.auth && connectorId === 'auth' ? widget.storage.get('email') : undefined
   // The embedded wallet's EVM account: its smart account or its key's own, switched here (SPEC §6).
@@ -104,6 +104,7 @@ export function AccountView() {
         ))}
         {canSend ? <Row icon={<Glyph name="tokens" />} label={t('account.tokens')} isNavigation onClick={go('Tokens')} /> : null}
         {email ? <Row icon={<Glyph name="name" />} label={t('account.changeEmail')} isNavigation onClick={go('EmailChange')} /> : null}
+        {(isEvm || activeNamespace === 'solana') && config.features.onramp && config.services?.api ? <Row icon={<Glyph name="buy" />} label={t('view.Buy')} isNavigation onClick={go('Buy')} /> : null}
         {isEvm && config.features.swaps && config.services?.api ? <Row icon={<Glyph name="swap" />} label={t('account.swap')} isNavigation onClick={go('Swap')} /> : null}
         {canSend && config.features.send ? <Row icon={<Glyph name="send" />} label={t('account.send')} isNavigation onClick={go('Send')} /> : null}
         {config.features.receive ? <Row icon={<Glyph name="receive" />} label={t('account.receive')} isNavigation onClick={go('Receive')} /> : null}
