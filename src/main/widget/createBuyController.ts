@@ -121,6 +121,8 @@ export function createBuyController({ core, notifications, getAccounts, partnerU
   const formKey = ({ currency, method, amount, asset }: Pick<BuyState, 'currency' | 'method' | 'amount' | 'asset'>) => (amount && asset ? `${currency}|${method}|${amount}|${asset.network}|${asset.symbol}` : undefined)
   let popup: Window | null = null
   let following: ReturnType<typeof setTimeout> | undefined
+  /** The order being followed: reads of an order left behind (Buy again) are dropped. */
+  let followedOrderId: string | undefined
 
   async function load() {
     const zone = timeZone()
@@ -149,7 +151,7 @@ export function createBuyController({ core, notifications, getAccounts, partnerU
     }
   }
 
-  const change = (patch: Partial<BuyState>) => store.setState({ quotes: [], provider: undefined, error: undefined, ...patch })
+  const change = (patch: Partial<BuyState>) => store.setState({ quotes: [], provider: undefined, error: undefined, isQuoting: false, ...patch })
 
   /** Every provider's quote for the form; an answer for a form changed since is dropped. */
   async function refreshQuotes() {
@@ -195,6 +197,9 @@ export function createBuyController({ core, notifications, getAccounts, partnerU
         paymentMethod: state.method,
       })
       if (!orderId) throw new Error('the data service answered no order')
+      // The visitor went back to the form meanwhile: this checkout is dropped.
+      if (store.getState().step !== 'opening') return void popup?.close()
+      followedOrderId = orderId
       if (popup) popup.location.href = url
       store.setState({ step: 'following', checkoutUrl: url })
       void follow(orderId, Date.now())
@@ -209,7 +214,7 @@ export function createBuyController({ core, notifications, getAccounts, partnerU
   async function follow(orderId: string, startedAt: number) {
     clearTimeout(following)
     const order = await core!.dataService.getOnrampOrder({ orderId }).catch(() => undefined)
-    if (store.getState().step !== 'following') return
+    if (store.getState().step !== 'following' || followedOrderId !== orderId) return
     if (order) store.setState({ order, isWindowClosed: order.status === 'pending' && popup !== null && popup.closed })
     if (order?.status === 'completed') {
       notifications.show({ ...errorNotice('TRANSACTION_CONFIRMED') }, { variant: 'success' })
@@ -243,6 +248,7 @@ export function createBuyController({ core, notifications, getAccounts, partnerU
     /** Back to the form for another purchase. */
     reset: () => {
       clearTimeout(following)
+      followedOrderId = undefined
       popup = null
       store.setState({ step: 'form', order: undefined, checkoutUrl: undefined, isPopupBlocked: false, isWindowClosed: false, quotes: [], provider: undefined, amount: undefined })
     },
