@@ -75,9 +75,25 @@ test('a visitor buys 50 USD of ETH with a test card in the provider’s window: 
   await payWithCard(checkout, '4242 4242 4242 4242')
   await expect(buy.getByRole('status')).toHaveText(`Arrived: ${quotes[0]!.amount} ETH is in your account.`, { timeout: 30_000 })
   expect((await reader.getBalance({ address: buyer })) - before).toBe(parseEther(quotes[0]!.amount!))
-  // The balance the widget shows follows.
   await buy.getByRole('button', { name: 'Buy again' }).click()
   await expect(buy.getByLabel('You pay')).toHaveValue('')
+
+  // Activity shows the purchase as bought, once the data service's indexer has read its block.
+  await buy.getByRole('button', { name: 'Back' }).click()
+  await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Activity' }).click()
+  const bought = page.getByRole('dialog', { name: 'Activity' }).getByRole('listitem').filter({ hasText: 'Bought' })
+  await expect
+    .poll(
+      async () => {
+        if ((await bought.count()) > 0) return 1
+        await page.getByRole('dialog', { name: 'Activity' }).getByRole('button', { name: 'Back' }).click()
+        await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Activity' }).click()
+        return bought.count()
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1)
+  await expect(bought).toContainText(`+${quotes[0]!.amount!.slice(0, 5)} ETH`)
 })
 
 test('SOL for a Solana account: exactly the quoted lamports arrive', async ({ page, stack }) => {

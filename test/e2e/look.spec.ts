@@ -152,7 +152,7 @@ test.describe('the look', () => {
       await expect(account.locator('.wallet-line img.wallet-icon')).toBeVisible()
       // Every row has its icon.
       const rows = account.locator('.actions > .item')
-      await expect(rows).toHaveText([/^Network/, 'Tokens', 'Swap', 'Send', 'Receive', 'Activity', 'Register a name', 'Copy address', 'Disconnect'])
+      await expect(rows).toHaveText([/^Network/, 'Tokens', 'Buy', 'Swap', 'Send', 'Receive', 'Activity', 'Register a name', 'Copy address', 'Disconnect'])
       for (const row of await rows.all()) await expect(row.locator('> .row-icon > :is(svg, img, span)')).toHaveCount(1)
       await expect(account.getByRole('button', { name: `Network ${stack.chains[0]!.name}`, exact: true }).locator('.row-icon .token-icon')).toBeVisible()
       await expectImagesLoaded(account)

@@ -31,7 +31,7 @@ test('a visitor connects the dev Solana wallet and sees its address and the SOL 
   const dialog = page.getByRole('dialog', { name: 'Account' })
   await expect(dialog.getByText(shorten(account))).toBeVisible()
   await expect(dialog.getByText('Connected with Tessera Dev Solana Wallet')).toBeVisible()
-  await expect(dialog.getByLabel('Balance')).toHaveText(`${asSol(await chainBalance(solana.rpcUrl, account))} SOL`)
+  await expect(dialog.getByLabel('Balance')).toHaveText(`${grouped(asSol(await chainBalance(solana.rpcUrl, account)))} SOL`)
   await expect(dialog.getByRole('button', { name: 'Network Solana Local' })).toBeVisible()
   // Activity and names are EVM's (SPEC §9), and the view says so.
   await expect(dialog.getByText('Activity and names are on EVM networks.')).toBeVisible()

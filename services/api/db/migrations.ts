@@ -135,6 +135,8 @@ export const migrations: readonly string[] = [
      primary key (provider, event_id)
    );
    create index onramp_events_age on onramp_events (received_at)`,
+  // History marks the transfers that paid a purchase: completed orders found by their transaction.
+  `create index onramp_orders_paid on onramp_orders (lower(tx_hash)) where status = 'completed'`,
 ]
 
 export async function migrate(db: Database) {

@@ -38,6 +38,8 @@ import {
   type OnrampQuote,
   type OnrampQuoteRequest,
 } from './provider'
+import { compareDecimal, decimalsOf, divideDecimal, maxDecimal, minDecimal, SOLANA_MAINNET, twoDecimals } from './decimals'
+import { CATALOG_TTL_MS, createCatalogCache, FIAT_AMOUNT, requestJson } from './providerHttp'
 
 export type CreateCoinbaseOnrampParameters = {
   /** The provider's id in the data service's configuration. */
@@ -62,15 +64,11 @@ export type CreateCoinbaseOnrampParameters = {
 export type CoinbaseCheckoutRequest = OnrampCheckoutRequest & { clientIp?: string }
 
 /** Largest answer read from Coinbase: anything longer is refused unread. */
-export const MAX_ANSWER_BYTES = 1024 * 1024
+export { MAX_ANSWER_BYTES } from './providerHttp'
 /** Coinbase's JWTs live two minutes (its SDKs' default). */
 const JWT_LIFETIME_S = 120
-/** The buy options quote() and checkout() name networks and assets by, kept this long. */
-const CATALOG_TTL_MS = 60 * 60_000
 /** Coinbase's URL parameter partnerUserRef holds at most this many characters. */
 const MAX_PARTNER_USER_REF = 50
-const FIAT_AMOUNT = /^\d{1,20}(\.\d{1,18})?$/
-const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 
 const decimal = z.string().check(z.regex(/^\d{1,30}(\.\d{1,30})?$/))
 const amount = z.object({ value: decimal, currency: z.string().check(z.maxLength(64)) })
@@ -146,14 +144,7 @@ export function createCoinbaseOnramp({
   const signer = cdpSigner(apiKeyName, apiKeySecret)
   const api = new URL(baseUrl)
 
-  /**
-   * The one way to Coinbase:
-   * 1. sign a JWT for this method, host and path;
-   * 2. send with a timeout, following no redirect;
-   * 3. read at most MAX_ANSWER_BYTES;
-   * 4. a 2xx must be JSON in the published shape; a non-2xx is `refused` where the call says what a refusal is,
-   *    `unavailable` otherwise. Coinbase's own text never reaches the error.
-   */
+  /** The one way to Coinbase: a JWT signed for this method, host and path, then requestJson (bounded, checked, no redirect). */
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
@@ -163,32 +154,7 @@ export function createCoinbaseOnramp({
     const url = new URL(path, api)
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value)
     const jwt = signer({ method, host: url.host, path: url.pathname, nowS: Math.floor(now() / 1000) })
-    let response: Response
-    try {
-      response = await fetch(url, {
-        method,
-        headers: { authorization: `Bearer ${jwt}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-    } catch (error) {
-      throw unreachable(error, path, timeoutMs)
-    }
-    const answerText = await readBounded(response, path, timeoutMs)
-    if (response.status < 200 || response.status > 299) {
-      if (refusal && (response.status === 400 || response.status === 422)) throw new OnrampProviderError('refused', refusal.message, refusal.field)
-      throw new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} with HTTP ${response.status}`)
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(answerText)
-    } catch {
-      throw new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} with a body that is not JSON`)
-    }
-    const parsed = schema.safeParse(json)
-    if (!parsed.success) throw new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} in a shape it does not publish`)
-    return parsed.data
+    return requestJson({ provider: 'Coinbase Onramp', fetch, method, url, path, headers: { authorization: `Bearer ${jwt}` }, body, schema, timeoutMs, refusal })
   }
 
   async function fetchCatalog(): Promise<Catalog> {
@@ -196,19 +162,11 @@ export function createCoinbaseOnramp({
     return toCatalog(answer)
   }
 
-  let cached: { catalog: Promise<Catalog>; expiresAt: number } | undefined
-  const remember = (catalog: Promise<Catalog>) => {
-    const entry = { catalog, expiresAt: now() + CATALOG_TTL_MS }
-    cached = entry
-    catalog.catch(() => {
-      if (cached === entry) cached = undefined
-    })
-    return catalog
-  }
-  const catalog = () => (cached && cached.expiresAt > now() ? cached.catalog : remember(fetchCatalog()))
+  // The buy options quote() and checkout() name networks and assets by.
+  const catalog = createCatalogCache({ load: fetchCatalog, ttlMs: CATALOG_TTL_MS, now })
 
   const assetOn = async (network: string, asset: string) => {
-    const entry = (await catalog()).assets.get(`${network}|${asset}`)
+    const entry = (await catalog.get()).assets.get(`${network}|${asset}`)
     if (!entry) throw new OnrampProviderError('refused', `Coinbase does not sell ${asset} on ${network}`, 'asset')
     return entry
   }
@@ -218,14 +176,14 @@ export function createCoinbaseOnramp({
     name,
 
     async options() {
-      return (await remember(fetchCatalog())).options
+      return (await catalog.refresh()).options
     },
 
     async quote(request: OnrampQuoteRequest): Promise<OnrampQuote> {
       if (!FIAT_AMOUNT.test(request.amount)) throw new OnrampProviderError('refused', 'The amount is not a decimal amount', 'amount')
       const entry = await assetOn(request.network, request.asset)
       const country = request.country ?? optionsCountry
-      const method = (await catalog()).methods.get(`${request.paymentCurrency}|${request.paymentMethod}`)
+      const method = (await catalog.get()).methods.get(`${request.paymentCurrency}|${request.paymentMethod}`)
       // The limits are those of the options' country: elsewhere Coinbase alone knows them.
       if (country === optionsCountry) {
         if (!method) throw new OnrampProviderError('refused', `Coinbase does not take ${request.paymentMethod} payments in ${request.paymentCurrency}`, 'paymentMethod')
@@ -236,6 +194,7 @@ export function createCoinbaseOnramp({
         body: {
           purchase_currency: entry.currencyId,
           purchase_network: entry.networkName,
+          // Coinbase asks for two decimals ('100.00'); an amount with more is sent as given.
           payment_amount: twoDecimals(request.amount),
           payment_currency: request.paymentCurrency,
           payment_method: method?.coinbaseMethod ?? (request.paymentMethod === 'card' ? 'CARD' : 'ACH_BANK_ACCOUNT'),
@@ -268,7 +227,7 @@ export function createCoinbaseOnramp({
         throw new OnrampProviderError('refused', `Coinbase takes an order reference of at most ${MAX_PARTNER_USER_REF} characters`, 'orderId')
       }
       const entry = await assetOn(quote.network, quote.asset)
-      const method = (await catalog()).methods.get(`${quote.paymentCurrency}|${quote.paymentMethod}`)
+      const method = (await catalog.get()).methods.get(`${quote.paymentCurrency}|${quote.paymentMethod}`)
       const { token } = await call('POST', '/onramp/v1/token', tokenSchema, {
         body: {
           addresses: [{ address: request.destination, blockchains: [entry.networkName] }],
@@ -367,23 +326,6 @@ function toCatalog(answer: z.infer<typeof optionsSchema>): Catalog {
   return { options: { countries: [], paymentCurrencies, assets: [...assets.values()].map((entry) => entry.asset) }, assets, methods }
 }
 
-/**
- * Coinbase's options carry no decimals. The native currency of an EVM chain has 18 and SOL 9; a token only where its
- * network and symbol settle it: USDC, USDT, EURC and PYUSD 6 on the networks listed, ETH, WETH and DAI 18 on EVM chains,
- * wrapped bitcoin 8 on EVM chains and Solana. Anything else is skipped rather than guessed.
- */
-function decimalsOf(network: string, symbol: string, isNative: boolean): number | undefined {
-  const isEvm = network.startsWith('eip155:')
-  if (isNative) return isEvm ? 18 : network === SOLANA_MAINNET ? 9 : undefined
-  const upper = symbol.toUpperCase()
-  if (['USDC', 'USDT', 'EURC', 'PYUSD'].includes(upper)) return SIX_DECIMAL_STABLECOIN_NETWORKS.has(network) ? 6 : undefined
-  if (['ETH', 'WETH', 'DAI'].includes(upper)) return isEvm ? 18 : undefined
-  if (['BTC', 'CBBTC', 'WBTC'].includes(upper)) return isEvm || network === SOLANA_MAINNET ? 8 : undefined
-  return undefined
-}
-/** Ethereum, Optimism, Polygon, Base, Arbitrum One, Avalanche C-Chain and Solana: their dollar and euro coins have 6 decimals. */
-const SIX_DECIMAL_STABLECOIN_NETWORKS = new Set(['eip155:1', 'eip155:10', 'eip155:137', 'eip155:8453', 'eip155:42161', 'eip155:43114', SOLANA_MAINNET])
-
 type Signer = (request: { method: string; host: string; path: string; nowS: number }) => string
 
 /**
@@ -424,65 +366,4 @@ function privateKeyOf(secret: string): { key: KeyObject; alg: 'ES256' | 'EdDSA' 
   } catch {
     throw invalid()
   }
-}
-
-function unreachable(error: unknown, path: string, timeoutMs: number) {
-  const isTimeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-  return new OnrampProviderError('unavailable', isTimeout ? `Coinbase Onramp did not answer ${path} within ${timeoutMs} ms` : `Coinbase Onramp could not be reached for ${path}`)
-}
-
-/** The answer's text, at most MAX_ANSWER_BYTES of it: a longer one is cancelled (not awaited) and left unread. */
-async function readBounded(response: Response, path: string, timeoutMs: number): Promise<string> {
-  const tooLong = () => new OnrampProviderError('unavailable', `Coinbase Onramp answered ${path} with more than ${MAX_ANSWER_BYTES} bytes`)
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
-    void response.body?.cancel().catch(() => undefined)
-    throw tooLong()
-  }
-  const reader = response.body?.getReader()
-  const chunks: Uint8Array[] = []
-  let bytes = 0
-  try {
-    while (reader) {
-      const { done, value } = await reader.read()
-      if (done) break
-      bytes += value.byteLength
-      if (bytes > MAX_ANSWER_BYTES) {
-        void reader.cancel().catch(() => undefined)
-        throw tooLong()
-      }
-      chunks.push(value)
-    }
-  } catch (error) {
-    if (error instanceof OnrampProviderError) throw error
-    throw unreachable(error, path, timeoutMs)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-// Decimal strings as scaled bigints: amounts are money, never floats.
-const SCALE = 30
-const scaled = (value: string) => {
-  const [whole = '0', fraction = ''] = value.split('.')
-  return BigInt(whole + fraction.padEnd(SCALE, '0').slice(0, SCALE))
-}
-const compareDecimal = (a: string, b: string) => {
-  const difference = scaled(a) - scaled(b)
-  return difference < 0n ? -1 : difference > 0n ? 1 : 0
-}
-const minDecimal = (a: string, b: string) => (compareDecimal(a, b) <= 0 ? a : b)
-const maxDecimal = (a: string, b: string) => (compareDecimal(a, b) >= 0 ? a : b)
-
-/** a ÷ b to `places` decimals, rounded half up, trailing zeros dropped. */
-function divideDecimal(a: string, b: string, places = 8): string {
-  const numerator = scaled(a) * 10n ** BigInt(places) * 2n
-  const quotient = (numerator / scaled(b) + 1n) / 2n
-  const digits = quotient.toString().padStart(places + 1, '0')
-  const fraction = digits.slice(-places).replace(/0+$/, '')
-  return fraction ? `${digits.slice(0, -places)}.${fraction}` : digits.slice(0, -places)
-}
-
-/** Coinbase asks for payment amounts with two decimals ('100.00'); one with more is sent as given. */
-function twoDecimals(value: string): string {
-  const [whole, fraction = ''] = value.split('.')
-  return fraction.length <= 2 ? `${whole}.${fraction.padEnd(2, '0')}` : value
 }

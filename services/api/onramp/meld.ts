@@ -37,6 +37,8 @@ import {
   type OnrampQuote,
   type OnrampQuoteRequest,
 } from './provider'
+import { addDecimal, compareDecimal, decimalOf, decimalsOf, divideDecimal, maxDecimal, SOLANA_MAINNET, subtractDecimal } from './decimals'
+import { CATALOG_TTL_MS, createCatalogCache, FIAT_AMOUNT, requestJson } from './providerHttp'
 
 export type CreateMeldOnrampParameters = {
   /** The provider's id in the data service's configuration. */
@@ -56,11 +58,7 @@ export type CreateMeldOnrampParameters = {
 /** The API version asked for: Meld answers with the newest version not newer than it (docs.meld.io/docs/versioning). */
 export const MELD_VERSION = '2025-03-04'
 /** Largest answer read from Meld: anything longer is refused unread. */
-export const MAX_ANSWER_BYTES = 1024 * 1024
-/** The catalog quote() and checkout() name assets by, kept this long. */
-const CATALOG_TTL_MS = 60 * 60_000
-const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-const FIAT_AMOUNT = /^\d{1,20}(\.\d{1,18})?$/
+export { MAX_ANSWER_BYTES } from './providerHttp'
 /** Our payment methods as Meld's: a card subtype, and the bank transfer type (Meld takes a type or a subtype). */
 const MELD_METHOD: Record<OnrampPaymentMethod, string> = { card: 'CREDIT_DEBIT_CARD', bank: 'BANK_TRANSFER' }
 const QUOTE_ID = /^([A-Z0-9_]{1,64}):([A-Z0-9_]{1,64}):([A-Z]{2})$/
@@ -141,47 +139,17 @@ export function createMeldOnramp({
 }: CreateMeldOnrampParameters): OnrampProvider {
   const api = new URL(baseUrl)
 
-  /**
-   * The one way to Meld:
-   * 1. send with the key and version, a timeout, and no redirect followed;
-   * 2. read at most MAX_ANSWER_BYTES;
-   * 3. a 2xx must be JSON in the published shape; a 400 or 422 is `refused` where the call says what a refusal is,
-   *    anything else `unavailable`. Meld's own text never reaches the error.
-   */
+  /** The one way to Meld: the key and version headers, then requestJson (bounded, checked, no redirect). */
   async function call<T>(
     method: 'GET' | 'POST',
     path: string,
     schema: z.ZodMiniType<T>,
-    { query, body, refusal }: { query?: Record<string, string>; body?: unknown; refusal?: string } = {},
+    { query, body, refusal }: { query?: Record<string, string>; body?: unknown; refusal?: { message: string } } = {},
   ): Promise<T> {
     const url = new URL(path, api)
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, value)
-    let response: Response
-    try {
-      response = await fetch(url, {
-        method,
-        headers: { authorization: `BASIC ${apiKey}`, 'meld-version': MELD_VERSION, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        redirect: 'error',
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-    } catch (error) {
-      throw unreachable(error, path, timeoutMs)
-    }
-    const answerText = await readBounded(response, path, timeoutMs)
-    if (response.status < 200 || response.status > 299) {
-      if (refusal && (response.status === 400 || response.status === 422)) throw new OnrampProviderError('refused', refusal)
-      throw new OnrampProviderError('unavailable', `Meld answered ${path} with HTTP ${response.status}`)
-    }
-    let json: unknown
-    try {
-      json = JSON.parse(answerText)
-    } catch {
-      throw new OnrampProviderError('unavailable', `Meld answered ${path} with a body that is not JSON`)
-    }
-    const parsed = schema.safeParse(json)
-    if (!parsed.success) throw new OnrampProviderError('unavailable', `Meld answered ${path} in a shape it does not publish`)
-    return parsed.data
+    const headers = { authorization: `BASIC ${apiKey}`, 'meld-version': MELD_VERSION }
+    return requestJson({ provider: 'Meld', fetch, method, url, path, headers, body, schema, timeoutMs, refusal })
   }
 
   async function fetchCatalog(): Promise<Catalog> {
@@ -195,19 +163,11 @@ export function createMeldOnramp({
     return toCatalog(countries, currencies, { card: cardLimits, bank: bankLimits })
   }
 
-  let cached: { catalog: Promise<Catalog>; expiresAt: number } | undefined
-  const remember = (catalog: Promise<Catalog>) => {
-    const entry = { catalog, expiresAt: now() + CATALOG_TTL_MS }
-    cached = entry
-    catalog.catch(() => {
-      if (cached === entry) cached = undefined
-    })
-    return catalog
-  }
-  const catalog = () => (cached && cached.expiresAt > now() ? cached.catalog : remember(fetchCatalog()))
+  // The catalog quote() and checkout() name assets by.
+  const catalog = createCatalogCache({ load: fetchCatalog, ttlMs: CATALOG_TTL_MS, now })
 
   const codeOf = async (network: string, asset: string) => {
-    const meldCode = (await catalog()).codes.get(`${network}|${asset}`)
+    const meldCode = (await catalog.get()).codes.get(`${network}|${asset}`)
     if (!meldCode) throw new OnrampProviderError('refused', `Meld does not sell ${asset} on ${network}`, 'asset')
     return meldCode
   }
@@ -217,13 +177,13 @@ export function createMeldOnramp({
     name,
 
     async options() {
-      return (await remember(fetchCatalog())).options
+      return (await catalog.refresh()).options
     },
 
     async quote(request: OnrampQuoteRequest): Promise<OnrampQuote> {
       if (!FIAT_AMOUNT.test(request.amount)) throw new OnrampProviderError('refused', 'The amount is not a decimal amount', 'amount')
       const destinationCurrencyCode = await codeOf(request.network, request.asset)
-      const limit = (await catalog()).limits.get(`${request.paymentCurrency}|${request.paymentMethod}`)
+      const limit = (await catalog.get()).limits.get(`${request.paymentCurrency}|${request.paymentMethod}`)
       if (limit && compareDecimal(request.amount, limit.min) < 0) throw new OnrampProviderError('refused', `Meld takes at least ${limit.min} ${request.paymentCurrency}`, 'amount')
       if (limit && compareDecimal(request.amount, limit.max) > 0) throw new OnrampProviderError('refused', `Meld takes at most ${limit.max} ${request.paymentCurrency}`, 'amount')
       const countryCode = request.country ?? defaultCountry
@@ -236,7 +196,7 @@ export function createMeldOnramp({
           paymentMethodType: MELD_METHOD[request.paymentMethod],
           ...(request.destination ? { walletAddress: request.destination } : {}),
         },
-        refusal: 'Meld has no quote for this purchase',
+        refusal: { message: 'Meld has no quote for this purchase' },
       })
       // The best of the service providers' quotes: the most crypto for the money.
       const best = (answer.quotes ?? [])
@@ -286,7 +246,7 @@ export function createMeldOnramp({
             ...(request.redirectUrl ? { redirectUrl: request.redirectUrl } : {}),
           },
         },
-        refusal: 'Meld will not open a checkout for this purchase',
+        refusal: { message: 'Meld will not open a checkout for this purchase' },
       })
       return { url: widget.widgetUrl, providerOrderId: widget.id }
     },
@@ -376,86 +336,4 @@ function toCatalog(
     codes,
     limits,
   }
-}
-
-/**
- * Meld's currency list carries no decimals. The native currency of an EVM chain has 18 and SOL 9; a token only where
- * its network and symbol settle it: USDC, USDT, EURC and PYUSD 6 on the networks listed, ETH, WETH and DAI 18 on EVM
- * chains, wrapped bitcoin 8 on EVM chains and Solana. Anything else is skipped rather than guessed.
- */
-function decimalsOf(network: string, symbol: string, isNative: boolean): number | undefined {
-  const isEvm = network.startsWith('eip155:')
-  if (isNative) return isEvm ? 18 : network === SOLANA_MAINNET ? 9 : undefined
-  const upper = symbol.toUpperCase()
-  if (['USDC', 'USDT', 'EURC', 'PYUSD'].includes(upper)) return SIX_DECIMAL_STABLECOIN_NETWORKS.has(network) ? 6 : undefined
-  if (['ETH', 'WETH', 'DAI'].includes(upper)) return isEvm ? 18 : undefined
-  if (['BTC', 'CBBTC', 'WBTC'].includes(upper)) return isEvm || network === SOLANA_MAINNET ? 8 : undefined
-  return undefined
-}
-/** Ethereum, Optimism, Polygon, Base, Arbitrum One, Avalanche C-Chain and Solana: their dollar and euro coins have 6 decimals. */
-const SIX_DECIMAL_STABLECOIN_NETWORKS = new Set(['eip155:1', 'eip155:10', 'eip155:137', 'eip155:8453', 'eip155:42161', 'eip155:43114', SOLANA_MAINNET])
-
-function unreachable(error: unknown, path: string, timeoutMs: number) {
-  const isTimeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-  return new OnrampProviderError('unavailable', isTimeout ? `Meld did not answer ${path} within ${timeoutMs} ms` : `Meld could not be reached for ${path}`)
-}
-
-/** The answer's text, at most MAX_ANSWER_BYTES of it: a longer one is cancelled (not awaited) and left unread. */
-async function readBounded(response: Response, path: string, timeoutMs: number): Promise<string> {
-  const tooLong = () => new OnrampProviderError('unavailable', `Meld answered ${path} with more than ${MAX_ANSWER_BYTES} bytes`)
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) {
-    void response.body?.cancel().catch(() => undefined)
-    throw tooLong()
-  }
-  const reader = response.body?.getReader()
-  const chunks: Uint8Array[] = []
-  let bytes = 0
-  try {
-    while (reader) {
-      const { done, value } = await reader.read()
-      if (done) break
-      bytes += value.byteLength
-      if (bytes > MAX_ANSWER_BYTES) {
-        void reader.cancel().catch(() => undefined)
-        throw tooLong()
-      }
-      chunks.push(value)
-    }
-  } catch (error) {
-    if (error instanceof OnrampProviderError) throw error
-    throw unreachable(error, path, timeoutMs)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-// Meld's amounts are JSON numbers; ours decimal strings, added and divided as scaled bigints, never as floats.
-const SCALE = 30
-/** A non-negative number as a plain decimal string (no exponent): 0.00066413 → '0.00066413'. */
-const decimalOf = (value: number) => value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
-const scaled = (value: string) => {
-  const negative = value.startsWith('-')
-  const [whole = '0', fraction = ''] = (negative ? value.slice(1) : value).split('.')
-  const magnitude = BigInt(whole + fraction.padEnd(SCALE, '0').slice(0, SCALE))
-  return negative ? -magnitude : magnitude
-}
-const unscaled = (value: bigint) => {
-  const digits = (value < 0n ? -value : value).toString().padStart(SCALE + 1, '0')
-  const fraction = digits.slice(-SCALE).replace(/0+$/, '')
-  return `${value < 0n ? '-' : ''}${digits.slice(0, -SCALE)}${fraction ? `.${fraction}` : ''}`
-}
-const compareDecimal = (a: string, b: string) => {
-  const difference = scaled(a) - scaled(b)
-  return difference < 0n ? -1 : difference > 0n ? 1 : 0
-}
-const maxDecimal = (a: string, b: string) => (compareDecimal(a, b) >= 0 ? a : b)
-const addDecimal = (a: string, b: string) => unscaled(scaled(a) + scaled(b))
-const subtractDecimal = (a: string, b: string) => unscaled(scaled(a) - scaled(b))
-
-/** a ÷ b to `places` decimals, rounded half up, trailing zeros dropped. */
-function divideDecimal(a: string, b: string, places = 8): string {
-  const numerator = scaled(a) * 10n ** BigInt(places) * 2n
-  const quotient = (numerator / scaled(b) + 1n) / 2n
-  const digits = quotient.toString().padStart(places + 1, '0')
-  const fraction = digits.slice(-places).replace(/0+$/, '')
-  return fraction ? `${digits.slice(0, -places)}.${fraction}` : digits.slice(0, -places)
 }

@@ -96,7 +96,16 @@ describe('on-ramp routes with the sandbox provider', () => {
     expect((await pay(json.url)).status).toBe(303)
     await vi.waitFor(async () => expect((await order(json.orderId)).status).toBe('completed'), { timeout: 20_000, interval: 100 })
     expect(await balance(destination)).toBe(parseEther(json.quote.purchaseAmount))
-    expect((await order(json.orderId)).txHash).toMatch(/^0x[0-9a-f]{64}$/)
+    const { txHash } = await order(json.orderId)
+    expect(txHash).toMatch(/^0x[0-9a-f]{64}$/)
+    // History shows the payment as a purchase once the indexer has read its block; other receipts stay receipts.
+    await vi.waitFor(
+      async () => {
+        const { data } = (await (await get(`/v1/account/${destination}/history`)).json()) as { data: { metadata: { hash: string; operationType: string } }[] }
+        expect(data.map((tx) => [tx.metadata.hash, tx.metadata.operationType])).toEqual([[txHash, 'buy']])
+      },
+      { timeout: 15_000, interval: 200 },
+    )
   })
 
   it('a declined test card fails the order and pays nothing', async () => {

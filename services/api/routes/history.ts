@@ -86,6 +86,11 @@ export function historyRoutes({ db, chains, prices = {}, historyCache }: ApiConf
     const page = rows.slice(0, PAGE_SIZE)
     const last = page.at(-1)
     const self = account.toLowerCase()
+    // Transfers that paid an on-ramp purchase (Buy) are marked as such: the widget shows them as bought.
+    const hashes = [...new Set(page.map((row) => row[3]))]
+    const purchases = new Set(
+      hashes.length === 0 ? [] : (await db.query<{ tx_hash: string }>("select lower(tx_hash) as tx_hash from onramp_orders where status = 'completed' and lower(tx_hash) = any($1)", [hashes.map((h) => h.toLowerCase())])).map((r) => r.tx_hash),
+    )
     const data = page.map(([, rowChainId, , txHash, logIndex, from, to, rowToken, value, status, timestamp, fromName, toName]) => {
       const chain = chains.find((ch) => ch.chainId === rowChainId)
       const token = rowToken ? chain?.tokens.find((t) => t.address.toLowerCase() === rowToken.toLowerCase()) : undefined
@@ -98,7 +103,7 @@ export function historyRoutes({ db, chains, prices = {}, historyCache }: ApiConf
       return {
         id: `${txHash}:${logIndex}`,
         metadata: {
-          operationType: isSend ? 'send' : 'receive',
+          operationType: isSend ? 'send' : purchases.has(txHash.toLowerCase()) ? 'buy' : 'receive',
           hash: txHash,
           minedAt: new Date(Number(timestamp) * 1_000).toISOString(),
           sentFrom: from,

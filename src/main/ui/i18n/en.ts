@@ -53,6 +53,7 @@ export const en = {
   'activity.refresh': 'Refresh',
   'activity.sent': 'Sent',
   'activity.received': 'Received',
+  'activity.bought': 'Bought',
   'activity.self': 'Self transfer',
   'activity.to': 'To {party}',
   'activity.from': 'From {party}',

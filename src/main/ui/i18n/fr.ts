@@ -55,6 +55,7 @@ export const fr: Catalogue = {
   'activity.refresh': 'Actualiser',
   'activity.sent': 'Envoyé',
   'activity.received': 'Reçu',
+  'activity.bought': 'Acheté',
   'activity.self': 'Transfert à soi',
   'activity.to': 'À {party}',
   'activity.from': 'De {party}',

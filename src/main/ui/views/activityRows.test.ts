@@ -24,6 +24,12 @@ describe('toActivityRow', () => {
     expect(toActivityRow(tx, me)).toMatchObject({ direction, counterparty, amount: '1.5', symbol: 'TSR', status: 'confirmed', hash, timeMs: Date.parse('2026-03-03T10:00:00Z') })
   })
 
+  it('marks an on-ramp provider’s payment to the account as a purchase, and nothing else', () => {
+    expect(toActivityRow(entry({ sentFrom: bob, sentTo: me, operationType: 'buy' }, { direction: 'in' }), me)?.isPurchase).toBe(true)
+    expect(toActivityRow(entry({ sentFrom: bob, sentTo: me, operationType: 'receive' }, { direction: 'in' }), me)?.isPurchase).toBe(false)
+    expect(toActivityRow(entry({ operationType: 'buy' }, { direction: 'out' }), me)?.isPurchase).toBe(false)
+  })
+
   it('cuts absurd names, addresses and symbols, and drops an entry without a readable time', () => {
     const row = toActivityRow(entry({ sentTo: `0x${'f'.repeat(5_000)}`, sentToName: `${'n'.repeat(10_000)}.tessera.id` }, { fungible_info: { symbol: 'S'.repeat(1_000) } }), me)!
     expect(row.counterparty!.name).toHaveLength(64)
@@ -83,7 +89,7 @@ describe('explorerTransactionUrl', () => {
 })
 
 describe('groupRowsByDay', () => {
-  const row = (id: string, date: Date): ActivityRow => ({ id, hash, direction: 'out', counterparty: undefined, amount: '1', symbol: 'ETH', iconUrl: undefined, status: 'confirmed', timeMs: date.getTime() })
+  const row = (id: string, date: Date): ActivityRow => ({ id, hash, direction: 'out', counterparty: undefined, amount: '1', symbol: 'ETH', iconUrl: undefined, status: 'confirmed', timeMs: date.getTime(), isPurchase: false })
   it('groups by local calendar day, newest first, and counts days back from today', () => {
     const now = new Date(2026, 2, 3, 0, 30).getTime()
     const groups = groupRowsByDay([row('a', new Date(2026, 2, 2, 23, 50)), row('b', new Date(2026, 2, 3, 0, 10)), row('c', new Date(2026, 1, 20, 12)), row('d', new Date(2026, 2, 3, 0, 20))])

@@ -16,6 +16,8 @@ export type ActivityRow = {
   iconUrl: string | undefined
   status: ActivityStatus
   timeMs: number
+  /** A purchase through an on-ramp provider (Buy): the provider's payment to the account. */
+  isPurchase: boolean
 }
 
 /** Longest text of an entry a row shows (names, symbols, addresses): the rest of an absurd value is cut. */
@@ -63,6 +65,7 @@ export function toActivityRow(tx: Transaction, account: string): ActivityRow | u
     iconUrl: transfer?.fungible_info?.icon?.url || transfer?.nft_info?.content?.preview?.url || undefined,
     status: toActivityStatus(tx.metadata.status),
     timeMs,
+    isPurchase: tx.metadata.operationType === 'buy' && direction === 'in',
   }
 }
 
