@@ -142,8 +142,8 @@ describe('npm start', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
 
     const url = await new Promise<string>((resolve, reject) => {
-      // The whole stack (seven chains and services, the bundler, the demo's and the frame's dev servers) starts in
-      // about 20 s on a quiet 2-core machine and took over 30 s beside the other unit tests: the wait has room for a busy one.
+      // The whole stack (the chains, the services, the bundler, the demo's and the frame's dev servers) took over 30 s
+      // beside the other unit tests in a fresh-clone run on 2 cores: the wait has room for a busy machine.
       const timer = setTimeout(() => reject(new Error(`no URL printed within 90 s:\n${output}`)), 90_000)
       child.stdout.on('data', () => {
         const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
