@@ -9,6 +9,8 @@ import recordedToken from './recorded/coinbase-token.json'
 import recordedTransactions from './recorded/coinbase-transactions.json'
 import recordedError from './recorded/coinbase-error.json'
 
+/** Coinbase's production hosts, as a site configures them. */
+const COINBASE_HOSTS = { baseUrl: 'https://api.developer.coinbase.com', payBaseUrl: 'https://pay.coinbase.com' }
 const KEY_NAME = 'organizations/3f2c6a1e-5b7d-4c8e-9a0f-1b2c3d4e5f60/apiKeys/8e7d6c5b-4a39-4281-9f0e-d1c2b3a4f5e6'
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0)
 const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -45,7 +47,7 @@ const recordedAnswers = (): Record<string, Answer> => ({
 
 function coinbase(answers: Record<string, Answer> = recordedAnswers(), options: Partial<CreateCoinbaseOnrampParameters> = {}) {
   const fake = fakeFetch(answers)
-  const provider = createCoinbaseOnramp({ id: 'coinbase', name: 'Coinbase', apiKeyName: KEY_NAME, apiKeySecret: EC_SECRET, fetch: fake.fetch, now: () => NOW, ...options })
+  const provider = createCoinbaseOnramp({ id: 'coinbase', name: 'Coinbase', apiKeyName: KEY_NAME, apiKeySecret: EC_SECRET, ...COINBASE_HOSTS, fetch: fake.fetch, now: () => NOW, ...options })
   return { provider, requests: fake.requests }
 }
 
@@ -131,7 +133,7 @@ describe('Coinbase Onramp adapter on recorded answers', () => {
       generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     ]
     for (const apiKeySecret of secrets) {
-      const create = () => createCoinbaseOnramp({ id: 'coinbase', name: 'Coinbase', apiKeyName: KEY_NAME, apiKeySecret })
+      const create = () => createCoinbaseOnramp({ id: 'coinbase', name: 'Coinbase', apiKeyName: KEY_NAME, apiKeySecret, ...COINBASE_HOSTS })
       expect(create).toThrow(/neither an EC P-256 private key in PEM nor a base64 Ed25519 key/)
       try {
         create()

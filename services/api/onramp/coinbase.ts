@@ -1,22 +1,7 @@
 /**
- * Coinbase Onramp (CDP Onramp API v1) behind OnrampProvider. The request and answer shapes follow Coinbase's
- * published documentation, as recorded in ./recorded/coinbase-*.json:
- * - Authentication, the CDP API key JWT (iss 'cdp', sub and kid the key name, nbf/exp, uri 'METHOD host/path', a
- *   nonce in the header; ES256 for an EC key, EdDSA for an Ed25519 key):
- *   https://docs.cdp.coinbase.com/api-reference/authentication and
- *   https://docs.cdp.coinbase.com/sdks/cdp-sdks-v2/typescript/auth/JWT/generateJwt
- * - Buy options (payment_currencies[].limits, purchase_currencies[].networks):
- *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/get-buy-options and
- *   https://docs.cdp.coinbase.com/onramp/coinbase-hosted-onramp/countries-&-currencies
- * - Buy quote (payment_total, payment_subtotal, purchase_amount, coinbase_fee, network_fee, quote_id):
- *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/create-buy-quote and
- *   https://docs.cdp.coinbase.com/onramp/coinbase-hosted-onramp/generating-quotes
- * - Session token (addresses[].blockchains, assets, clientIp) and the pay.coinbase.com URL parameters:
- *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/create-session-token,
- *   https://docs.cdp.coinbase.com/onramp/reference and https://docs.cdp.coinbase.com/pay-sdk/docs/api-aggregating
- * - Transaction status (ONRAMP_TRANSACTION_STATUS_*, tx_hash, partner_user_ref):
- *   https://docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/get-onramp-transactions-by-id and
- *   https://docs.cdp.coinbase.com/onramp/core-features/transaction-status
+ * Coinbase Onramp (CDP Onramp API v1) behind OnrampProvider, in the request and answer shapes its published documentation gives (recorded in
+ * ./recorded/coinbase-*.json; the pages are listed in ./recorded/SOURCES.md). Its hosts come from the site's configuration
+ * (`baseUrl`, `payBaseUrl`): nothing of this adapter names a vendor host by default.
  *
  * Orders are found by `partnerUserRef` (the URL parameter Coinbase's current docs name; older docs call it
  * partnerUserId): Coinbase lists a ref's transactions newest first, so checkout hands it our order id (32 hex
@@ -49,10 +34,10 @@ export type CreateCoinbaseOnrampParameters = {
   apiKeyName: string
   /** The CDP Secret API key's secret: an EC P-256 private key in PEM, or a base64 Ed25519 key (seed and public key). */
   apiKeySecret: string
-  /** Default https://api.developer.coinbase.com. */
-  baseUrl?: string
-  /** Where the visitor buys; default https://pay.coinbase.com. */
-  payBaseUrl?: string
+  /** The Onramp API's origin, as the site configures it (Coinbase's production API is api.developer.<coinbase's domain>). */
+  baseUrl: string
+  /** Where the visitor buys (Coinbase's hosted checkout origin), as the site configures it. */
+  payBaseUrl: string
   /** The country whose buy options `options()` lists and quotes default to; default 'US'. */
   optionsCountry?: string
   fetch?: typeof globalThis.fetch
@@ -125,7 +110,7 @@ type Catalog = {
 }
 
 /**
- * Coinbase Onramp as an OnrampProvider: buy options, quotes, a session-token checkout URL on pay.coinbase.com, and
+ * Coinbase Onramp as an OnrampProvider: buy options, quotes, a session-token checkout URL on its hosted checkout, and
  * the status of an order's transaction, every call signed with the site's CDP Secret API key.
  * @example const coinbase = createCoinbaseOnramp({ id: 'coinbase', name: 'Coinbase', apiKeyName, apiKeySecret })
  */
@@ -134,8 +119,8 @@ export function createCoinbaseOnramp({
   name,
   apiKeyName,
   apiKeySecret,
-  baseUrl = 'https://api.developer.coinbase.com',
-  payBaseUrl = 'https://pay.coinbase.com',
+  baseUrl,
+  payBaseUrl,
   optionsCountry = 'US',
   fetch = globalThis.fetch,
   now = Date.now,

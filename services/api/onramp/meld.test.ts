@@ -45,7 +45,7 @@ const recordedAnswers = (): Record<string, Answer> => ({
 
 function meld(answers: Record<string, Answer> = recordedAnswers(), options: Partial<CreateMeldOnrampParameters> = {}) {
   const fake = fakeFetch(answers)
-  const provider = createMeldOnramp({ id: 'meld', name: 'Meld', apiKey: API_KEY, fetch: fake.fetch, now: () => NOW, ...options })
+  const provider = createMeldOnramp({ id: 'meld', name: 'Meld', apiKey: API_KEY, baseUrl: 'https://api.meld.io', fetch: fake.fetch, now: () => NOW, ...options })
   return { provider, requests: fake.requests }
 }
 

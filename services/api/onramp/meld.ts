@@ -1,27 +1,7 @@
 /**
- * Meld (an on-ramp aggregator: one API, many service providers) behind OnrampProvider. The request and answer shapes
- * follow Meld's published documentation, as recorded in ./recorded/meld-*.json:
- * - Authentication (`Authorization: BASIC <apiKey>`), base URLs (https://api.meld.io, sandbox https://api-sb.meld.io)
- *   and the `Meld-Version` header: https://docs.meld.io/docs/meld-api/getting-started,
- *   https://docs.meld.io/docs/versioning
- * - Properties and limits (countries, crypto currencies, fiat purchase limits), the recommended white-label flow:
- *   https://docs.meld.io/v2023-12-19/docs/recommended-white-label-flow and
- *   https://docs.meld.io/docs/stablecoins/white-label-api-integration/whitelabel-quickstart
- * - Crypto quote (quotes[].serviceProvider, sourceAmount, sourceAmountWithoutFees, destinationAmount, totalFee,
- *   networkFee, transactionFee, partnerFee, paymentMethodType): https://docs.meld.io/reference/crypto-quote-get and
- *   https://docs.meld.io/v2022-11-10/docs/crypto-quotes
- * - Crypto widget session (sessionData, sessionType BUY, externalSessionId → id, widgetUrl):
- *   https://docs.meld.io/api-reference/crypto/retail-ramp/crypto-session-widget-create
- * - Transactions (search by externalSessionIds; status, destinationAmount, cryptoDetails.blockchainTransactionId):
- *   https://docs.meld.io/reference/payments-transactions-search and
- *   https://docs.meld.io/api-reference/crypto/retail-ramp/payments-transactions-get
- * - Statuses (PENDING → SETTLING → SETTLED; ERROR temporary; FAILED, DECLINED, CANCELLED, REFUNDED final):
- *   https://docs.meld.io/docs/stablecoins/for-all-products/transaction-statuses
- *
- * What options() maps: the account's countries, its crypto currencies on EVM chains and Solana, and the fiat purchase
- * limits of cards (CREDIT_DEBIT_CARD) and bank transfers (BANK_TRANSFER). Meld has no quote id: ours names the service
- * provider, its payment method and the country (`TRANSAK:CREDIT_DEBIT_CARD:US`), which checkout hands back to Meld.
- * Orders are found by the order id, sent to Meld as the widget session's externalSessionId.
+ * Meld behind OnrampProvider, in the request and answer shapes its published documentation gives (recorded in
+ * ./recorded/meld-*.json; the pages are listed in ./recorded/SOURCES.md). Its hosts come from the site's configuration
+ * (`baseUrl`): nothing of this adapter names a vendor host by default.
  */
 import * as z from 'zod/mini'
 import {
@@ -46,8 +26,8 @@ export type CreateMeldOnrampParameters = {
   name: string
   /** The Meld API key, sent as `Authorization: BASIC <apiKey>`. */
   apiKey: string
-  /** Production https://api.meld.io (the default), sandbox https://api-sb.meld.io. */
-  baseUrl?: string
+  /** Meld's API origin (production or sandbox), as the site configures it. */
+  baseUrl: string
   /** The country quotes are for when the request names none; default 'US'. */
   defaultCountry?: string
   fetch?: typeof globalThis.fetch
@@ -55,7 +35,7 @@ export type CreateMeldOnrampParameters = {
   timeoutMs?: number
 }
 
-/** The API version asked for: Meld answers with the newest version not newer than it (docs.meld.io/docs/versioning). */
+/** The API version asked for: Meld answers with the newest version not newer than it (see recorded/SOURCES.md, versioning). */
 export const MELD_VERSION = '2025-03-04'
 /** Largest answer read from Meld: anything longer is refused unread. */
 export { MAX_ANSWER_BYTES } from './providerHttp'
@@ -125,13 +105,13 @@ type Catalog = {
 /**
  * Meld as an OnrampProvider: its account's countries, assets and limits, the best of its service providers' quotes
  * (the most crypto), a widget checkout, and order status by our order id.
- * @example const meld = createMeldOnramp({ id: 'meld', name: 'Meld', apiKey, baseUrl: 'https://api-sb.meld.io' })
+ * @example const meld = createMeldOnramp({ id: 'meld', name: 'Meld', apiKey, baseUrl: configured.meld.baseUrl })
  */
 export function createMeldOnramp({
   id,
   name,
   apiKey,
-  baseUrl = 'https://api.meld.io',
+  baseUrl,
   defaultCountry = 'US',
   fetch = globalThis.fetch,
   now = Date.now,
