@@ -135,17 +135,16 @@ export function createSmartAccounts({ vault, projectId, receiptTimeoutMs = RECEI
     if (!hasSmartAccount(network)) throw createWidgetError('SMART_ACCOUNT_UNSUPPORTED', { details: `${network.name} has no smart accounts` })
     return network.smartAccount
   }
-  const bundlerFor = (network: FrameEvmNetwork, client: Client) => {
-    let bundler = bundlers.get(network.chainId)
-    if (!bundler) {
-      bundler = createBundlerClient({
-        client,
-        transport: http(settingsOf(network).bundlerUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }),
-        pollingInterval: RECEIPT_POLL_MS,
-        userOperation: { estimateFeesPerGas: ({ bundlerClient }) => operationFees(bundlerClient as BundlerClient, client) },
-      })
-      bundlers.set(network.chainId, bundler)
-    }
+  const bundlerFor = (network: FrameEvmNetwork, client: Client): BundlerClient => {
+    const known = bundlers.get(network.chainId)
+    if (known) return known
+    const bundler: BundlerClient = createBundlerClient({
+      client,
+      transport: http(settingsOf(network).bundlerUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }),
+      pollingInterval: RECEIPT_POLL_MS,
+      userOperation: { estimateFeesPerGas: () => operationFees(bundler, client) },
+    })
+    bundlers.set(network.chainId, bundler)
     return bundler
   }
   const paymasterFor = (network: FrameEvmNetwork) => {
