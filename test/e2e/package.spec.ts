@@ -5,7 +5,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import type { Page } from '@playwright/test'
-import { createPublicClient, erc20Abi, http } from 'viem'
+import { createPublicClient, erc20Abi, http, parseEther } from 'viem'
 import { createNodeWallet } from '../../services/relay/testing/createNodeWallet'
 import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
@@ -179,6 +179,45 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await swap.getByRole('button', { name: 'Swap', exact: true }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
     expect((await tusdOf()) - before).toBeGreaterThan(29_000_000n)
+    expect(failed).toEqual([])
+  })
+
+  test('Buy: its view and code load on first use from the host build; a test card in the provider’s window pays, and exactly the quoted ETH arrives', async ({ page, stack }) => {
+    test.setTimeout(90_000)
+    const failed = recordLoadFailures(page)
+    const owner = stack.devAccounts[6]!
+    const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
+    await withDevWallet(page, stack)
+    await page.goto(`${stack.hostApp!.url}/?${chainQuery(stack, { api: stack.services.api, relay: stack.services.relay, project: stack.services.projectId })}`)
+    const loaded: string[] = []
+    page.on('response', (response) => void loaded.push(new URL(response.url()).pathname))
+    await connectDevWallet(page)
+    await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign' }).click()
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await page.getByRole('button', { name: new RegExp(shorten(owner)) }).click()
+    const chunksBeforeBuy = loaded.filter((path) => path.endsWith('.js')).length
+    await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Buy' }).click()
+    const buy = page.getByRole('dialog', { name: 'Buy' })
+    await expect(buy.getByRole('button', { name: 'ETH on Local', pressed: true })).toBeVisible()
+    // The view's code came with the click, from the host's own build.
+    expect(loaded.filter((path) => path.endsWith('.js')).length).toBeGreaterThan(chunksBeforeBuy)
+    await buy.getByLabel('You pay').fill('50')
+    const best = buy.getByRole('list', { name: 'Quotes' }).getByRole('listitem').first()
+    await expect(best).toContainText('Tessera Sandbox · Most received', { timeout: 15_000 })
+    const quoted = /You receive ([\d.]+) ETH/.exec(await best.innerText())![1]!
+    const before = await node.getBalance({ address: owner })
+    const opening = page.context().waitForEvent('page')
+    await buy.getByRole('button', { name: 'Continue with Tessera Sandbox' }).click()
+    const checkout = await opening
+    // The window opens at once (a popup blocker allows it only within the click), then goes to the provider's checkout.
+    await checkout.waitForURL((url) => url.origin === stack.onramp!.url)
+    await checkout.getByLabel('Card number').fill('4242 4242 4242 4242')
+    await checkout.getByLabel('Expiry (MM/YY)').fill('12/40')
+    await checkout.getByLabel('CVC').fill('123')
+    await checkout.getByLabel('Name on card').fill('Ada Lovelace')
+    await checkout.getByRole('button', { name: /^Pay / }).click()
+    await expect(buy.getByRole('status')).toHaveText(`Arrived: ${quoted} ETH is in your account.`, { timeout: 30_000 })
+    expect((await node.getBalance({ address: owner })) - before).toBe(parseEther(quoted))
     expect(failed).toEqual([])
   })
 
