@@ -58,6 +58,11 @@ export type ApiConfig = {
   wallets?: readonly WalletEntry[]
   /** The on-ramp providers (services/api/onramp); none → the spec's sample options and placeholder quote. */
   onramp?: { providers: readonly OnrampProviderConfig[] }
+  /**
+   * The site's load balancers, by IP address: a request whose peer is one of them is taken to come from the last address
+   * its X-Forwarded-For names (the visitor's IP, which an on-ramp provider such as Coinbase asks with a checkout).
+   */
+  trustedProxies?: readonly string[]
   /** Providers made by the caller instead of from `onramp` (tests with a stand-in `fetch`). */
   onrampProviders?: readonly OnrampProvider[]
   now?: () => number

@@ -8,7 +8,7 @@ import { startApiServer } from './server'
 
 const configPath = process.env.TESSERA_API_CONFIG
 if (!configPath) {
-  console.error('Set TESSERA_API_CONFIG to a JSON file with { projects, chains, prices?, nameSuffix?, onramp? } (see README, "Data service").')
+  console.error('Set TESSERA_API_CONFIG to a JSON file with { projects, chains, prices?, nameSuffix?, onramp?, trustedProxies? } (see README, "Data service").')
   process.exit(1)
 }
 const config = JSON.parse(readFileSync(configPath, 'utf8')) as Omit<ApiConfig, 'db'>

@@ -381,3 +381,25 @@ describe('Coinbase Onramp adapter on recorded answers', () => {
     expect(Buffer.from(token.split('.')[1]!, 'base64url').toString()).not.toContain('PRIVATE')
   })
 })
+
+describe('Coinbase Onramp behind the data service', () => {
+  it('hands Coinbase the visitor’s IP with the session token: the peer, or the last X-Forwarded-For of a trusted load balancer', async () => {
+    const { createApiApp } = await import('../app')
+    const { openDatabase } = await import('../db/createDatabase')
+    const { provider, requests } = coinbase()
+    const db = await openDatabase({})
+    try {
+      const app = createApiApp({ db, projects: [{ id: 'site', allowedOrigins: [] }], chains: [], onrampProviders: [provider], trustedProxies: ['10.0.0.2'] })
+      const body = { destinationWallets: [{ address: ADDRESS }], defaultNetwork: 'eip155:8453', defaultAsset: 'ETH', partnerUserId: 'visitor-9', presetFiatAmount: 100 }
+      const checkoutFrom = async (peer: string, forwarded: string) => {
+        const response = await app.request('/v1/generators/onrampurl?projectId=site', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded }, body: JSON.stringify(body) }, { incoming: { socket: { remoteAddress: peer } } })
+        expect(response.status).toBe(200)
+        return requests.filter((request) => request.url.pathname === '/onramp/v1/token').at(-1)!.body as { clientIp?: string }
+      }
+      expect((await checkoutFrom('::ffff:10.0.0.2', '198.51.100.1, 203.0.113.7')).clientIp).toBe('203.0.113.7')
+      expect((await checkoutFrom('192.0.2.44', '203.0.113.7')).clientIp).toBe('192.0.2.44')
+    } finally {
+      await db.close()
+    }
+  })
+})

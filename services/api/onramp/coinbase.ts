@@ -45,9 +45,6 @@ export type CreateCoinbaseOnrampParameters = {
   timeoutMs?: number
 }
 
-/** Coinbase's call for a visitor's checkout; `clientIp` is sent with the session token when the data service has it. */
-export type CoinbaseCheckoutRequest = OnrampCheckoutRequest & { clientIp?: string }
-
 /** Largest answer read from Coinbase: anything longer is refused unread. */
 export { MAX_ANSWER_BYTES } from './providerHttp'
 /** Coinbase's JWTs live two minutes (its SDKs' default). */
@@ -125,7 +122,7 @@ export function createCoinbaseOnramp({
   fetch = globalThis.fetch,
   now = Date.now,
   timeoutMs = 10_000,
-}: CreateCoinbaseOnrampParameters): OnrampProvider & { checkout: (request: CoinbaseCheckoutRequest) => Promise<OnrampCheckout> } {
+}: CreateCoinbaseOnrampParameters): OnrampProvider {
   const signer = cdpSigner(apiKeyName, apiKeySecret)
   const api = new URL(baseUrl)
 
@@ -206,7 +203,7 @@ export function createCoinbaseOnramp({
       }
     },
 
-    async checkout(request: CoinbaseCheckoutRequest): Promise<OnrampCheckout> {
+    async checkout(request: OnrampCheckoutRequest): Promise<OnrampCheckout> {
       const { quote } = request
       if (request.orderId.length > MAX_PARTNER_USER_REF) {
         throw new OnrampProviderError('refused', `Coinbase takes an order reference of at most ${MAX_PARTNER_USER_REF} characters`, 'orderId')

@@ -65,6 +65,8 @@ export type OnrampCheckoutRequest = {
   partnerUserId: string
   /** Where the provider's page sends the visitor once done; undefined: it stays. */
   redirectUrl?: string
+  /** The visitor's IP address as the data service saw it (Coinbase binds its session token to it); undefined: unknown. */
+  clientIp?: string
 }
 
 export type OnrampCheckout = {

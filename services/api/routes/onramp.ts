@@ -7,6 +7,7 @@ import { createOnrampOrders, type OnrampOrder } from '../onramp/orders'
 import { OnrampProviderError, type OnrampAsset, type OnrampOptions, type OnrampPaymentMethod, type OnrampProvider, type OnrampQuote, type OnrampQuoteRequest } from '../onramp/provider'
 import { createOnrampProviders } from '../onramp/providers'
 import { text, validate } from './validate'
+import { visitorIp } from '../visitorIp'
 
 /** Built-in sample options (SPEC §8: used when no provider answers): card 10–7,500, bank account 10–25,000, USD and EUR. */
 export const sampleOnrampOptions = {
@@ -152,7 +153,7 @@ const orderAnswer = (order: OnrampOrder) => ({
  * @example app.route('/', onrampRoutes(config))
  */
 export function onrampRoutes(config: ApiConfig) {
-  const { db, now = Date.now, log = console.error } = config
+  const { db, now = Date.now, log = console.error, trustedProxies = [] } = config
   const providers: readonly OnrampProvider[] = config.onrampProviders ?? createOnrampProviders(config.onramp?.providers ?? [])
   const byId = new Map(providers.map((provider) => [provider.id, provider]))
   const orders = createOnrampOrders(db, { now })
@@ -264,7 +265,8 @@ export function onrampRoutes(config: ApiConfig) {
     try {
       const quote = await provider.quote(request)
       const orderId = orders.newId()
-      const checkout = await provider.checkout({ orderId, quote, destination: wallet.address, partnerUserId: body.data.partnerUserId, ...(body.data.redirectUrl && { redirectUrl: body.data.redirectUrl }) })
+      const clientIp = visitorIp(c, trustedProxies)
+      const checkout = await provider.checkout({ orderId, quote, destination: wallet.address, partnerUserId: body.data.partnerUserId, ...(body.data.redirectUrl && { redirectUrl: body.data.redirectUrl }), ...(clientIp && { clientIp }) })
       await orders.create({ id: orderId, projectId: project.id, partnerUserId: body.data.partnerUserId, destination: wallet.address, quote, ...(checkout.providerOrderId && { providerOrderId: checkout.providerOrderId }) })
       return c.json({ url: checkout.url, orderId, quote: { ...quote, providerName: provider.name } })
     } catch (error) {
