@@ -132,9 +132,11 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
     configure({ chains: configured, solanaChains = [], bitcoinChains = [], polkadotChains = [], familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
-      solana = solanaChains.length > 0 ? loadFamily('solana', familyModules.solana, 'Solana').then((createSolanaWorkerApi) => createSolanaWorkerApi({ chains: solanaChains })) : undefined
+      void solana?.then((previous) => previous.destroy()).catch(() => {})
+      solana = solanaChains.length > 0 ? loadFamily('solana', familyModules.solana, 'Solana').then((createSolanaWorkerApi) => createSolanaWorkerApi({ chains: solanaChains, rank: rankTransports })) : undefined
       solana?.catch(() => {})
-      bitcoin = bitcoinChains.length > 0 ? loadFamily('bitcoin', familyModules.bitcoin, 'Bitcoin').then((createBitcoinWorkerApi) => createBitcoinWorkerApi({ chains: bitcoinChains })) : undefined
+      void bitcoin?.then((previous) => previous.destroy()).catch(() => {})
+      bitcoin = bitcoinChains.length > 0 ? loadFamily('bitcoin', familyModules.bitcoin, 'Bitcoin').then((createBitcoinWorkerApi) => createBitcoinWorkerApi({ chains: bitcoinChains, rank: rankTransports })) : undefined
       bitcoin?.catch(() => {})
       void polkadot?.then((previous) => previous.destroy()).catch(() => {})
       polkadot = undefined

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bitcoinNetworks } from '../../shared/protocol/addresses/bitcoin'
 import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig } from './config'
-import { polkadotRpcUrl } from './polkadotRpcUrl'
+import { polkadotRpcUrl, polkadotRpcUrls } from './polkadotRpcUrl'
 
 const local = {
   chainNamespace: 'eip155' as const,
@@ -89,6 +89,8 @@ describe('parseWidgetConfig', () => {
     expect(polkadotRpcUrl({ rpcUrls: { default: { http: ['https://rpc.polkadot.io'] } } })).toBe('wss://rpc.polkadot.io')
     expect(polkadotRpcUrl({ rpcUrls: { default: { http: ['https://a.test'], webSocket: ['wss://b.test'] } } })).toBe('wss://b.test')
     expect(polkadotRpcUrl({ rpcUrls: { default: { http: [] } } })).toBeUndefined()
+    expect(polkadotRpcUrls({ rpcUrls: { default: { http: ['https://a.test', 'http://b.test'] } } })).toEqual(['wss://a.test', 'ws://b.test'])
+    expect(polkadotRpcUrls({ rpcUrls: { default: { http: ['https://a.test'], webSocket: ['wss://b.test', 'wss://c.test'] } } })).toEqual(['wss://b.test', 'wss://c.test'])
     for (const bad of [{ caipNetworkId: 'polkadot:4545', id: '4545' }, { ss58Prefix: 16_384 }, { ss58Prefix: 1.5 }]) {
       expect(() => parseWidgetConfig({ projectId: 'demo', networks: [{ ...polkadotLocal, ...bad }] })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }))
     }

@@ -13,7 +13,7 @@ import type { RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, type View } from '../state/views'
 import { createWidgetStorage } from '../storage/createWidgetStorage'
 import { parseWidgetConfig, type WidgetConfig } from './config'
-import { polkadotRpcUrl } from './polkadotRpcUrl'
+import { polkadotRpcUrls } from './polkadotRpcUrl'
 import { createAnalytics } from './createAnalytics'
 import { createConnectionController } from './createConnectionController'
 import type { ConnectionActions } from './createConnectionActions'
@@ -70,13 +70,13 @@ export function startWidget(
           chains: evmNetworks
             .filter((n) => n.rpcUrls.default.http.length > 0)
             .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
-          solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrl: n.rpcUrls.default.http[0]! })),
+          solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrls: n.rpcUrls.default.http })),
           // A Bitcoin network's http URL is its Esplora-style API.
-          bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrl: n.rpcUrls.default.http[0]! })),
+          bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http })),
           // A Polkadot network is reached over WebSocket (its webSocket URL, or its http one as ws).
           polkadotChains: networks.flatMap((n) => {
-            const rpcUrl = n.chainNamespace === 'polkadot' ? polkadotRpcUrl(n) : undefined
-            return rpcUrl ? [{ caipNetworkId: n.caipNetworkId, rpcUrl }] : []
+            const rpcUrls = n.chainNamespace === 'polkadot' ? polkadotRpcUrls(n) : []
+            return rpcUrls.length > 0 ? [{ caipNetworkId: n.caipNetworkId, rpcUrls }] : []
           }),
           dataService: config.services?.api
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }

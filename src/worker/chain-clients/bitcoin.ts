@@ -12,16 +12,23 @@ import type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTrans
 import type { ErrorCode } from '../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../shared/protocol/errors'
 import { safeParse } from '../../shared/protocol/schemas/parse'
-import { readBoundedText } from '../rpc-transport/readBoundedText'
-import { defaultSleep, rememberRetryAfter, retryRead } from '../rpc-transport/retryRead'
-import { RETRY_HTTP_STATUSES } from '../rpc-transport/shouldRetry'
+import { fetchBounded, splitCredentials } from '../rpc-transport/httpEndpoint'
+import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../rpc-transport/rankedFallback'
+import type { TransportRanking } from '../rpc-transport/ranking'
+import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../rpc-transport/retryRead'
+import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES } from '../rpc-transport/shouldRetry'
 import { dustLimit, selectBitcoinCoins, type SpendableCoin, type SpendableType } from './selectBitcoinCoins'
 
 export type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../shared/protocol/core/bitcoinApi'
 
 export type CreateBitcoinClientParameters = {
   /** An Esplora-style REST API: `https://mempool.space/api`, `https://blockstream.info/testnet/api`, the local stack's. */
-  apiUrl: string
+  apiUrl?: string
+  /** Several of them, asked in ranked order with fallback (rpc-transport/rankedFallback.ts). */
+  apiUrls?: readonly string[]
+  /** Rank the APIs by pings (SPEC §4); on in the widget's worker. */
+  rank?: boolean
+  onRanking?: (ranking: TransportRanking) => void
   network: BitcoinNetwork
   fetch?: (input: string, init: RequestInit) => Promise<Response>
   /** How long one request waits for its answer. */
@@ -109,31 +116,49 @@ const txStatusSchema = z.union([
 const coinbaseSchema = z.object({ vin: z.array(z.object({ is_coinbase: z.boolean() })).check(z.minLength(1)) })
 const tipHeightSchema = z.int().check(z.minimum(0))
 
-/** Credentials in the URL go into an Authorization header (fetch refuses URLs that carry them); errors name the host only. */
-function splitUrl(url: string): { base: string; host: string; headers: Record<string, string> } {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw createWidgetError('NO_RPC_URL', { details: 'The Bitcoin API URL is not a URL' })
-  }
-  const headers: Record<string, string> = {}
-  if (parsed.username) {
-    headers.authorization = `Basic ${btoa(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`)}`
-    parsed.username = ''
-    parsed.password = ''
-  }
-  parsed.search = ''
-  parsed.hash = ''
-  return { base: parsed.toString().replace(/\/+$/, ''), host: parsed.host, headers }
-}
-
 /** Whether a failed read is worth another try: an HTTP status of SPEC §8's list, a timeout, or no answer at all. */
 function isRetryable(error: unknown): boolean {
   if (!(error instanceof WidgetError)) return false
   if (error.status !== undefined) return RETRY_HTTP_STATUSES.has(error.status)
   // HTTP_REQUEST_FAILED without a status is no answer at all; an answer that is not JSON will not improve.
   return error.code === 'RPC_TIMEOUT' || (error.code === 'HTTP_REQUEST_FAILED' && !(error.cause instanceof SyntaxError))
+}
+
+type EsploraCall = { method: 'GET' | 'POST'; path: string; body?: string }
+type EsploraAnswer = { what: string; response: Response; text: string }
+
+/**
+ * One Esplora API: a timeout, a bounded answer; a status worth asking elsewhere (SPEC §8: 403, 408, 413, 429, 5xx)
+ * throws HTTP_REQUEST_FAILED with it, every other answer is the caller's to read (a 404, a refused broadcast).
+ */
+function esploraEndpoint({ apiUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now }: { apiUrl: string; fetchFn: NonNullable<CreateBitcoinClientParameters['fetch']>; timeoutMs: number; maxResponseBodyBytes: number; now: () => number }): RankedEndpoint<EsploraCall> {
+  const split = splitCredentials(apiUrl)
+  if (!split) throw createWidgetError('NO_RPC_URL', { details: 'The Bitcoin API URL is not a URL' })
+  const parsed = new URL(split.url)
+  parsed.search = ''
+  parsed.hash = ''
+  const base = parsed.toString().replace(/\/+$/, '')
+  async function request({ method, path, body }: EsploraCall, signal?: AbortSignal): Promise<EsploraAnswer> {
+    const what = `${method} ${path} to ${split!.host}`
+    const headers = body === undefined ? split!.headers : { ...split!.headers, 'content-type': 'text/plain' }
+    const { response, text } = await fetchBounded({ fetchFn, url: `${base}${path}`, init: { method, headers, body }, what, timeoutMs, maxResponseBodyBytes, signal })
+    if (RETRY_HTTP_STATUSES.has(response.status)) {
+      const error = createWidgetError('HTTP_REQUEST_FAILED', { status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
+      rememberRetryAfter(error, response.headers, now())
+      throw error
+    }
+    return { what, response, text }
+  }
+  return { url: split.host, request, ping: (signal) => request({ method: 'GET', path: '/blocks/tip/height' }, signal) }
+}
+
+/** An endpoint that did not answer, timed out or answered a retryable status: the next one is asked. */
+const bitcoinFailureRules: Omit<FailureRules<EsploraCall>, 'timeoutError'> = {
+  shouldThrow: (error) => !(error instanceof WidgetError) || !(error.code === 'RPC_TIMEOUT' || (error.code === 'HTTP_REQUEST_FAILED' && isRetryable(error))),
+  shouldRetry: isRetryable,
+  retryAfterMs: rememberedRetryAfterMs,
+  isHedgeable: ({ method }) => method === 'GET',
+  abortError: ({ method, path }, signal) => createWidgetError('REQUEST_ABORTED', { details: `${method} ${path}`, cause: signal.reason }),
 }
 
 /** Runs `body`; a throw that is not a WidgetError (a library's) becomes `code` with the raw text in details. */
@@ -221,6 +246,9 @@ function decodeAddress(value: unknown, network: BitcoinNetwork, field: string): 
  */
 export function createBitcoinClient({
   apiUrl,
+  apiUrls = apiUrl === undefined ? [] : [apiUrl],
+  rank = false,
+  onRanking,
   network,
   fetch: fetchFn = (input, init) => fetch(input, init),
   timeoutMs = 10_000,
@@ -231,42 +259,20 @@ export function createBitcoinClient({
   sleep = defaultSleep,
 }: CreateBitcoinClientParameters) {
   if (!(network in bitcoinNetworks)) throw createWidgetError('INVALID_CONFIG', { field: 'network', details: `"${String(network)}" is not mainnet, testnet, signet or regtest` })
-  const { base, host, headers } = splitUrl(apiUrl)
+  if (apiUrls.length === 0) throw createWidgetError('NO_RPC_URL', { details: 'A Bitcoin network needs at least one API URL' })
+  const endpoints = createRankedFallback(
+    apiUrls.map((url) => esploraEndpoint({ apiUrl: url, fetchFn, timeoutMs, maxResponseBodyBytes, now })),
+    { ...bitcoinFailureRules, timeoutError: ({ method, path }, hosts) => createWidgetError('RPC_TIMEOUT', { details: `${method} ${path} to ${hosts} got no answer within ${timeoutMs} ms` }) },
+    // `timeoutMs` bounds each attempt; the request as a whole may take every round, and a Retry-After between them.
+    { rank, ...(onRanking && { onRanking }), timeoutMs: (retryCount + 1) * timeoutMs + MAX_RETRY_AFTER_MS, retryCount, retryDelayMs, sleep: (ms) => sleep(ms) },
+  )
 
-  /** One request: a timeout, a bounded answer; RPC_TIMEOUT, HTTP_REQUEST_FAILED (no answer) or REQUEST_ABORTED otherwise. */
-  async function send(method: 'GET' | 'POST', path: string, { body, signal }: { body?: string; signal?: AbortSignal } = {}) {
-    const what = `${method} ${path} to ${host}`
-    if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: what, cause: signal.reason })
-    const controller = new AbortController()
-    let hasTimedOut = false
-    const timer = setTimeout(() => {
-      hasTimedOut = true
-      controller.abort()
-    }, timeoutMs)
-    const onAbort = () => controller.abort()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    try {
-      const response = await fetchFn(`${base}${path}`, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'text/plain' },
-        body,
-        signal: controller.signal,
-      })
-      const text = await readBoundedText(response, maxResponseBodyBytes, (size) => new Error(`the answer is larger than ${maxResponseBodyBytes} bytes (${size})`))
-      return { what, response, text }
-    } catch (error) {
-      if (hasTimedOut) throw createWidgetError('RPC_TIMEOUT', { details: `${what} got no answer within ${timeoutMs} ms` })
-      if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: what, cause: signal.reason })
-      throw createWidgetError('HTTP_REQUEST_FAILED', { details: `${what}: ${(error as Error)?.message ?? String(error)}`, cause: error })
-    } finally {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-    }
-  }
+  /** One request on the best API, the next ones when it fails; `retryCount` rounds more (0: a broadcast, a poll). */
+  const send = (call: EsploraCall, { signal, retryCount = 0 }: { signal?: AbortSignal; retryCount?: number } = {}) => endpoints.request(call, { signal, retryCount }) as Promise<EsploraAnswer>
 
   /** A GET whose answer is JSON of `schema` (or undefined on 404 when `isNotFoundOk`); the shape is checked, not trusted. */
-  async function getOnce<S extends z.ZodMiniType>(path: string, schema: S, { isNotFoundOk = false, signal }: { isNotFoundOk?: boolean; signal?: AbortSignal } = {}): Promise<z.infer<S> | undefined> {
-    const { what, response, text } = await send('GET', path, { signal })
+  async function getOnce<S extends z.ZodMiniType>(path: string, schema: S, { isNotFoundOk = false, signal, retryCount: rounds = 0 }: { isNotFoundOk?: boolean; signal?: AbortSignal; retryCount?: number } = {}): Promise<z.infer<S> | undefined> {
+    const { what, response, text } = await send({ method: 'GET', path }, { signal, retryCount: rounds })
     if (isNotFoundOk && response.status === 404) return undefined
     if (!response.ok) {
       const error = createWidgetError('HTTP_REQUEST_FAILED', { status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
@@ -287,9 +293,8 @@ export function createBitcoinClient({
     return parsed.data
   }
 
-  /** A read, retried by SPEC §8's rules: exponential from `retryDelayMs`, or the API's Retry-After. */
-  const get = <S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> =>
-    retryRead(async () => (await getOnce(path, schema)) as z.infer<S>, { retryCount, retryDelayMs, isRetryable, sleep })
+  /** A read, retried by SPEC §8's rules: rounds over the APIs from `retryDelayMs`, or an API's Retry-After. */
+  const get = async <S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> => (await getOnce(path, schema, { retryCount })) as z.infer<S>
 
   const getFeeRates = async (): Promise<BitcoinFeeRates> => {
     const byTarget = await get('/fee-estimates', feeEstimatesSchema)
@@ -330,7 +335,7 @@ export function createBitcoinClient({
       throw createWidgetError('INVALID_PARAMS', { field: 'txHex', details: `Not a raw Bitcoin transaction: ${(error as Error).message}`, cause: error })
     }
     // Never retried: a second POST of a transaction that did go out is harmless, but the caller decides.
-    const { what, response, text } = await send('POST', '/tx', { body: txHex.toLowerCase() })
+    const { what, response, text } = await send({ method: 'POST', path: '/tx', body: txHex.toLowerCase() })
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
       throw createWidgetError('BITCOIN_BROADCAST_REFUSED', { params: { reason: refusalReason(text) }, status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
     }
@@ -340,8 +345,10 @@ export function createBitcoinClient({
   }
 
   return {
-    apiUrl,
+    apiUrls,
     network,
+    /** Stops the APIs' ranking pings. */
+    close: () => endpoints.stop(),
 
     /** What an address holds in sats: confirmed, and the mempool's change to it. */
     getBalance: (address: string): Promise<BitcoinBalance> =>

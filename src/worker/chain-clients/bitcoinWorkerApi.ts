@@ -7,7 +7,7 @@ import { createChainClientRegistry } from './createChainClientRegistry'
 
 export type { BitcoinChainConfig } from '../../shared/protocol/core/bitcoinApi'
 
-export type CreateBitcoinWorkerApiParameters = Omit<CreateBitcoinClientParameters, 'apiUrl' | 'network'> & { chains: readonly BitcoinChainConfig[] }
+export type CreateBitcoinWorkerApiParameters = Omit<CreateBitcoinClientParameters, 'apiUrl' | 'apiUrls' | 'network'> & { chains: readonly BitcoinChainConfig[] }
 
 type OnNetwork = { caipNetworkId: string }
 
@@ -18,7 +18,7 @@ type OnNetwork = { caipNetworkId: string }
  */
 export function createBitcoinWorkerApi({ chains, ...clientOptions }: CreateBitcoinWorkerApiParameters) {
   const clients = createChainClientRegistry<BitcoinClient>()
-  for (const [index, { caipNetworkId, apiUrl }] of chains.entries()) {
+  for (const [index, { caipNetworkId, apiUrl, apiUrls = apiUrl === undefined ? [] : [apiUrl] }] of chains.entries()) {
     const field = `bitcoinChains.${index}.caipNetworkId`
     const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
     const network = parsed?.namespace === 'bip122' ? getBitcoinNetwork(caipNetworkId) : undefined
@@ -26,8 +26,8 @@ export function createBitcoinWorkerApi({ chains, ...clientOptions }: CreateBitco
       throw createWidgetError('INVALID_CONFIG', { field, details: `"${String(caipNetworkId)}" is not the CAIP-2 id of Bitcoin mainnet, testnet, signet or regtest` })
     }
     if (clients.has('bip122', parsed.reference)) throw createWidgetError('INVALID_CONFIG', { field, details: `${caipNetworkId} is configured twice` })
-    if (typeof apiUrl !== 'string' || !apiUrl) throw createWidgetError('NO_RPC_URL', { field: `bitcoinChains.${index}.apiUrl`, details: caipNetworkId })
-    clients.set('bip122', parsed.reference, createBitcoinClient({ ...clientOptions, apiUrl, network }))
+    if (!Array.isArray(apiUrls) || apiUrls.length === 0 || !apiUrls.every((url) => typeof url === 'string' && url)) throw createWidgetError('NO_RPC_URL', { field: `bitcoinChains.${index}.apiUrls`, details: caipNetworkId })
+    clients.set('bip122', parsed.reference, createBitcoinClient({ ...clientOptions, apiUrls, network }))
   }
 
   const clientFor = (caipNetworkId: string) => {
@@ -37,6 +37,8 @@ export function createBitcoinWorkerApi({ chains, ...clientOptions }: CreateBitco
   }
 
   return {
+    /** Stops every network's ranking pings (the core configured anew). */
+    destroy: () => clients.values().forEach((client) => client.close()),
     /** Sats, confirmed and pending (the mempool's change). */
     bitcoinGetBalance: async ({ caipNetworkId, address }: OnNetwork & { address: string }) => clientFor(caipNetworkId).getBalance(address),
     /** sat/vB for about 1, 3 and 6 blocks. */

@@ -284,8 +284,12 @@ describe('the worker Polkadot client when the node is down', () => {
 
   it('refuses a URL that is not a WebSocket one, and a CAIP-2 id that is not Polkadot’s', () => {
     expect(() => createPolkadotClient({ caipNetworkId: 'polkadot:45454545454545454545454545454545', rpcUrl: 'https://rpc.polkadot.io' })).toThrow(
-      expect.objectContaining({ code: 'NO_RPC_URL', field: 'rpcUrl' }),
+      expect.objectContaining({ code: 'NO_RPC_URL', field: 'rpcUrls.0' }),
     )
+    expect(() => createPolkadotClient({ caipNetworkId: 'polkadot:45454545454545454545454545454545', rpcUrls: ['wss://rpc.polkadot.io', 'not a url'] })).toThrow(
+      expect.objectContaining({ code: 'NO_RPC_URL', field: 'rpcUrls.1' }),
+    )
+    expect(() => createPolkadotClient({ caipNetworkId: 'polkadot:45454545454545454545454545454545', rpcUrls: [] })).toThrow(expect.objectContaining({ code: 'NO_RPC_URL', field: 'rpcUrls' }))
     expect(() => createPolkadotClient({ caipNetworkId: 'bip122:000000000019d6689c085ae165831e93', rpcUrl: 'wss://rpc.polkadot.io' })).toThrow(
       expect.objectContaining({ code: 'INVALID_CONFIG', field: 'caipNetworkId' }),
     )

@@ -31,7 +31,11 @@ export type CreatePolkadotClientParameters = {
   /** `polkadot:` + the first 32 hex characters of the genesis hash; the node's genesis must match it. */
   caipNetworkId: string
   /** JSON-RPC over WebSocket: `wss://rpc.polkadot.io`, the local stack's `ws://127.0.0.1:9944`. */
-  rpcUrl: string
+  rpcUrl?: string
+  /** Several nodes of the network: the last one that served first, the next one also tried when it is slow to connect. */
+  rpcUrls?: readonly string[]
+  /** How long a connection attempt may go without opening before the next node is tried beside it. */
+  hedgeDelayMs?: number
   /** How long one connection attempt (socket open and runtime metadata loaded) may take. */
   connectTimeoutMs?: number
   /** How long one request waits for its answer. */
@@ -114,6 +118,8 @@ const ALREADY_IMPORTED = 1013
 export function createPolkadotClient({
   caipNetworkId,
   rpcUrl,
+  rpcUrls = rpcUrl === undefined ? [] : [rpcUrl],
+  hedgeDelayMs = 1_000,
   connectTimeoutMs = 15_000,
   requestTimeoutMs = 30_000,
   reconnectCount = 2,
@@ -125,17 +131,24 @@ export function createPolkadotClient({
   if (parsed?.namespace !== 'polkadot' || !/^[0-9a-f]{32}$/.test(parsed.reference)) {
     throw createWidgetError('INVALID_CONFIG', { field: 'caipNetworkId', details: `"${String(caipNetworkId)}" is not polkadot: and 32 lower-case hex characters of a genesis hash` })
   }
-  let host: string
-  try {
-    const url = new URL(rpcUrl)
-    if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new Error('not a WebSocket URL')
-    host = url.host // errors name the host only: a URL may carry an API key
-  } catch {
-    throw createWidgetError('NO_RPC_URL', { field: 'rpcUrl', details: `The ${caipNetworkId} URL is not a ws:// or wss:// URL` })
-  }
+  if (rpcUrls.length === 0) throw createWidgetError('NO_RPC_URL', { field: 'rpcUrls', details: `${caipNetworkId} needs at least one ws:// or wss:// URL` })
+  // Errors name the host only: a URL may carry an API key.
+  const nodes = rpcUrls.map((url, index) => {
+    try {
+      const parsedUrl = new URL(url)
+      if (parsedUrl.protocol !== 'ws:' && parsedUrl.protocol !== 'wss:') throw new Error('not a WebSocket URL')
+      return { url, host: parsedUrl.host }
+    } catch {
+      throw createWidgetError('NO_RPC_URL', { field: `rpcUrls.${index}`, details: `The ${caipNetworkId} URL is not a ws:// or wss:// URL` })
+    }
+  })
+  /** The node asked first: the last one that connected. */
+  let preferred = 0
+  /** The node of the connection in use (the preferred one before any). */
+  let host = nodes[0]!.host
   const networkName = getPolkadotNetwork(caipNetworkId)?.name ?? 'Polkadot'
 
-  type Connection = { api: ApiPromise; provider: WsProvider; info: PolkadotChainInfo }
+  type Connection = { api: ApiPromise; provider: WsProvider; host: string; info: PolkadotChainInfo }
 
   /** What the node said, read from the api each time: a runtime upgrade changes the version (and may change constants). */
   const chainInfo = (api: ApiPromise, genesisHash: Hex, chainName: string): PolkadotChainInfo => ({
@@ -164,10 +177,10 @@ export function createPolkadotClient({
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
   }
 
-  /** One attempt: the socket opens, the runtime's metadata loads, the genesis is the configured network's. */
-  async function connectOnce(): Promise<Connection> {
+  /** One attempt on one node: the socket opens, the runtime's metadata loads, the genesis is the configured network's. */
+  async function connectOnce({ url, host }: { url: string; host: string }): Promise<Connection> {
     // No automatic reconnection: the provider's own retries are endless; ours are counted per call.
-    const provider = new WsProvider(rpcUrl, false, {}, requestTimeoutMs + 5_000)
+    const provider = new WsProvider(url, false, {}, requestTimeoutMs + 5_000)
     const unsubscribes: (() => void)[] = []
     try {
       const opened = new Promise<void>((resolve, reject) => {
@@ -176,19 +189,20 @@ export function createPolkadotClient({
         unsubscribes.push(provider.on('disconnected', () => reject(new Error('the WebSocket closed'))))
       })
       await provider.connect()
-      await timed('Connecting', opened, connectTimeoutMs)
+      await timed(`Connecting to ${host}`, opened, connectTimeoutMs)
       // initWasm false: nothing here signs or verifies, and hashing (blake2, xxhash) has pure-JS paths; the worker then
       // never compiles @polkadot/wasm-crypto's WebAssembly.
-      const api = await timed('Loading the runtime', ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true, initWasm: false }), connectTimeoutMs)
+      const api = await timed(`Loading the runtime of ${host}`, ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true, initWasm: false }), connectTimeoutMs)
       const genesisHash = api.genesisHash.toHex()
       if (genesisHash.slice(2, 34) !== parsed!.reference) {
         await api.disconnect()
         throw createWidgetError('INVALID_CONFIG', { field: 'rpcUrl', details: `The node at ${host} serves the chain of genesis ${genesisHash}, not ${caipNetworkId}` })
       }
-      const chainName = (await timed('system_chain', api.rpc.system.chain())).toString()
+      const chainName = (await timed(`system_chain on ${host}`, api.rpc.system.chain())).toString()
       return {
         api,
         provider,
+        host,
         // Read when asked: every call sees the runtime as it is now.
         get info() {
           return chainInfo(api, genesisHash, chainName)
@@ -202,14 +216,54 @@ export function createPolkadotClient({
     }
   }
 
-  /** Tries `1 + reconnectCount` times, waiting longer each time; POLKADOT_NODE_UNREACHABLE after the last. */
+  /**
+   * One round over the nodes, the preferred first: the next is tried beside it when it fails or has not connected within
+   * `hedgeDelayMs`; the first connection made wins and the others are closed. Fails with the last error when none
+   * connects (a node serving another chain's INVALID_CONFIG before any other).
+   */
+  function connectAny(): Promise<Connection> {
+    const order = nodes.map((_, index) => (preferred + index) % nodes.length)
+    return new Promise<Connection>((resolve, reject) => {
+      let started = 0
+      let failures = 0
+      let isSettled = false
+      let lastError: unknown
+      let hedge: ReturnType<typeof setTimeout> | undefined
+      const startNext = () => {
+        clearTimeout(hedge)
+        if (started >= order.length) return
+        const index = order[started++]!
+        connectOnce(nodes[index]!).then(
+          (opened) => {
+            if (isSettled) return void opened.api.disconnect().catch(() => {})
+            isSettled = true
+            clearTimeout(hedge)
+            preferred = index
+            host = opened.host
+            resolve(opened)
+          },
+          (error: unknown) => {
+            if (!(isWidgetError(lastError) && lastError.code === 'INVALID_CONFIG')) lastError = error
+            if (isSettled) return
+            if (++failures < order.length) return startNext()
+            isSettled = true
+            reject(lastError)
+          },
+        )
+        if (started < order.length) hedge = setTimeout(startNext, hedgeDelayMs)
+      }
+      startNext()
+    })
+  }
+
+  /** Tries `1 + reconnectCount` rounds over the nodes, waiting longer each time; POLKADOT_NODE_UNREACHABLE after the last. */
   async function connect(): Promise<Connection> {
     let lastError: unknown
     for (let attempt = 0; attempt <= reconnectCount; attempt++) {
       if (attempt > 0) await sleep(reconnectDelayMs * 2 ** (attempt - 1))
       if (isDestroyed) throw createWidgetError('REQUEST_ABORTED', { details: `the ${caipNetworkId} client was closed` })
       try {
-        const opened = await connectOnce()
+        const opened = await connectAny()
         if (isDestroyed) {
           await opened.api.disconnect()
           throw createWidgetError('REQUEST_ABORTED', { details: `the ${caipNetworkId} client was closed` })
@@ -228,7 +282,7 @@ export function createPolkadotClient({
       }
     }
     const reason = isWidgetError(lastError) ? (lastError.details ?? lastError.shortMessage) : ((lastError as Error)?.message ?? String(lastError))
-    throw unreachable(`${host} after ${reconnectCount + 1} attempts: ${reason}`, lastError)
+    throw unreachable(`${nodes.map((node) => node.host).join(', ')} after ${reconnectCount + 1} attempts: ${reason}`, lastError)
   }
 
   /** Lets go of a connection whose socket closed (its 'disconnected' event may have come before anyone listened). */

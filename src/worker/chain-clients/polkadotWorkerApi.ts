@@ -6,7 +6,7 @@ import { createPolkadotClient, type CreatePolkadotClientParameters, type Polkado
 
 export type { PolkadotChainConfig } from '../../shared/protocol/core/polkadotApi'
 
-export type CreatePolkadotWorkerApiParameters = Omit<CreatePolkadotClientParameters, 'caipNetworkId' | 'rpcUrl'> & { chains: readonly PolkadotChainConfig[] }
+export type CreatePolkadotWorkerApiParameters = Omit<CreatePolkadotClientParameters, 'caipNetworkId' | 'rpcUrl' | 'rpcUrls'> & { chains: readonly PolkadotChainConfig[] }
 
 type OnNetwork = { caipNetworkId: string }
 
@@ -18,13 +18,13 @@ type OnNetwork = { caipNetworkId: string }
  */
 export function createPolkadotWorkerApi({ chains, ...clientOptions }: CreatePolkadotWorkerApiParameters) {
   const clients = createChainClientRegistry<PolkadotClient>()
-  for (const [index, { caipNetworkId, rpcUrl }] of chains.entries()) {
+  for (const [index, { caipNetworkId, rpcUrl, rpcUrls = rpcUrl === undefined ? [] : [rpcUrl] }] of chains.entries()) {
     const field = `polkadotChains.${index}.caipNetworkId`
     const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
     if (parsed?.namespace !== 'polkadot') throw createWidgetError('INVALID_CONFIG', { field, details: `"${String(caipNetworkId)}" is not a polkadot CAIP-2 network id` })
     if (clients.has('polkadot', parsed.reference)) throw createWidgetError('INVALID_CONFIG', { field, details: `${caipNetworkId} is configured twice` })
-    if (typeof rpcUrl !== 'string' || !rpcUrl) throw createWidgetError('NO_RPC_URL', { field: `polkadotChains.${index}.rpcUrl`, details: caipNetworkId })
-    clients.set('polkadot', parsed.reference, createPolkadotClient({ ...clientOptions, caipNetworkId, rpcUrl }))
+    if (!Array.isArray(rpcUrls) || rpcUrls.length === 0 || !rpcUrls.every((url) => typeof url === 'string' && url)) throw createWidgetError('NO_RPC_URL', { field: `polkadotChains.${index}.rpcUrls`, details: caipNetworkId })
+    clients.set('polkadot', parsed.reference, createPolkadotClient({ ...clientOptions, caipNetworkId, rpcUrls }))
   }
 
   const clientFor = (caipNetworkId: string) => {

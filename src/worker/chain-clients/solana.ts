@@ -1,4 +1,3 @@
-import { readBoundedText } from '../rpc-transport/readBoundedText'
 import {
   AccountRole,
   appendTransactionMessageInstructions,
@@ -23,15 +22,24 @@ import { isSolanaAddress } from '../../shared/protocol/addresses/solana'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../shared/protocol/errors'
 import { assertSolanaAmount } from '../../shared/protocol/solanaAmount'
-import { defaultSleep, rememberRetryAfter, retryRead } from '../rpc-transport/retryRead'
-import { RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../rpc-transport/shouldRetry'
+import { fetchBounded, splitCredentials } from '../rpc-transport/httpEndpoint'
+import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../rpc-transport/rankedFallback'
+import type { TransportRanking } from '../rpc-transport/ranking'
+import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../rpc-transport/retryRead'
+import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../rpc-transport/shouldRetry'
 import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 
 export type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../shared/protocol/core/solanaApi'
 
 
 export type CreateSolanaClientParameters = {
-  rpcUrl: string
+  /** One endpoint; `rpcUrls` for several. */
+  rpcUrl?: string
+  /** The cluster's endpoints, asked in ranked order with fallback (rpc-transport/rankedFallback.ts). */
+  rpcUrls?: readonly string[]
+  /** Rank the endpoints by pings (SPEC §4); on in the widget's worker. */
+  rank?: boolean
+  onRanking?: (ranking: TransportRanking) => void
   /** The commitment reads, blockhashes and confirmations use. */
   commitment?: SolanaCommitment
   fetch?: (input: string, init: RequestInit) => Promise<Response>
@@ -85,24 +93,6 @@ function parseJsonWithBigInts(text: string): unknown {
   )
 }
 
-/** Credentials in the URL go into an Authorization header (fetch refuses URLs that carry them); errors name the host only. */
-function splitUrl(url: string): { endpoint: string; host: string; headers: Record<string, string> } {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw createWidgetError('NO_RPC_URL', { details: 'The Solana RPC URL is not a URL' })
-  }
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (parsed.username) {
-    headers.authorization = `Basic ${btoa(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`)}`
-    parsed.username = ''
-    parsed.password = ''
-  }
-  return { endpoint: parsed.toString(), host: parsed.host, headers }
-}
-
-
 /** The standard JSON-RPC codes; Solana's own (-32001 … -32016) mean other things than EIP-1474's and stay RPC_REQUEST_FAILED. */
 const standardRpcCodes: Record<number, ErrorCode> = { [-32700]: 'PARSE_ERROR', [-32600]: 'INVALID_REQUEST', [-32601]: 'METHOD_NOT_FOUND', [-32602]: 'INVALID_PARAMS', [-32603]: 'INTERNAL_ERROR' }
 
@@ -119,50 +109,43 @@ function isRetryable(error: unknown): boolean {
   return typeof rpcCode === 'number' && RETRY_RPC_CODES.has(rpcCode)
 }
 
+/** The endpoints' failures as the ranked fallback reads them: no answer, a timeout or a retryable status moves on. */
+const solanaFailureRules: Omit<FailureRules<SolanaRpcCall>, 'timeoutError'> = {
+  shouldThrow: (error) => !(error instanceof WidgetError) || !(error.code === 'RPC_TIMEOUT' || error.code === 'HTTP_REQUEST_FAILED' || isRetryable(error)),
+  shouldRetry: isRetryable,
+  retryAfterMs: rememberedRetryAfterMs,
+  isHedgeable: ({ method }) => method !== 'sendTransaction',
+}
+
+type SolanaRpcCall = { method: string; params: readonly unknown[] }
+
 /**
  * JSON-RPC over HTTP POST to one Solana node: a timeout per request, a cap on the answer's size, bigint-exact integers.
  * Every failure is a WidgetError: RPC_TIMEOUT, HTTP_REQUEST_FAILED (unreachable, HTTP status, not JSON-RPC),
  * REQUEST_ABORTED, or the node's error (standard codes by code, Solana's as RPC_REQUEST_FAILED, its message in details).
  */
-function createSolanaJsonRpc({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now }: { rpcUrl: string; fetchFn: NonNullable<CreateSolanaClientParameters['fetch']>; timeoutMs: number; maxResponseBodyBytes: number; now: () => number }) {
-  const { endpoint, host, headers } = splitUrl(rpcUrl)
+function solanaEndpoint({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now }: { rpcUrl: string; fetchFn: NonNullable<CreateSolanaClientParameters['fetch']>; timeoutMs: number; maxResponseBodyBytes: number; now: () => number }): RankedEndpoint<SolanaRpcCall> {
+  const split = splitCredentials(rpcUrl)
+  if (!split) throw createWidgetError('NO_RPC_URL', { details: 'The Solana RPC URL is not a URL' })
+  const { url, host } = split
+  const headers = { 'content-type': 'application/json', ...split.headers }
   let nextId = 0
-  return async function request(method: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
-    if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: method, cause: signal.reason })
+  async function request({ method, params }: SolanaRpcCall, signal?: AbortSignal): Promise<unknown> {
     const id = ++nextId
-    const controller = new AbortController()
-    let hasTimedOut = false
-    const timer = setTimeout(() => {
-      hasTimedOut = true
-      controller.abort()
-    }, timeoutMs)
-    const onAbort = () => controller.abort()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    let response: Response
-    let text: string
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params })
+    const { response, text } = await fetchBounded({ fetchFn, url, init: { method: 'POST', headers, body }, what: `${method} to ${host}`, timeoutMs, maxResponseBodyBytes, signal })
+    let answer: { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined
     try {
-      response = await fetchFn(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), signal: controller.signal })
-      text = await readBoundedText(response, maxResponseBodyBytes, (size) => new Error(`the answer is larger than ${maxResponseBodyBytes} bytes (${size})`))
-    } catch (error) {
-      if (hasTimedOut) throw createWidgetError('RPC_TIMEOUT', { details: `${method} to ${host} got no answer within ${timeoutMs} ms` })
-      if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: method, cause: signal.reason })
-      throw createWidgetError('HTTP_REQUEST_FAILED', { details: `${method} to ${host}: ${(error as Error)?.message ?? String(error)}`, cause: error })
-    } finally {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-    }
-    let body: { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined
-    try {
-      body = parseJsonWithBigInts(text) as typeof body
+      answer = parseJsonWithBigInts(text) as typeof answer
     } catch {
-      body = undefined
+      answer = undefined
     }
     const status = response.ok ? undefined : response.status
     const fail = (error: WidgetError) => {
       if (status !== undefined) rememberRetryAfter(error, response.headers, now())
       return error
     }
-    const rpcError = body?.error
+    const rpcError = answer?.error
     if (rpcError && typeof rpcError.code === 'number' && typeof rpcError.message === 'string') {
       const cause: SolanaRpcErrorCause = { code: rpcError.code, message: rpcError.message, data: rpcError.data }
       throw fail(createWidgetError(standardRpcCodes[rpcError.code] ?? 'RPC_REQUEST_FAILED', { details: rpcError.message, cause, status }))
@@ -170,11 +153,12 @@ function createSolanaJsonRpc({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes,
     if (status !== undefined) {
       throw fail(createWidgetError('HTTP_REQUEST_FAILED', { status, details: `${method} to ${host} answered HTTP ${status}: ${text.slice(0, 200)}` }))
     }
-    if (typeof body !== 'object' || body === null || body.jsonrpc !== '2.0' || body.id !== id || !('result' in body)) {
+    if (typeof answer !== 'object' || answer === null || answer.jsonrpc !== '2.0' || answer.id !== id || !('result' in answer)) {
       throw createWidgetError('HTTP_REQUEST_FAILED', { details: `${method} to ${host} answered with something that is not a JSON-RPC response: ${text.slice(0, 200)}` })
     }
-    return body.result
+    return answer.result
   }
+  return { url: host, request, ping: (signal) => request({ method: 'getSlot', params: [] }, signal) }
 }
 
 /** A node's result that is JSON-RPC but not what the method returns. */
@@ -290,6 +274,9 @@ async function guard<T>(code: ErrorCode, body: () => Promise<T>): Promise<T> {
  */
 export function createSolanaClient({
   rpcUrl,
+  rpcUrls = rpcUrl === undefined ? [] : [rpcUrl],
+  rank = false,
+  onRanking,
   commitment = 'confirmed',
   fetch: fetchFn = (input, init) => fetch(input, init),
   timeoutMs = 10_000,
@@ -299,10 +286,22 @@ export function createSolanaClient({
   now = Date.now,
   sleep = defaultSleep,
 }: CreateSolanaClientParameters) {
-  const request = createSolanaJsonRpc({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now })
+  if (rpcUrls.length === 0) throw createWidgetError('NO_RPC_URL', { details: 'A Solana cluster needs at least one RPC URL' })
+  const endpoints = createRankedFallback(
+    rpcUrls.map((url) => solanaEndpoint({ rpcUrl: url, fetchFn, timeoutMs, maxResponseBodyBytes, now })),
+    {
+      ...solanaFailureRules,
+      timeoutError: ({ method }, hosts) => createWidgetError('RPC_TIMEOUT', { details: `${method} to ${hosts} got no answer within ${timeoutMs} ms` }),
+      abortError: ({ method }, signal) => createWidgetError('REQUEST_ABORTED', { details: method, cause: signal.reason }),
+    },
+    // `timeoutMs` bounds each attempt; the request as a whole may take every round, and a Retry-After between them.
+    { rank, ...(onRanking && { onRanking }), timeoutMs: (retryCount + 1) * timeoutMs + MAX_RETRY_AFTER_MS, retryCount, retryDelayMs, sleep: (ms) => sleep(ms) },
+  )
 
-  /** A read, retried by SPEC §8's rules: exponential from `retryDelayMs`, or the node's Retry-After. */
-  const read = (method: string, params: readonly unknown[]): Promise<unknown> => retryRead(() => request(method, params), { retryCount, retryDelayMs, isRetryable, sleep })
+  /** One try on the best endpoint, the next ones when it fails (sends, confirmation polls). */
+  const request = (method: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown> => endpoints.request({ method, params }, { signal, retryCount: 0 })
+  /** A read, retried by SPEC §8's rules: rounds over the endpoints from `retryDelayMs`, or the node's Retry-After. */
+  const read = (method: string, params: readonly unknown[]): Promise<unknown> => endpoints.request({ method, params })
 
   const assertAddress = (value: string, field: string) => {
     if (typeof value !== 'string' || !isSolanaAddress(value)) throw createWidgetError('INVALID_ADDRESS', { field, details: `${field} "${String(value).slice(0, 60)}" is not a Solana address` })
@@ -349,8 +348,10 @@ export function createSolanaClient({
   }
 
   return {
-    rpcUrl,
+    rpcUrls,
     commitment,
+    /** Stops the endpoints' ranking pings. */
+    close: () => endpoints.stop(),
 
     /** The address's SOL balance in lamports. */
     getBalance: (address: string): Promise<bigint> =>

@@ -6,7 +6,7 @@ import { createSolanaClient, type CreateSolanaClientParameters, type SolanaClien
 
 export type { SolanaChainConfig } from '../../shared/protocol/core/solanaApi'
 
-export type CreateSolanaWorkerApiParameters = Omit<CreateSolanaClientParameters, 'rpcUrl'> & { chains: readonly SolanaChainConfig[] }
+export type CreateSolanaWorkerApiParameters = Omit<CreateSolanaClientParameters, 'rpcUrl' | 'rpcUrls'> & { chains: readonly SolanaChainConfig[] }
 
 type OnNetwork = { caipNetworkId: string }
 
@@ -17,13 +17,13 @@ type OnNetwork = { caipNetworkId: string }
  */
 export function createSolanaWorkerApi({ chains, ...clientOptions }: CreateSolanaWorkerApiParameters) {
   const clients = createChainClientRegistry<SolanaClient>()
-  for (const [index, { caipNetworkId, rpcUrl }] of chains.entries()) {
+  for (const [index, { caipNetworkId, rpcUrl, rpcUrls = rpcUrl === undefined ? [] : [rpcUrl] }] of chains.entries()) {
     const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
     const field = `chains.${index}.caipNetworkId`
     if (parsed?.namespace !== 'solana') throw createWidgetError('INVALID_CONFIG', { field, details: `"${String(caipNetworkId)}" is not a solana CAIP-2 network id` })
     if (clients.has('solana', parsed.reference)) throw createWidgetError('INVALID_CONFIG', { field, details: `${caipNetworkId} is configured twice` })
-    if (typeof rpcUrl !== 'string' || !rpcUrl) throw createWidgetError('NO_RPC_URL', { field: `chains.${index}.rpcUrl`, details: caipNetworkId })
-    clients.set('solana', parsed.reference, createSolanaClient({ ...clientOptions, rpcUrl }))
+    if (!Array.isArray(rpcUrls) || rpcUrls.length === 0 || !rpcUrls.every((url) => typeof url === 'string' && url)) throw createWidgetError('NO_RPC_URL', { field: `chains.${index}.rpcUrls`, details: caipNetworkId })
+    clients.set('solana', parsed.reference, createSolanaClient({ ...clientOptions, rpcUrls }))
   }
 
   const clientFor = (caipNetworkId: string) => {
@@ -33,6 +33,8 @@ export function createSolanaWorkerApi({ chains, ...clientOptions }: CreateSolana
   }
 
   return {
+    /** Stops every cluster's ranking pings (the core configured anew). */
+    destroy: () => clients.values().forEach((client) => client.close()),
     /** SOL balance in lamports. */
     solanaGetBalance: async ({ caipNetworkId, address }: OnNetwork & { address: string }) => clientFor(caipNetworkId).getBalance(address),
     /** SPL Token and Token-2022 balances, 0-decimal tokens dropped. */

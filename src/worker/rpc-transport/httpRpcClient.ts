@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from 'viem'
+import { splitCredentials } from './httpEndpoint'
 import { readBoundedText } from './readBoundedText'
 import { getAbortError } from './shouldRetry'
 
@@ -58,21 +59,6 @@ function describeIds(sent: readonly number[], replies: readonly unknown[]): stri
     .join('; ')
 }
 
-/** Credentials in the URL go into an Authorization header: fetch refuses URLs that carry them. */
-function splitCredentials(url: string): { url: string; headers: Record<string, string> } {
-  try {
-    const parsed = new URL(url)
-    if (!parsed.username) return { url, headers: {} }
-    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`
-    parsed.username = ''
-    parsed.password = ''
-    return { url: parsed.toString(), headers: { Authorization: `Basic ${btoa(credentials)}` } }
-  } catch {
-    return { url, headers: {} }
-  }
-}
-
-
 type Member = {
   id: number
   body: RpcRequestBody
@@ -105,7 +91,7 @@ export function createHttpRpcClient({
   fetchFn = (input, init) => fetch(input, init),
   fetchOptions = {},
 }: CreateHttpRpcClientParameters) {
-  const { url, headers: authHeaders } = splitCredentials(urlWithCredentials)
+  const { url, headers: authHeaders } = splitCredentials(urlWithCredentials) ?? { url: urlWithCredentials, headers: {} }
   const headers = new Headers(authHeaders)
   headers.set('Content-Type', 'application/json')
   new Headers(fetchOptions.headers).forEach((value, key) => headers.set(key, value))

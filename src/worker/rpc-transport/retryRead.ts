@@ -10,6 +10,9 @@ export function rememberRetryAfter(error: object, headers: Headers, now: number)
   if (retryAfterMs !== undefined) retryAfterByError.set(error, retryAfterMs)
 }
 
+/** The Retry-After (ms) the answer that became `error` came with, if it sent one. */
+export const rememberedRetryAfterMs = (error: unknown): number | undefined => (typeof error === 'object' && error !== null ? retryAfterByError.get(error) : undefined)
+
 export const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
@@ -25,7 +28,7 @@ export async function retryRead<T>(
       return await read()
     } catch (error) {
       if (attempt >= retryCount || !isRetryable(error)) throw error
-      await sleep((typeof error === 'object' && error !== null ? retryAfterByError.get(error) : undefined) ?? Math.min(retryDelayMs * 2 ** attempt, MAX_RETRY_AFTER_MS))
+      await sleep(rememberedRetryAfterMs(error) ?? Math.min(retryDelayMs * 2 ** attempt, MAX_RETRY_AFTER_MS))
     }
   }
 }

@@ -2,9 +2,10 @@
 
 /**
  * One Bitcoin network the core serves: its CAIP-2 id (`bip122:` and the first 32 hex characters of the genesis hash)
- * and an Esplora-style REST API (Blockstream's, mempool.space's `…/api`, or the local stack's).
+ * and Esplora-style REST APIs (Blockstream's, mempool.space's `…/api`, or the local stack's): `apiUrls`, ranked with
+ * fallback, or `apiUrl` for one.
  */
-export type BitcoinChainConfig = { caipNetworkId: string; apiUrl: string }
+export type BitcoinChainConfig = { caipNetworkId: string; apiUrl?: string; apiUrls?: readonly string[] }
 
 /** Sats. `pending` is what the mempool adds or takes away (negative while a send waits) until it confirms. */
 export type BitcoinBalance = { confirmed: bigint; pending: bigint }

@@ -4,10 +4,10 @@ type Hex = `0x${string}`
 
 /**
  * One Polkadot-SDK network the core serves: its CAIP-2 id (`polkadot:` and the first 32 hex characters of the genesis
- * hash, checked against the node's on connecting) and a JSON-RPC WebSocket URL (`wss://rpc.polkadot.io`, the local
- * stack's `ws://127.0.0.1:9944`).
+ * hash, checked against the node's on connecting) and its JSON-RPC WebSocket URLs (`wss://rpc.polkadot.io`, the local
+ * stack's `ws://127.0.0.1:9944`): `rpcUrls`, one tried beside another that is slow to connect, or `rpcUrl` for one.
  */
-export type PolkadotChainConfig = { caipNetworkId: string; rpcUrl: string }
+export type PolkadotChainConfig = { caipNetworkId: string; rpcUrl?: string; rpcUrls?: readonly string[] }
 
 /** What the node says about its chain. */
 export type PolkadotChainInfo = {

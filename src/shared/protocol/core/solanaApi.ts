@@ -26,5 +26,8 @@ export type SolanaTransfer = {
 
 export type SolanaConfirmation = { signature: string; slot: bigint; confirmationStatus: SolanaCommitment }
 
-/** One Solana cluster the core serves: CAIP-2 `solana:` and the first 32 characters of its genesis hash. */
-export type SolanaChainConfig = { caipNetworkId: string; rpcUrl: string }
+/**
+ * One Solana cluster the core serves: CAIP-2 `solana:` and the first 32 characters of its genesis hash, and its RPC
+ * endpoints (`rpcUrls`, ranked with fallback; `rpcUrl` for one).
+ */
+export type SolanaChainConfig = { caipNetworkId: string; rpcUrl?: string; rpcUrls?: readonly string[] }
