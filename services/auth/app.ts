@@ -3,46 +3,21 @@ import { Hono, type Context } from 'hono'
 import { escapeForLog } from '../api/config'
 import { requestBodyLimit } from '../api/requestBodyLimit'
 import { findUnsafeUrl } from '../api/routes/validate'
-import { createSession, findSession, type SessionRow } from './accounts'
-import { resolveAuthLimits, type AuthConfig, type AuthLimits, type AuthProvider } from './config'
+import { createSession, findSession } from './accounts'
+import { resolveAuthLimits, type AuthConfig } from './config'
 import { migrateAuth } from './db/migrations'
 import { AuthRefusal, developerError, userError } from './errors'
-import type { OutgoingMail } from './mailer'
 import { createAllowances, claimEmailSlot, createRequestLimiter, type Allowance } from './rateLimits'
 import { emailRoutes } from './routes/email'
 import { farcasterRoutes } from './routes/farcaster'
 import { sessionRoutes } from './routes/session'
 import { socialRoutes } from './routes/social'
 import { testingRoutes } from './routes/testing'
-import { createCodeHasher, type CodeHasher } from './secrets'
-
-export type AuthEnv = { Variables: { ip: string; origin: string; projectId: string } }
+import { createCodeHasher } from './secrets'
+import type { AuthDeps, AuthEnv } from './deps'
 
 /** Pages a person opens from a mail or a provider's redirect: not called by the frame, so no Origin or project rules. */
 export const pagePaths = new Set(['/v1/social/callback', '/v1/email/device/approve'])
-
-/** What every route shares: configuration, database, clock, and the checks that refuse with a person's sentence. */
-export type AuthDeps = {
-  config: AuthConfig
-  limits: AuthLimits
-  now: () => number
-  log: (line: string) => void
-  hasher: CodeHasher
-  /** The session the request's bearer token opens for its origin and project; refuses with AUTH_SESSION_EXPIRED. */
-  requireSession: (c: Context<AuthEnv>) => Promise<SessionRow>
-  optionalSession: (c: Context<AuthEnv>) => Promise<SessionRow | undefined>
-  openSession: (c: Context<AuthEnv>, userId: string, authProvider: AuthProvider) => Promise<{ token: string; expiresAt: number }>
-  /** The rate allowance, then the spec's 30 s throttle, for a code e-mail to `email`; answers the slot's release. */
-  throttleEmail: (c: Context<AuthEnv>, email: string, purpose: 'login' | 'change') => Promise<() => Promise<void>>
-  countAttempt: (c: Context<AuthEnv>, kind: 'verify' | 'loginStart') => Promise<void>
-  /** Sends a mail or refuses with AUTH_EMAIL_NOT_SENT (the cause goes to the log). */
-  sendMail: (mail: OutgoingMail) => Promise<void>
-  /**
-   * Calls `step` until it is done, every `pollIntervalMs`, for at most `longPollMs` (or until the client leaves):
-   * undefined when it is still not done. At most `maxWaiters` polls wait at once; others get one step.
-   */
-  longPoll: <T>(c: Context<AuthEnv>, step: () => Promise<{ done: true; value: T } | { done: false }>) => Promise<T | undefined>
-}
 
 const refuseLimit = (code: 'AUTH_RATE_LIMITED', retryAfterMs: number) =>
   new AuthRefusal(code, { n: Math.max(1, Math.ceil(retryAfterMs / 60_000)) }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1_000))) })

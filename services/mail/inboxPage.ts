@@ -1,5 +1,5 @@
 import { escapeHtml } from '../auth/renderPage'
-import type { CapturedMail } from './startMailCapture'
+import type { CapturedMail } from './capturedMail'
 
 /** At most `max` characters, with an ellipsis when cut (a mail body can be long). */
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text)

@@ -5,18 +5,9 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
 import { escapeForLog } from '../api/config'
 import { pageSecurityHeaders } from '../auth/renderPage'
 import { renderInboxPage } from './inboxPage'
+import type { CapturedMail } from './capturedMail'
 
-/** One captured mail, as the inbox shows it: text only (an HTML part is never kept, so it is never rendered). */
-export type CapturedMail = {
-  id: string
-  /** The envelope sender (MAIL FROM). */
-  from: string
-  /** The envelope recipients (RCPT TO), lowercased: what `GET /messages?to=` matches. */
-  to: string[]
-  subject: string
-  text: string
-  receivedAt: string
-}
+export type { CapturedMail } from './capturedMail'
 
 export type MailCaptureLimits = {
   /** Mails kept; past it the oldest go. */

@@ -1,4 +1,4 @@
-import type { Database } from './createDatabase'
+import type { Database } from './database'
 
 /** Schema changes in order; each runs once, in a transaction, recorded in schema_migrations. */
 export const migrations: readonly string[] = [

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { text, validate } from '../../api/routes/validate'
 import { findSession, userView } from '../accounts'
-import type { AuthDeps, AuthEnv } from '../app'
+import type { AuthDeps, AuthEnv } from '../deps'
 import { AuthRefusal } from '../errors'
 import { hashToken } from '../secrets'
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import * as z from 'zod/mini'
 import { validate } from '../../api/routes/validate'
-import type { AuthDeps, AuthEnv } from '../app'
+import type { AuthDeps, AuthEnv } from '../deps'
 import { emailAddress } from './email'
 
 /**

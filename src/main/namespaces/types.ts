@@ -4,7 +4,6 @@ import type { Notifications } from '../state/createNotifications'
 import type { Router } from '../state/createRouter'
 import type { SendState } from './sendForm'
 import type { StoreApi } from 'zustand/vanilla'
-import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
 import type { ConnectorType, WalletRequest } from '../providers/eip1193'
 import type { WidgetNetwork } from '../widget/config'
 
@@ -125,6 +124,10 @@ export type NamespaceAdapter = {
   loadSend(): Promise<(context: SendContext) => SendController>
   /** The family's sign-in message (SIWE on eip155, SIWS on solana), fetched when sign-in is on. */
   loadSignInMessage(): Promise<(fields: SignInMessageFields) => string>
-  /** The family's side of the WalletConnect session, whose code `load`s on first use (eip155 and solana). */
-  walletConnect?: (load: () => Promise<WalletConnectConnector>) => NamespaceConnector
+  /**
+   * The family's side of the WalletConnect session, whose code `load`s on first use (eip155, solana, bip122). `load`
+   * gives the WalletConnect connector (providers/createWalletConnectConnector.ts), which implements this contract: the
+   * family names its type, so the contract does not import its implementation.
+   */
+  walletConnect?(load: () => Promise<unknown>): NamespaceConnector
 }

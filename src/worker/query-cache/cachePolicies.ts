@@ -24,5 +24,8 @@ export const cachePolicies = {
 
 export type CacheKind = keyof typeof cachePolicies
 
+/** A cached query's key: its kind first (which sets its lifetimes), then what identifies it. */
+export type QueryKey = readonly [CacheKind, ...unknown[]]
+
 /** Persisted entries older than this are dropped on load, whatever their kind. */
 export const PERSISTED_MAX_AGE_MS = 24 * 60 * MINUTE_MS

@@ -1,5 +1,4 @@
-import { cachePolicies, PERSISTED_MAX_AGE_MS, type CacheKind } from './cachePolicies'
-import type { QueryKey } from './createQueryCache'
+import { cachePolicies, PERSISTED_MAX_AGE_MS, type CacheKind, type QueryKey } from './cachePolicies'
 
 export type PersistedEntry = { hash: string; key: QueryKey; data: unknown; updatedAt: number }
 

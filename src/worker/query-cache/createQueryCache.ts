@@ -1,8 +1,8 @@
-import { cachePolicies, type CacheKind } from './cachePolicies'
+import { cachePolicies, type QueryKey } from './cachePolicies'
 import { hashKey } from './hashKey'
 import type { CachePersister, PersistedEntry } from './createIndexedDbPersister'
 
-export type QueryKey = readonly [CacheKind, ...unknown[]]
+export type { QueryKey } from './cachePolicies'
 
 export type CacheEntry<T = unknown> = { key: QueryKey; data: T; updatedAt: number; isInvalidated: boolean; lastUsedAt: number }
 

@@ -1,4 +1,4 @@
-import { bitcoinNetworks, decodeBitcoinAddress, getBitcoinNetwork, type BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
+import { bitcoinNetworks, decodeBitcoinAddress } from '../../../shared/protocol/addresses/bitcoin'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { sameAccounts, type BitcoinAccount, type BitcoinConnector } from '../../providers/bitcoin/bitcoinConnector'
@@ -7,26 +7,9 @@ import type { WalletConnectConnector } from '../../providers/createWalletConnect
 import { WALLET_CONNECT_ID } from '../../providers/walletConnectId'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
+import { bitcoinNetworkOf, type Bip122NamespaceConnector } from './connector'
 
-/** What a bip122 send asks of the wallet: the PSBT signed for `address`'s inputs, base64. */
-export type SignPsbtRequest = { psbtBase64: string; address: string; signingIndexes: number[]; caipNetworkId: string }
-
-/**
- * A Bitcoin wallet as the connection layer drives it. Its accounts are its addresses, payment first (SPEC §6: payment
- * is the default account type on bip122), then ordinals when the wallet gave one: `allAccounts[1]` is the ordinals one.
- */
-export type Bip122NamespaceConnector = NamespaceConnector & {
-  /** The wallet's addresses with their purposes and public keys, as last read. */
-  bitcoinAccounts: () => BitcoinAccount[]
-  signPsbt: (request: SignPsbtRequest) => Promise<string>
-}
-
-/** Whether a connected connector is a bip122 one (it signs PSBTs). */
-export const isBip122Connector = (connector: NamespaceConnector): connector is Bip122NamespaceConnector =>
-  connector.namespace === 'bip122' && typeof (connector as Partial<Bip122NamespaceConnector>).signPsbt === 'function'
-
-/** The Bitcoin network of a configured network id (the config accepts only the four known ones). */
-export const bitcoinNetworkOf = (caipNetworkId: string): BitcoinNetwork => getBitcoinNetwork(caipNetworkId) ?? 'regtest'
+export { bitcoinNetworkOf, isBip122Connector, type Bip122NamespaceConnector, type SignPsbtRequest } from './connector'
 
 /**
  * A Bitcoin wallet's network is its addresses' one: the network a payment address belongs to, the `preferred` one when
@@ -154,7 +137,7 @@ export const bip122Adapter: NamespaceAdapter = {
     return { getConnectors, subscribe: (listener) => discovery.subscribe(() => listener()), stop: () => discovery.stop() }
   },
   /** The session's `bip122` side, loaded with WalletConnect's code on first use. */
-  walletConnect(load): Bip122NamespaceConnector {
+  walletConnect(load: () => Promise<WalletConnectConnector>): Bip122NamespaceConnector {
     // Loaded by the time anything reads the accounts synchronously: the session was made or reconnected through it.
     let loaded: WalletConnectConnector | undefined
     const bitcoin = async () => (loaded = await load()).bip122

@@ -4,7 +4,7 @@ import { formatUnits } from '../../../shared/protocol/display'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createSendFlow, type SendFamily } from '../sendFlow'
 import type { SendContext, SendController } from '../types'
-import { bitcoinNetworkOf, isBip122Connector } from './adapter'
+import { bitcoinNetworkOf, isBip122Connector } from './connector'
 import { BTC_DECIMALS, parseBitcoinAmount } from './parseBitcoinAmount'
 
 /** Errors a transfer is refused with before anything is signed: the form says them as they are. */

@@ -1,6 +1,7 @@
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
 import { createInjectedConnector, type InjectedConnector } from '../../providers/createInjectedConnector'
 import { createLazyConnector } from '../../providers/createLazyConnector'
+import type { WalletConnectConnector } from '../../providers/createWalletConnectConnector'
 import { WALLET_CONNECT_ID } from '../../providers/walletConnectId'
 import { discoverInjected } from '../../providers/discoverInjected'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
@@ -33,7 +34,7 @@ export const eip155Adapter: NamespaceAdapter = {
     const value = await core.getBalance({ chainId, address: address as `0x${string}` })
     return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
   },
-  walletConnect: (load) =>
+  walletConnect: (load: () => Promise<WalletConnectConnector>) =>
     toNamespaceConnector(createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, () => load())),
 }
 

@@ -1,6 +1,5 @@
-import { decodeSs58, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/protocol/addresses/polkadot'
+import { decodeSs58, encodeSs58 } from '../../../shared/protocol/addresses/polkadot'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
-import type { PolkadotTransfer } from '../../../shared/protocol/core/polkadotApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import type { PolkadotConnector } from '../../providers/polkadot/createInjectedWeb3Connector'
 import { discoverPolkadotWallets } from '../../providers/polkadot/discoverPolkadotWallets'
@@ -8,22 +7,11 @@ import type { InjectedAccount } from '../../providers/polkadot/injectedWeb3'
 import type { PolkadotWidgetNetwork, WidgetNetwork } from '../../widget/config'
 import { polkadotRpcUrl } from '../../widget/polkadotRpcUrl'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
+import { ss58PrefixOf, type PolkadotNamespaceConnector } from './connector'
+
+export { isPolkadotConnector, ss58PrefixOf, type PolkadotNamespaceConnector } from './connector'
 
 type Hex = `0x${string}`
-
-/** A Polkadot extension as the connection layer drives it, with what a transfer asks of it. */
-export type PolkadotNamespaceConnector = NamespaceConnector & {
-  /** The transfer's signature: `signer.signPayload(payload)`, or `signRaw` of its bytes for an extension without it. */
-  signTransfer: (transfer: Pick<PolkadotTransfer, 'payload' | 'raw'>) => Promise<Hex>
-}
-
-/** Whether a connected connector is a Polkadot one (it signs transfers). */
-export const isPolkadotConnector = (connector: NamespaceConnector): connector is PolkadotNamespaceConnector =>
-  connector.namespace === 'polkadot' && typeof (connector as Partial<PolkadotNamespaceConnector>).signTransfer === 'function'
-
-/** The SS58 format of a network's addresses: the config's, the known network's, else the generic one (42). */
-export const ss58PrefixOf = (network: Pick<WidgetNetwork, 'caipNetworkId'> & { ss58Prefix?: number }): number =>
-  network.ss58Prefix ?? getPolkadotNetwork(network.caipNetworkId)?.ss58Prefix ?? GENERIC_SS58_PREFIX
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
 

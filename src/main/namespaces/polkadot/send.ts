@@ -4,7 +4,7 @@ import { formatUnits, parseUnits } from '../../../shared/protocol/display'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createSendFlow, type SendFamily } from '../sendFlow'
 import type { SendContext, SendController } from '../types'
-import { isPolkadotConnector, ss58PrefixOf } from './adapter'
+import { isPolkadotConnector, ss58PrefixOf } from './connector'
 
 /** Errors a transfer is refused with before anything is signed: the form says them as they are. */
 const refusals = new Set(['POLKADOT_ADDRESS_WRONG_NETWORK', 'POLKADOT_BELOW_EXISTENTIAL_DEPOSIT', 'POLKADOT_INSUFFICIENT_FUNDS', 'INVALID_ADDRESS', 'SEND_INPUT_MISSING'])

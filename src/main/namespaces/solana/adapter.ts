@@ -3,6 +3,7 @@ import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { solanaCaipNetworkIds, type WalletStandardConnector } from '../../providers/solana/createWalletStandardConnector'
 import { discoverWalletStandard } from '../../providers/solana/discoverWalletStandard'
+import type { WalletConnectConnector } from '../../providers/createWalletConnectConnector'
 import { WALLET_CONNECT_ID } from '../../providers/walletConnectId'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
@@ -62,7 +63,7 @@ export const solanaAdapter: NamespaceAdapter = {
     return { getConnectors, subscribe: (listener) => discovery.subscribe(() => listener()), stop: () => discovery.stop() }
   },
   /** The session's `solana` side, loaded with WalletConnect's code on first use. */
-  walletConnect: (load) => ({
+  walletConnect: (load: () => Promise<WalletConnectConnector>) => ({
     id: WALLET_CONNECT_ID,
     name: 'WalletConnect',
     type: 'WALLET_CONNECT',
