@@ -1,5 +1,6 @@
 export { createCore, type Core, type CreateCoreParameters } from './core/createCore'
-export { createWidget, SDK_VERSION, type CreateWidgetParameters, type Widget, type WidgetAdapter, type WidgetState } from './widget/createWidget'
+export { createWidget } from './createWidget'
+export { SDK_VERSION, type CreateWidgetParameters, type Widget, type WidgetAdapter, type WidgetState } from './widget/createWidget'
 export type { WidgetNetwork } from './widget/config'
 export { WidgetError, type ErrorCode } from './errors'
 export { WidgetProvider, useWidget, useWidgetState } from './react/WidgetProvider'

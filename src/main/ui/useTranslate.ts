@@ -1,7 +1,7 @@
 import { useCallback } from 'react'
 import { useWidget } from '../react/WidgetProvider'
 import type { MessageKey } from './i18n/en'
-import { widgetLocale } from './i18n/buttons'
+import { widgetLocale } from '../widget/locale'
 import { translate, translateError } from './i18n/translate'
 
 /** The widget's locale, one its catalogues have ('en', 'fr'): the config's, else the browser's. Numbers are formatted in it too. */

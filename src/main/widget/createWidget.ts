@@ -6,10 +6,8 @@ import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle, yieldToPage } from '../core/whe
 import { createModal } from '../state/createModal'
 import { createNotifications } from '../state/createNotifications'
 import { createRouter } from '../state/createRouter'
-import type { WidgetStorage } from '../storage/createWidgetStorage'
-import type { WidgetConfigInput, WidgetNetwork } from './config'
-import type { DefaultSiwxOptions, SIWXConfig } from './siwxConfig'
-import type { StartedWidget } from './startWidget'
+import type { WidgetNetwork } from './config'
+import type { StartedWidget, StartWidgetParameters } from './startWidget'
 import { initialNamespaces, topFields, type WidgetState } from './widgetState'
 
 export type { ConnectionStatus, ConnectorSummary, NamespaceState, RecentWallet, WidgetState } from './widgetState'
@@ -31,16 +29,9 @@ const sdkAdapterNames = (adapters: readonly WidgetAdapter[], families: readonly 
   return [...new Set([...names, ...families.filter((ns) => !(ns === 'eip155' && names.length > 0)).map((ns) => familyNames[ns])])]
 }
 
-export type CreateWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
+export type CreateWidgetParameters = StartWidgetParameters & {
   /** Library adapters: `wagmiAdapter` from 'tessera/wagmi', `ethersAdapter` from 'tessera/ethers', … */
   adapters?: readonly WidgetAdapter[]
-  /** Sign in with the wallet: your own SIWXConfig, or options for the default one (sessions in the data service). */
-  siwx?: SIWXConfig | DefaultSiwxOptions | boolean
-  /** Where injected wallets announce themselves; defaults to the page's window. */
-  window?: Window
-  storage?: WidgetStorage
-  /** The core's worker; hosts with their own bundling (and tests) can pass one. */
-  createWorker?: () => Worker
   /** Whether the page runs on a phone or tablet (no QR code to scan there: wallets open by deep link). Guessed from the user agent by default. */
   isMobile?: boolean
 }
@@ -62,6 +53,12 @@ function uiSettingsOf({ locale, themeVariables, cspNonce }: CreateWidgetParamete
   }
 }
 
+/**
+ * The UI `mount()` renders, loaded on its first call: given by the package's `createWidget` (src/main/createWidget.ts),
+ * so the widget's code never imports the UI's.
+ */
+export type WidgetUi = { loadUi?: () => Promise<(widget: Widget, element: Element) => () => void> }
+
 /** Thrown by what needs the started widget when it is used before (see `whenStarted`). */
 const notStarted = (member: string) =>
   new Error(`Tessera is still starting: widget.${member} is there once \`await widget.whenStarted()\` resolves (the widget's code loads after the page's first frame).`)
@@ -76,7 +73,7 @@ const notStarted = (member: string) =>
  * const widget = createWidget({ projectId: 'demo', networks: [tesseraLocal] })
  * widget.open()
  */
-export function createWidget(parameters: CreateWidgetParameters) {
+export function createWidget(parameters: CreateWidgetParameters, { loadUi }: WidgetUi = {}) {
   const { adapters = [], isMobile = typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent), ...startParameters } = parameters
   const configuredNetworks = networksAsGiven(parameters.networks)
 
@@ -252,7 +249,8 @@ export function createWidget(parameters: CreateWidgetParameters) {
      * @example const unmount = await widget.mount(document.getElementById('wallet')!)
      */
     async mount(element: Element) {
-      const { mountWidget } = await import('../ui/mountWidget')
+      if (!loadUi) throw new Error('This widget was made without its UI: create it with `createWidget` from the package (`tessera`) to mount it.')
+      const mountWidget = await loadUi()
       const unmount = mountWidget(widget, element)
       mounted.add(unmount)
       return () => {

@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { CreateWidgetParameters, Widget } from './createWidget'
 import type { Address } from 'viem'
 import { parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
@@ -11,8 +10,8 @@ import type { createNotifications } from '../state/createNotifications'
 import type { createRouter } from '../state/createRouter'
 import type { RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, type View } from '../state/views'
-import { createWidgetStorage } from '../storage/createWidgetStorage'
-import { parseWidgetConfig, type WidgetConfig } from './config'
+import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
+import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput } from './config'
 import { polkadotRpcUrls } from './polkadotRpcUrl'
 import { createAnalytics } from './createAnalytics'
 import { createConnectionController } from './createConnectionController'
@@ -23,12 +22,20 @@ import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxCo
 import type { AuthConnector } from '../providers/auth/createAuthConnector'
 import type { AuthLogin } from './createAuthLogin'
 import { initialAuthLoginState, type AuthLoginState } from './authLoginState'
-import { widgetLocale } from '../ui/i18n/buttons'
+import { widgetLocale } from './locale'
 import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
 
-/** The site's parameters, but the adapters and `isMobile`, which the shell keeps. */
-export type StartWidgetParameters = Omit<CreateWidgetParameters, 'adapters' | 'isMobile'>
+/** The site's parameters (createWidget's), but the library adapters and `isMobile`, which the shell keeps. */
+export type StartWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
+  /** Sign in with the wallet: your own SIWXConfig, or options for the default one (sessions in the data service). */
+  siwx?: SIWXConfig | DefaultSiwxOptions | boolean
+  /** Where injected wallets announce themselves; defaults to the page's window. */
+  window?: Window
+  storage?: WidgetStorage
+  /** The core's worker; hosts with their own bundling (and tests) can pass one. */
+  createWorker?: () => Worker
+}
 
 /** What `createWidget` made at once and hands to the widget's code once it has loaded. */
 export type WidgetShell = {
@@ -40,8 +47,8 @@ export type WidgetShell = {
   notifications: ReturnType<typeof createNotifications>
   isMobile: boolean
   sdkVersion: string
-  /** The widget as the site holds it, for the library adapters. */
-  widget: Widget
+  /** The widget as the site holds it: closed when the sign-in is cancelled. */
+  widget: { close: () => void }
 }
 type WidgetSubscribe = {
   (listener: (state: WidgetState, previous: WidgetState) => void): () => void

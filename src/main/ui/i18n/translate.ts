@@ -8,7 +8,7 @@ export const catalogues: Record<string, Catalogue> = { en, fr }
 /** The error table in every locale but English, whose sentences are the table's own (the spec's, word for word). */
 export const errorCatalogues: Record<string, Partial<Record<ErrorCode, string>>> = { fr: frErrors }
 
-export { pickLocale } from './buttons'
+export { pickLocale } from '../../widget/locale'
 
 /** Fills {name} placeholders. Values are text, never markup. */
 export function translate(locale: string, key: MessageKey, params: Record<string, string> = {}): string {
