@@ -91,6 +91,8 @@ describe('worker api on anvil', () => {
     expect(receipt.status).toBe('success')
     expect(api.getState().pendingTransactions[hash]).toMatchObject({ status: 'success', blockNumber: receipt.blockNumber })
     expect(await api.getBalance({ chainId: 31337, address: to! })).toBe(before + parseEther('1.5'))
+    // The same balance by CAIP-2 id, the form every family answers.
+    expect(await api.getNativeBalance({ caipNetworkId: 'eip155:31337', address: to! })).toBe(before + parseEther('1.5'))
   })
 
   it('serves a balance from its 30 s cache until the account is invalidated', async () => {

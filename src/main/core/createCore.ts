@@ -12,6 +12,9 @@ import { createWorkerClient } from './createWorkerClient'
 import { PageWorker as Worker } from './pageWorker'
 import { START_UP_IDLE_TIMEOUT_MS, yieldToPage } from './whenPageIdle'
 
+/** A native balance asked by CAIP-2 network id, on any family. */
+export type BalanceByNetwork = { caipNetworkId: string; address: string; force?: boolean }
+
 export type CreateCoreParameters = CoreConfig & {
   /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
@@ -121,7 +124,14 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       }
       return (await Promise.all(parts)).flat()
     },
-    getBalance: (parameters: { chainId: number; address: Address; token?: Address | null; force?: boolean }) => call((r) => r.getBalance(parameters)),
+    /**
+     * A balance through the worker (cached 30 s unless `force`), into the mirrored store. By CAIP-2 id on any family:
+     * the native balance in its smallest unit (wei, lamports, sats confirmed and pending, planck free). By numeric
+     * `chainId` on EVM (kept for hosts): the native one, or an ERC-20's with `token`.
+     * @example await core.getBalance({ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', address })
+     */
+    getBalance: (parameters: BalanceByNetwork | { chainId: number; address: Address; token?: Address | null; force?: boolean }): Promise<bigint> =>
+      'caipNetworkId' in parameters ? call((r) => r.getNativeBalance(parameters)) : call((r) => r.getBalance(parameters)),
     invalidateBalances: (parameters: { chainId: number; address: Address }) => call((r) => r.invalidateBalances(parameters)),
     /** Tessera's data service and wallet registry (SPEC §7), called and cached in the worker. */
     dataService: Object.fromEntries(

@@ -240,6 +240,9 @@ describe('the worker Bitcoin client against a local regtest chain', () => {
       token: null,
       value: balance.confirmed + balance.pending,
     })
+    // The one balance call of every family, by CAIP-2 id: the amount the store mirrors.
+    expect(await api.getNativeBalance({ caipNetworkId: chain.caipNetworkId, address: payment.address })).toBe(balance.confirmed + balance.pending)
+    await expect(api.getNativeBalance({ caipNetworkId: 'not a network', address: payment.address })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
     const transfer = await api.bitcoinBuildTransfer({ caipNetworkId: chain.caipNetworkId, from: payment, to: accounts[0]!.payment.address, amount: BTC })
     expect(structuredClone(transfer)).toEqual(transfer)
     await expect(api.bitcoinGetBalance({ caipNetworkId: 'bip122:000000000019d6689c085ae165831e93', address: MAINNET_ADDRESS })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })

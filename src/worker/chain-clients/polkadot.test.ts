@@ -238,6 +238,8 @@ describe('the worker Polkadot client against a local chopsticks chain', () => {
     const balance = await worker.polkadotGetBalance({ caipNetworkId: LOCAL, address: bob.address })
     expect(balance.free).toBe((await chainAccount(bob.address)).free)
     expect((await worker.getState()).balances[balanceKey(LOCAL, bob.address)]).toMatchObject({ caipNetworkId: LOCAL, owner: bob.address, token: null, value: balance.free })
+    // The one balance call of every family, by CAIP-2 id: the free balance, which the store mirrors.
+    expect(await worker.getNativeBalance({ caipNetworkId: LOCAL, address: bob.address })).toBe(balance.free)
     await expect(worker.polkadotGetBalance({ caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', address: ALICE_POLKADOT })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
     // A new config closes the old connections.
     worker.configure({ chains: [] })

@@ -39,6 +39,8 @@ import { startSolanaChain, type SolanaChain } from '../../../services/chain/sola
 import { freePorts } from '../../../services/stack/ports'
 import { parseSolanaAmount } from '../../shared/protocol/solanaAmount'
 import { answer, garbage, hang, httpStatus, startFaultServer, type FaultHandler, type FaultServer } from '../rpc-transport/faultServer'
+import { balanceKey } from '../../shared/protocol/core/coreState'
+import { createWorkerApi } from '../api'
 import { createSolanaClient, type SolanaClient } from './solana'
 import { createSolanaWorkerApi } from './solanaWorkerApi'
 
@@ -324,6 +326,15 @@ describe('the worker Solana client against a local chain', () => {
       details: `${signature} was not confirmed within 2000 ms; its outcome is unknown`,
     })
     expect(sleeps).toEqual([500, 1_000, 1_500, 2_000])
+  })
+
+  it('answers the core’s one balance call by CAIP-2 id with the lamports the store mirrors', async () => {
+    const api = createWorkerApi()
+    // The page gives the URL of the Solana module (src/main/core/familyModules.ts); here, its source.
+    api.configure({ chains: [], familyModules: { solana: new URL('./solanaFamily.ts', import.meta.url).href }, solanaChains: [{ caipNetworkId, rpcUrls: [solana.rpcUrl] }] })
+    const owner = dev[3]!.address
+    expect(await api.getNativeBalance({ caipNetworkId, address: owner })).toBe(await lamportsOf(owner))
+    expect(api.getState().balances[balanceKey(caipNetworkId, owner)]).toMatchObject({ value: await lamportsOf(owner) })
   })
 
   it('serves each configured cluster by CAIP-2 id, with structured-cloneable values, and NETWORK_NOT_FOUND for others', async () => {

@@ -167,9 +167,9 @@ describe('bip122 namespace connector over a wallet that switches networks', () =
 })
 
 describe('bip122 adapter', () => {
-  it('reads the BTC balance through the core: confirmed and pending, in sats', async () => {
-    const getBalance = vi.fn().mockResolvedValue({ confirmed: 150_000_000n, pending: -20_000n })
-    const core = { bitcoin: { getBalance } } as unknown as Core
+  it('reads the BTC balance through the core by network id, in sats (the worker adds the pending to the confirmed)', async () => {
+    const getBalance = vi.fn().mockResolvedValue(149_980_000n)
+    const core = { getBalance } as unknown as Core
     expect(await bip122Adapter.readNativeBalance(core, local, first.payment.address)).toEqual({ value: 149_980_000n, symbol: 'BTC', decimals: 8 })
     expect(getBalance).toHaveBeenCalledWith({ caipNetworkId: local.caipNetworkId, address: first.payment.address })
     expect(await bip122Adapter.readNativeBalance(core, { ...local, rpcUrls: { default: { http: [] } } }, first.payment.address)).toBeUndefined()

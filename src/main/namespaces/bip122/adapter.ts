@@ -178,7 +178,7 @@ export const bip122Adapter: NamespaceAdapter = {
   loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
   async readNativeBalance(core, network, address) {
     if (network.rpcUrls.default.http.length === 0) return undefined
-    const { confirmed, pending } = await core.bitcoin.getBalance({ caipNetworkId: network.caipNetworkId, address })
-    return { value: confirmed + pending, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
+    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
+    return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
   },
 }

@@ -1,4 +1,3 @@
-import { parseCaipNetworkId } from '../../../shared/protocol/caip'
 import { createInjectedConnector, type InjectedConnector } from '../../providers/createInjectedConnector'
 import { createLazyConnector } from '../../providers/createLazyConnector'
 import type { WalletConnectConnector } from '../../providers/createWalletConnectConnector'
@@ -30,8 +29,7 @@ export const eip155Adapter: NamespaceAdapter = {
   loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
   async readNativeBalance(core, network, address) {
     if (network.rpcUrls.default.http.length === 0) return undefined
-    const chainId = Number(parseCaipNetworkId(network.caipNetworkId)!.reference)
-    const value = await core.getBalance({ chainId, address: address as `0x${string}` })
+    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
     return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
   },
   walletConnect: (load: () => Promise<WalletConnectConnector>) =>

@@ -158,8 +158,8 @@ describe('toPolkadotNamespaceConnector', () => {
 
 describe('polkadotAdapter', () => {
   it('reads the free balance through the core; a network without an RPC URL has none', async () => {
-    const getBalance = vi.fn().mockResolvedValue({ free: 25_000_000_000n, reserved: 1n, frozen: 0n, transferable: 24_000_000_000n })
-    const core = { polkadot: { getBalance } } as unknown as Core
+    const getBalance = vi.fn().mockResolvedValue(25_000_000_000n)
+    const core = { getBalance } as unknown as Core
     expect(await polkadotAdapter.readNativeBalance(core, POLKADOT, 'addr')).toEqual({ value: 25_000_000_000n, symbol: 'DOT', decimals: 10 })
     expect(getBalance).toHaveBeenCalledWith({ caipNetworkId: POLKADOT.caipNetworkId, address: 'addr' })
     expect(await polkadotAdapter.readNativeBalance(core, { ...POLKADOT, rpcUrls: { default: { http: [] } } }, 'addr')).toBeUndefined()

@@ -147,7 +147,7 @@ export const polkadotAdapter: NamespaceAdapter = {
   /** The free balance (what wallets show as the balance); the reserved part is read with it and shown beside it. */
   async readNativeBalance(core, network, address) {
     if (!polkadotRpcUrl(network)) return undefined
-    const { free } = await core.polkadot.getBalance({ caipNetworkId: network.caipNetworkId, address })
-    return { value: free, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
+    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
+    return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
   },
 }

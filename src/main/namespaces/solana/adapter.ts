@@ -94,7 +94,7 @@ export const solanaAdapter: NamespaceAdapter = {
   loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
   async readNativeBalance(core, network, address) {
     if (network.rpcUrls.default.http.length === 0) return undefined
-    const value = await core.solana.getBalance({ caipNetworkId: network.caipNetworkId, address })
+    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
     return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
   },
 }

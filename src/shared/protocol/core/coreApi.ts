@@ -87,6 +87,8 @@ export type CoreWorkerApi = {
   readContract(parameters: ContractCall & { chainId: number }): Promise<unknown>
   multicall(parameters: { chainId: number; contracts: readonly ContractCall[] }): Promise<MulticallResult[]>
   getBalance(parameters: { chainId: number; address: Address; token?: Address | null; force?: boolean }): Promise<bigint>
+  /** The native balance on any configured network by CAIP-2 id, in its smallest unit (what the store mirrors for it). */
+  getNativeBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<bigint>
   getLogs(parameters: LogFilter): Promise<DecodedLog[]>
   /** Fetches the logs and keeps them in the worker; answers how many there are. */
   queryLogs(parameters: LogFilter): Promise<LogSet>
