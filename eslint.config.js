@@ -35,6 +35,27 @@ const uiMayNotImport = [
   forbid(['**/worker', '**/worker/**'], 'src/main/ui never imports worker code.'),
 ]
 
+// One chain family never imports another (README, "A fifth family"): each family's files per runtime, and the names
+// by which the others' files are imported.
+const families = {
+  eip155: { main: ['src/main/namespaces/eip155/**'], worker: ['src/worker/chain-clients/eip155.ts'], names: ['**/eip155/**', './eip155'] },
+  solana: { main: ['src/main/namespaces/solana/**', 'src/main/providers/solana/**'], worker: ['src/worker/chain-clients/solana*.ts'], names: ['**/solana/**', './solana*'] },
+  bip122: {
+    main: ['src/main/namespaces/bip122/**', 'src/main/providers/bitcoin/**'],
+    worker: ['src/worker/chain-clients/bitcoin*.ts', 'src/worker/chain-clients/selectBitcoinCoins*.ts'],
+    names: ['**/bip122/**', '**/bitcoin/**', './bitcoin*', './selectBitcoinCoins'],
+  },
+  polkadot: { main: ['src/main/namespaces/polkadot/**', 'src/main/providers/polkadot/**'], worker: ['src/worker/chain-clients/polkadot*.ts'], names: ['**/polkadot/**', './polkadot*'] },
+}
+const othersOf = (family) =>
+  Object.entries(families)
+    .filter(([name]) => name !== family)
+    .map(([name, { names }]) => forbid(names, `A chain family never imports another (here ${name}'s code): what two families share lives outside both (src/shared, src/main/namespaces/types.ts, src/worker/rpc-transport).`))
+const familyBoundaries = Object.keys(families).flatMap((family) => [
+  { files: families[family].main, ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: boundary([...mainMayNotImport, ...othersOf(family)]) },
+  { files: families[family].worker, rules: boundary([...workerMayNotImport, ...othersOf(family)]) },
+])
+
 export default tseslint.config(
   { ignores: ['node_modules', '**/dist', '.tessera', 'test-results', 'playwright-report', 'test/pack-apps', 'docs/peer-kit'] },
   js.configs.recommended,
@@ -57,4 +78,5 @@ export default tseslint.config(
   // Tests may check the page's side against the worker's real one (the store mirror against its publisher).
   { files: ['src/main/**'], ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: boundary(mainMayNotImport) },
   { files: ['src/main/ui/**'], rules: boundary(uiMayNotImport) },
+  ...familyBoundaries,
 )

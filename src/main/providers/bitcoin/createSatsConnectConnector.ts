@@ -1,6 +1,6 @@
 import type { BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
 import { createWidgetError } from '../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../solana/createWalletStandardConnector'
+import { toSafeImageUrl } from '../walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector, type WalletAddress } from './bitcoinConnector'
 import { createAccountReporter } from './createAccountReporter'
 import { toBitcoinWalletError } from './toBitcoinWalletError'

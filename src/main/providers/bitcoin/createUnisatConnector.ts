@@ -1,7 +1,7 @@
 import { base64, hex } from '@scure/base'
 import type { BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
 import { createWidgetError } from '../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../solana/createWalletStandardConnector'
+import { toSafeImageUrl } from '../walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'
 import { createAccountReporter } from './createAccountReporter'
 import { toBitcoinWalletError } from './toBitcoinWalletError'

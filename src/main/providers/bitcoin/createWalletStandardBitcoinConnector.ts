@@ -3,7 +3,7 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import type { StandardEventsChangeProperties } from '@wallet-standard/features'
 import { decodeBitcoinAddress, type BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
 import { createWidgetError } from '../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../solana/createWalletStandardConnector'
+import { toSafeImageUrl } from '../walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, sameAccounts, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'
 import { toBitcoinWalletError } from './toBitcoinWalletError'
 

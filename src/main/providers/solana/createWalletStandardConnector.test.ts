@@ -19,7 +19,8 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { describe, expect, it } from 'vitest'
 import { createDevSolanaWallet } from '../../../../demo/devWallet/solana/createDevSolanaWallet'
 import type { WidgetError } from '../../../shared/protocol/errors'
-import { createWalletStandardConnector, solanaCaipNetworkIds, toSafeImageUrl } from './createWalletStandardConnector'
+import { toSafeImageUrl } from '../walletStandard/toSafeImageUrl'
+import { createWalletStandardConnector, solanaCaipNetworkIds } from './createWalletStandardConnector'
 
 const localnet = 'solana:LocaLnet1111111111111111111111' as const
 const devnet = solanaCaipNetworkIds['solana:devnet']

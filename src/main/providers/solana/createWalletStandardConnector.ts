@@ -5,7 +5,8 @@ import type { StandardConnectFeature, StandardDisconnectFeature, StandardEventsC
 import { isSolanaAddress } from '../../../shared/protocol/addresses/solana'
 import type { CaipNetworkId, ChainNamespace } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
-import { toWalletStandardError } from './toWalletStandardError'
+import { toSafeImageUrl } from '../walletStandard/toSafeImageUrl'
+import { toWalletStandardError } from '../walletStandard/toWalletStandardError'
 
 /** Wallet Standard's Solana chains as CAIP-2 ids (the reference is the genesis hash's first 32 characters). */
 export const solanaCaipNetworkIds = {
@@ -16,14 +17,6 @@ export const solanaCaipNetworkIds = {
 
 // Wallet Standard chain prefixes (and feature prefixes) by the namespace Tessera calls them.
 const namespaceByPrefix: Record<string, ChainNamespace> = { solana: 'solana', bitcoin: 'bip122', bip122: 'bip122', eip155: 'eip155', ethereum: 'eip155', polkadot: 'polkadot' }
-
-// An icon is shown only as an <img> source: a data URI of a raster or SVG image in printable ASCII, no quote or backslash.
-const safeIcon = /^data:image\/(?:svg\+xml|png|jpeg|webp|gif)(?:;[-\w.+=]+)*,[ !#-[\]-~]*$/
-const MAX_ICON_LENGTH = 256 * 1024
-
-/** The wallet's icon when it is a safe image data URI, else undefined. */
-export const toSafeImageUrl = (icon: unknown): string | undefined =>
-  typeof icon === 'string' && icon.length <= MAX_ICON_LENGTH && safeIcon.test(icon) ? icon : undefined
 
 type Features = Partial<
   StandardConnectFeature & StandardDisconnectFeature & StandardEventsFeature & SolanaSignMessageFeature & SolanaSignTransactionFeature & SolanaSignAndSendTransactionFeature
