@@ -16,7 +16,7 @@ import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/
 import type { SolanaWorkerApi } from './chain-clients/solanaWorkerApi'
 import type { BitcoinWorkerApi } from './chain-clients/bitcoinWorkerApi'
 import type { PolkadotWorkerApi } from './chain-clients/polkadotWorkerApi'
-import { loadFamily } from './chain-clients/familyRegistry'
+import { loadFamily, type FamilyFactories } from './chain-clients/familyRegistry'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
 import { createCoreStore } from './state/coreStore'
 import { publishStore } from './state/publishStore'
@@ -52,30 +52,17 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   let blockPollingIntervalMs = 1_000
   let isVisible = true
   let unpublish: (() => void) | undefined
-  // Solana's client (and @solana/kit) loads only for a configuration with a Solana cluster.
-  let solana: Promise<SolanaWorkerApi> | undefined
-  const solanaApi = () => {
-    if (!solana) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Solana network is configured in the core' })
-    return solana
+  // Each family's client loads from its module only for a configuration with one of its networks: Solana's
+  // (@solana/kit) and Bitcoin's (bitcoinjs-lib) when configured, Polkadot's (@polkadot/api, about 195 KiB gz, the
+  // largest library of all) at its first call. A new config closes the old clients (rankings, WebSockets).
+  const families = {
+    solana: createFamilySlot<SolanaWorkerApi>('Solana'),
+    bitcoin: createFamilySlot<BitcoinWorkerApi>('Bitcoin'),
+    polkadot: createFamilySlot<PolkadotWorkerApi>('Polkadot', { loadsAtFirstCall: true }),
   }
-  // Bitcoin's client (and bitcoinjs-lib) likewise, only for a configuration with a Bitcoin network.
-  let bitcoin: Promise<BitcoinWorkerApi> | undefined
-  const bitcoinApi = () => {
-    if (!bitcoin) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Bitcoin network is configured in the core' })
-    return bitcoin
-  }
-  // Polkadot's client brings @polkadot/api (about 195 KiB gz, the largest library of all): it is imported on the first
-  // Polkadot call, not when a Polkadot network is configured. Its WebSockets close when the config changes.
-  let polkadot: Promise<PolkadotWorkerApi> | undefined
-  let loadPolkadot: (() => Promise<PolkadotWorkerApi>) | undefined
-  const polkadotApi = () => {
-    if (!loadPolkadot) throw createWidgetError('NETWORK_NOT_FOUND', { details: 'no Polkadot network is configured in the core' })
-    // A load that failed (the module's URL unreachable) is tried again by the next call.
-    return (polkadot ??= loadPolkadot().catch((error: unknown) => {
-      polkadot = undefined
-      throw error
-    }))
-  }
+  const solanaApi = families.solana.api
+  const bitcoinApi = families.bitcoin.api
+  const polkadotApi = families.polkadot.api
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
   const clientFor = (chainId: number) => chainFor(chainId).client
@@ -133,18 +120,11 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
     configure({ chains: configured, solanaChains = [], bitcoinChains = [], polkadotChains = [], familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
-      void solana?.then((previous) => previous.destroy()).catch(() => {})
-      solana = solanaChains.length > 0 ? loadFamily('solana', familyModules.solana, 'Solana').then((createSolanaWorkerApi) => createSolanaWorkerApi({ chains: solanaChains, rank: rankTransports })) : undefined
-      solana?.catch(() => {})
-      void bitcoin?.then((previous) => previous.destroy()).catch(() => {})
-      bitcoin = bitcoinChains.length > 0 ? loadFamily('bitcoin', familyModules.bitcoin, 'Bitcoin').then((createBitcoinWorkerApi) => createBitcoinWorkerApi({ chains: bitcoinChains, rank: rankTransports })) : undefined
-      bitcoin?.catch(() => {})
-      void polkadot?.then((previous) => previous.destroy()).catch(() => {})
-      polkadot = undefined
-      loadPolkadot =
-        polkadotChains.length > 0
-          ? () => loadFamily('polkadot', familyModules.polkadot, 'Polkadot').then((createPolkadotWorkerApi) => createPolkadotWorkerApi({ chains: polkadotChains }))
-          : undefined
+      const loaderOf = <F extends keyof typeof families>(family: F, label: string, make: (create: FamilyFactories[F]) => Awaited<ReturnType<(typeof families)[F]['api']>>) =>
+        () => loadFamily(family, familyModules[family], label).then(make)
+      families.solana.configure(solanaChains.length > 0 ? loaderOf('solana', 'Solana', (create) => create({ chains: solanaChains, rank: rankTransports })) : undefined)
+      families.bitcoin.configure(bitcoinChains.length > 0 ? loaderOf('bitcoin', 'Bitcoin', (create) => create({ chains: bitcoinChains, rank: rankTransports })) : undefined)
+      families.polkadot.configure(polkadotChains.length > 0 ? loaderOf('polkadot', 'Polkadot', (create) => create({ chains: polkadotChains })) : undefined)
       dataService = service
         ? createDataServiceClient({
             ...service,
@@ -368,3 +348,29 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 }
 
 export type WorkerApi = ReturnType<typeof createWorkerApi>
+
+/**
+ * One chain family's worker API in the core: loaded from its module by the `load` the config gives (at once, or at
+ * its first call with `loadsAtFirstCall`); a load that failed is tried again by the next call; a new config destroys
+ * the one loaded before. Without a config, a call says no network of the family is configured.
+ */
+function createFamilySlot<Api extends { destroy: () => unknown }>(label: string, { loadsAtFirstCall = false } = {}) {
+  let load: (() => Promise<Api>) | undefined
+  let loading: Promise<Api> | undefined
+  const api = (): Promise<Api> => {
+    if (!load) throw createWidgetError('NETWORK_NOT_FOUND', { details: `no ${label} network is configured in the core` })
+    return (loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    }))
+  }
+  return {
+    api,
+    configure(next: (() => Promise<Api>) | undefined) {
+      void loading?.then((previous) => previous.destroy()).catch(() => {})
+      loading = undefined
+      load = next
+      if (next && !loadsAtFirstCall) api().catch(() => {})
+    },
+  }
+}

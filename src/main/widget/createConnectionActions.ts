@@ -1,9 +1,14 @@
-import { formatCaipAddress, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
+import type { StoreApi } from 'zustand/vanilla'
+import { formatCaipAddress, parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
+import type { createNotifications } from '../state/createNotifications'
+import type { createRouter } from '../state/createRouter'
 import { errorNotice } from '../state/errorNotice'
 import { namespacesToDisconnect } from '../state/namespacesToDisconnect'
+import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { ConnectionController } from './createConnectionController'
+import type { WidgetState } from './widgetState'
 
 /**
  * What a visitor does with connections: connect, disconnect, switch network or family (SPEC §4). Loaded on first use
@@ -12,14 +17,23 @@ import type { ConnectionController } from './createConnectionController'
 export function createConnectionActions(
   connection: ConnectionController,
   {
+    store,
+    storage,
+    router,
+    notifications,
     onConnectDone,
   }: {
+    store: StoreApi<WidgetState>
+    storage: WidgetStorage
+    router: ReturnType<typeof createRouter>
+    notifications: ReturnType<typeof createNotifications>
     /** A connection the visitor asked for is made: sign-in follows, or the modal closes on the account (as peers do). */
     onConnectDone: () => Promise<void>
   },
 ) {
   const { load, connectorFor, activeNetwork, rememberWallet, setConnected, checkUnsupportedChain, refreshBalance } = connection
-  const { store, storage, router, notifications, families, networkById, namespaceOf, stateOf, patch, activate, clearConnection, onConnectSuccess } = connection.internals
+  const { families, networkById, stateOf, patch, activate, clearConnection, onConnectSuccess } = connection
+  const namespaceOf = (caipNetworkId: string) => parseCaipNetworkId(caipNetworkId)?.namespace
   return {
     /** Connects the wallet behind `connectorId` on its family (or `namespace`, for a wallet of several families). */
     async connect(connectorId: string, namespace?: ChainNamespace) {

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla'
-import { formatCaipAddress, parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
+import { formatCaipAddress, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { RECENT_WALLETS_LIMIT } from '../../shared/protocol/constants'
 import { unknownNetwork as unknownCaipNetwork } from '../../shared/protocol/unknownNetwork'
 import { errorTable } from '../../shared/protocol/errorTable'
@@ -77,7 +77,6 @@ export function createConnectionController({ config, store, storage, core, route
   const ownConnectors = () => [...walletConnect.values(), ...authConnectors]
 
   const networkById = (id: string) => networks.find((n) => n.caipNetworkId === id)
-  const namespaceOf = (id: string) => parseCaipNetworkId(id)?.namespace
   const stateOf = (ns: ChainNamespace): NamespaceState | undefined => store.getState().namespaces[ns]
   const patch = (ns: ChainNamespace, values: Partial<NamespaceState>) => store.setState((s) => patchNamespace(s, ns, values))
 
@@ -362,8 +361,20 @@ export function createConnectionController({ config, store, storage, core, route
       store.setState({ isSwitchingNamespace: false })
       void refreshBalance()
     },
-    /** What the connection actions (createConnectionActions, loaded on first use) build on. */
-    internals: { config, store, storage, router, notifications, families, networkById, namespaceOf, stateOf, patch, activate, clearConnection, onConnected, onConnectSuccess },
+    /** The families the site configured, in the order of its networks. */
+    families,
+    /** A configured network by CAIP-2 id. */
+    networkById,
+    /** A family's connection state (status, connector, address, network). */
+    stateOf,
+    /** Updates a family's connection state. */
+    patch,
+    /** Makes a family the active one: the state's top-level fields repeat it. */
+    activate,
+    /** Forgets the connections of the families that ended: their state, storage and sessions. */
+    clearConnection,
+    /** Tells the site a connection the visitor made succeeded (CONNECT_SUCCESS, with how). */
+    onConnectSuccess,
     /** Whether destroy() was called: what finishes afterwards must start nothing. */
     isDestroyed: () => isDestroyed,
     /** Stops watching wallets and connections; a family still loading never starts. */

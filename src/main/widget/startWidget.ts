@@ -192,7 +192,7 @@ export function startWidget(
       : Promise.resolve(undefined)
   // What a visitor does (connect, disconnect, switch) loads on first use or with the modal's prefetch, not at start-up.
   let actionsLoad: Promise<ConnectionActions> | undefined
-  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection, { onConnectDone })))
+  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection, { store, storage, router, notifications, onConnectDone })))
   // Sign-in's code loads only for a site that turned it on.
   const signInLoad = config.siwx
     ? import('./createSignInController').then(({ createSignInController }) =>
@@ -261,7 +261,7 @@ export function startWidget(
         activeNetwork: () => connection.activeNetwork('eip155'),
         // One login connects the Solana account too when the site has Solana networks (SPEC §6).
         ...(networks.some((n) => n.chainNamespace === 'solana') && { solanaNetwork: () => connection.activeNetwork('solana') }),
-        activate: () => connection.internals.activate('eip155'),
+        activate: () => connection.activate('eip155'),
         setConnected: connection.setConnected,
         onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
         onConnectDone: () => onConnectDone(),
