@@ -38,14 +38,14 @@ const uiMayNotImport = [
 // One chain family never imports another (README, "A fifth family"): each family's files per runtime, and the names
 // by which the others' files are imported.
 const families = {
-  eip155: { main: ['src/main/namespaces/eip155/**'], worker: ['src/worker/chain-clients/eip155.ts'], names: ['**/eip155/**', './eip155'] },
-  solana: { main: ['src/main/namespaces/solana/**', 'src/main/providers/solana/**'], worker: ['src/worker/chain-clients/solana*.ts'], names: ['**/solana/**', './solana*'] },
+  eip155: { main: ['src/main/namespaces/eip155/**'], worker: ['src/worker/families/eip155/**'], names: ['**/eip155/**'] },
+  solana: { main: ['src/main/namespaces/solana/**', 'src/main/providers/solana/**'], worker: ['src/worker/families/solana/**'], names: ['**/solana/**'] },
   bip122: {
     main: ['src/main/namespaces/bip122/**', 'src/main/providers/bitcoin/**'],
-    worker: ['src/worker/chain-clients/bitcoin*.ts', 'src/worker/chain-clients/selectBitcoinCoins*.ts'],
-    names: ['**/bip122/**', '**/bitcoin/**', './bitcoin*', './selectBitcoinCoins'],
+    worker: ['src/worker/families/bip122/**'],
+    names: ['**/bip122/**', '**/bitcoin/**'],
   },
-  polkadot: { main: ['src/main/namespaces/polkadot/**', 'src/main/providers/polkadot/**'], worker: ['src/worker/chain-clients/polkadot*.ts'], names: ['**/polkadot/**', './polkadot*'] },
+  polkadot: { main: ['src/main/namespaces/polkadot/**', 'src/main/providers/polkadot/**'], worker: ['src/worker/families/polkadot/**'], names: ['**/polkadot/**'] },
 }
 const othersOf = (family) =>
   Object.entries(families)

@@ -52,9 +52,9 @@ function packagesImportedFrom(entries: string[]): Set<string> {
 describe('the demo in Vite dev (npm start)', () => {
   it('finds the workers the page starts', () => {
     expect(workerEntries().map((path) => path.slice(root.length + 1)).sort()).toEqual([
-      'src/worker/chain-clients/bitcoinFamily.ts',
-      'src/worker/chain-clients/polkadotFamily.ts',
-      'src/worker/chain-clients/solanaFamily.ts',
+      'src/worker/families/bip122/bitcoinFamily.ts',
+      'src/worker/families/polkadot/polkadotFamily.ts',
+      'src/worker/families/solana/solanaFamily.ts',
       'src/worker/walletConnect/walletConnectWorker.ts',
       'src/worker/worker.ts',
     ])

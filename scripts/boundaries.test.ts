@@ -21,8 +21,8 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/main/providers/x.ts', "import { a } from '../../worker/walletConnect/walletConnectWorker'\nexport const b = a", 'it never imports worker code'],
     ['src/main/providers/bitcoin/x.ts', "import { a } from '../solana/createWalletStandardConnector'\nexport const b = a", "A chain family never imports another (here solana's code)"],
     ['src/main/namespaces/polkadot/x.ts', "import type { A } from '../eip155/adapter'\nexport type B = A", "A chain family never imports another (here eip155's code)"],
-    ['src/worker/chain-clients/solanaX.ts', "import { a } from './bitcoin'\nexport const b = a", "A chain family never imports another (here bip122's code)"],
-    ['src/worker/chain-clients/polkadot.ts', "import { a } from '../../main/x'\nexport const b = a", 'src/worker never imports the main thread'],
+    ['src/worker/families/solana/x.ts', "import { a } from '../bip122/bitcoin'\nexport const b = a", "A chain family never imports another (here bip122's code)"],
+    ['src/worker/families/polkadot/x.ts', "import { a } from '../../../main/x'\nexport const b = a", 'src/worker never imports the main thread'],
   ])('%s: %s is refused', async (filePath, code, reason) => {
     const errors = await boundaryErrors(filePath, code)
     expect(errors).toHaveLength(1)

@@ -3,15 +3,15 @@ import { describe, expect, it, vi } from 'vitest'
 // Counts each time a chain family's client module is evaluated: a static import anywhere in the worker's graph would
 // count at once, when this file imports api.ts.
 const loads = vi.hoisted(() => ({ solana: 0, bitcoin: 0, polkadot: 0 }))
-vi.mock('./chain-clients/solanaWorkerApi', () => {
+vi.mock('./families/solana/solanaWorkerApi', () => {
   loads.solana++
   return { createSolanaWorkerApi: () => ({ solanaGetTokenBalances: async () => [] }) }
 })
-vi.mock('./chain-clients/bitcoinWorkerApi', () => {
+vi.mock('./families/bip122/bitcoinWorkerApi', () => {
   loads.bitcoin++
   return { createBitcoinWorkerApi: () => ({ bitcoinGetFeeRates: async () => ({ fast: 1, medium: 1, slow: 1, byTarget: {} }) }) }
 })
-vi.mock('./chain-clients/polkadotWorkerApi', () => {
+vi.mock('./families/polkadot/polkadotWorkerApi', () => {
   loads.polkadot++
   return { createPolkadotWorkerApi: () => ({ polkadotGetChainInfo: async () => ({ ss58Prefix: 42 }), destroy: async () => {} }) }
 })
@@ -19,9 +19,9 @@ vi.mock('./chain-clients/polkadotWorkerApi', () => {
 const { createWorkerApi } = await import('./api')
 /** Where the page's bundler put each family's module (src/main/core/familyModules.ts); here, the sources. */
 const familyModules = {
-  solana: new URL('./chain-clients/solanaFamily.ts', import.meta.url).href,
-  bitcoin: new URL('./chain-clients/bitcoinFamily.ts', import.meta.url).href,
-  polkadot: new URL('./chain-clients/polkadotFamily.ts', import.meta.url).href,
+  solana: new URL('./families/solana/solanaFamily.ts', import.meta.url).href,
+  bitcoin: new URL('./families/bip122/bitcoinFamily.ts', import.meta.url).href,
+  polkadot: new URL('./families/polkadot/polkadotFamily.ts', import.meta.url).href,
 }
 
 describe('chain clients load lazily in the worker', () => {

@@ -1,7 +1,7 @@
 // RPC fallback under a hostile node: three loopback endpoints, one of them faulty, behind the worker's own transport
 // stack (createEip155Client: fallbackTransport + httpTransport with the widget's defaults, ranking on). For each fault,
 // WAVES waves of WAVE_SIZE concurrent reads; reports latency percentiles per fault against FALLBACK_TARGETS.
-import { createEip155Client } from '../../../src/worker/chain-clients/eip155'
+import { createEip155Client } from '../../../src/worker/families/eip155/eip155'
 import type { TransportRanking } from '../../../src/worker/rpc-transport/ranking'
 import {
   answer,

@@ -3,11 +3,11 @@
 // where it would not emit a worker's own lazy chunks, and a site without that family never downloads it.
 // These are URLs, not worker code on the page: the bundler emits each module as a file and gives its address.
 // eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
-import bitcoinModule from '../../worker/chain-clients/bitcoinFamily.ts?worker&url'
+import bitcoinModule from '../../worker/families/bip122/bitcoinFamily.ts?worker&url'
 // eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
-import solanaModule from '../../worker/chain-clients/solanaFamily.ts?worker&url'
+import solanaModule from '../../worker/families/solana/solanaFamily.ts?worker&url'
 // eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
-import polkadotModule from '../../worker/chain-clients/polkadotFamily.ts?worker&url'
+import polkadotModule from '../../worker/families/polkadot/polkadotFamily.ts?worker&url'
 import type { FamilyModules } from '../../shared/protocol/core/coreApi'
 import { pageWorkerUrl } from './pageWorker'
 

@@ -13,7 +13,7 @@ import { bitcoinNetworks } from '../../shared/protocol/addresses/bitcoin'
 import { installErrorTransferHandler } from '../../shared/protocol/errors'
 import { createBitcoinSignInMessage } from '../../shared/protocol/signInMessages/bitcoin'
 import type { SessionEvent, WalletConnectWorkerApi } from '../../shared/protocol/walletConnectApi'
-import { createBitcoinClient } from '../chain-clients/bitcoin'
+import { createBitcoinClient } from '../families/bip122/bitcoin'
 import { createWalletConnectWorkerApi } from './createWalletConnectWorkerApi'
 
 const REGTEST = bitcoinNetworks.regtest.caipNetworkId

@@ -18,9 +18,9 @@ import { seedSolana, type SeededSolana } from '../../../services/chain/solana/se
 import { startSolanaChain, type SolanaChain } from '../../../services/chain/solana/startSolanaChain'
 import { startPolkadotChain, type PolkadotChain } from '../../../services/chain/polkadot/startPolkadotChain'
 import { freePorts } from '../../../services/stack/ports'
-import { createBitcoinClient } from './bitcoin'
-import { createPolkadotClient } from './polkadot'
-import { createSolanaClient } from './solana'
+import { createBitcoinClient } from './bip122/bitcoin'
+import { createPolkadotClient } from './polkadot/polkadot'
+import { createSolanaClient } from './solana/solana'
 
 initEccLib(ecc)
 const ecpair = ECPairFactory(ecc)

@@ -13,7 +13,7 @@ vi.mock('./polkadotWorkerApi', () => {
   }
 })
 
-const { createWorkerApi } = await import('../api')
+const { createWorkerApi } = await import('../../api')
 const LOCAL = 'polkadot:45454545454545454545454545454545'
 const WESTEND = 'polkadot:e143f23803ac50e8f6f8e62695d1ce9e'
 /** Where the page's bundler put the module (src/main/core/familyModules.ts); here, its source. */

@@ -1,5 +1,5 @@
 // The Solana client as a module of its own, which the core worker imports by URL (see familyRegistry.ts).
-import { registerFamily } from './familyRegistry'
+import { registerFamily } from '../familyRegistry'
 import { createSolanaWorkerApi } from './solanaWorkerApi'
 
 registerFamily('solana', createSolanaWorkerApi)

@@ -1,5 +1,5 @@
 // The Polkadot client (and @polkadot/api) as a module of its own, which the core worker imports by URL (see familyRegistry.ts).
-import { registerFamily } from './familyRegistry'
+import { registerFamily } from '../familyRegistry'
 import { createPolkadotWorkerApi } from './polkadotWorkerApi'
 
 registerFamily('polkadot', createPolkadotWorkerApi)

@@ -1,7 +1,7 @@
 import { createWidgetError } from '../../shared/protocol/errors'
-import type { createBitcoinWorkerApi } from './bitcoinWorkerApi'
-import type { createPolkadotWorkerApi } from './polkadotWorkerApi'
-import type { createSolanaWorkerApi } from './solanaWorkerApi'
+import type { createBitcoinWorkerApi } from './bip122/bitcoinWorkerApi'
+import type { createPolkadotWorkerApi } from './polkadot/polkadotWorkerApi'
+import type { createSolanaWorkerApi } from './solana/solanaWorkerApi'
 
 export type FamilyFactories = { solana: typeof createSolanaWorkerApi; bitcoin: typeof createBitcoinWorkerApi; polkadot: typeof createPolkadotWorkerApi }
 type Family = keyof FamilyFactories

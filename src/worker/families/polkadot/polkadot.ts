@@ -1,7 +1,7 @@
 import { ApiPromise, WsProvider } from '@polkadot/api'
 import * as z from 'zod/mini'
-import { decodeSs58, describeSs58Prefix, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../shared/protocol/addresses/polkadot'
-import { parseCaipNetworkId } from '../../shared/protocol/caip'
+import { decodeSs58, describeSs58Prefix, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/protocol/addresses/polkadot'
+import { parseCaipNetworkId } from '../../../shared/protocol/caip'
 import type {
   PolkadotBalance,
   PolkadotChainInfo,
@@ -10,12 +10,12 @@ import type {
   PolkadotSubmission,
   PolkadotTransfer,
   PolkadotTransferParameters,
-} from '../../shared/protocol/core/polkadotApi'
-import { formatUnits } from '../../shared/protocol/display'
-import type { ErrorCode } from '../../shared/protocol/errorTable'
-import { createWidgetError, isWidgetError } from '../../shared/protocol/errors'
-import { safeParse } from '../../shared/protocol/schemas/parse'
-import { defaultSleep } from '../rpc-transport/retryRead'
+} from '../../../shared/protocol/core/polkadotApi'
+import { formatUnits } from '../../../shared/protocol/display'
+import type { ErrorCode } from '../../../shared/protocol/errorTable'
+import { createWidgetError, isWidgetError } from '../../../shared/protocol/errors'
+import { safeParse } from '../../../shared/protocol/schemas/parse'
+import { defaultSleep } from '../../rpc-transport/retryRead'
 
 export type {
   PolkadotBalance,
@@ -25,7 +25,7 @@ export type {
   PolkadotSubmission,
   PolkadotTransfer,
   PolkadotTransferParameters,
-} from '../../shared/protocol/core/polkadotApi'
+} from '../../../shared/protocol/core/polkadotApi'
 
 export type CreatePolkadotClientParameters = {
   /** `polkadot:` + the first 32 hex characters of the genesis hash; the node's genesis must match it. */

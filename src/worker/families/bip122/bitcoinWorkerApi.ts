@@ -1,11 +1,11 @@
-import { getBitcoinNetwork } from '../../shared/protocol/addresses/bitcoin'
-import { parseCaipNetworkId } from '../../shared/protocol/caip'
-import type { BitcoinChainConfig, BitcoinTransferParameters } from '../../shared/protocol/core/bitcoinApi'
-import { createWidgetError } from '../../shared/protocol/errors'
+import { getBitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
+import { parseCaipNetworkId } from '../../../shared/protocol/caip'
+import type { BitcoinChainConfig, BitcoinTransferParameters } from '../../../shared/protocol/core/bitcoinApi'
+import { createWidgetError } from '../../../shared/protocol/errors'
 import { createBitcoinClient, type BitcoinClient, type CreateBitcoinClientParameters } from './bitcoin'
-import { createChainClientRegistry } from './createChainClientRegistry'
+import { createChainClientRegistry } from '../createChainClientRegistry'
 
-export type { BitcoinChainConfig } from '../../shared/protocol/core/bitcoinApi'
+export type { BitcoinChainConfig } from '../../../shared/protocol/core/bitcoinApi'
 
 export type CreateBitcoinWorkerApiParameters = Omit<CreateBitcoinClientParameters, 'apiUrl' | 'apiUrls' | 'network'> & { chains: readonly BitcoinChainConfig[] }
 

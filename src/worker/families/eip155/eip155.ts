@@ -16,10 +16,10 @@ import {
   readContract,
   waitForTransactionReceipt,
 } from 'viem/actions'
-import { fallbackTransport } from '../rpc-transport/fallback'
-import { httpTransport } from '../rpc-transport/http'
-import type { TransportRanking } from '../rpc-transport/ranking'
-import type { ContractCall, DecodedLog, Eip155ChainConfig, LogFilter, MulticallResult } from '../../shared/protocol/core/coreApi'
+import { fallbackTransport } from '../../rpc-transport/fallback'
+import { httpTransport } from '../../rpc-transport/http'
+import type { TransportRanking } from '../../rpc-transport/ranking'
+import type { ContractCall, DecodedLog, Eip155ChainConfig, LogFilter, MulticallResult } from '../../../shared/protocol/core/coreApi'
 import { createLogDecoder, type AnyLog } from './createLogDecoder'
 
 const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'

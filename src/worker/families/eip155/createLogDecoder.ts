@@ -1,5 +1,5 @@
 import { decodeEventLog, toEventSelector, type Abi, type AbiEvent, type Hex, type Log, type RpcLog } from 'viem'
-import type { DecodedLog } from '../../shared/protocol/core/coreApi'
+import type { DecodedLog } from '../../../shared/protocol/core/coreApi'
 
 /** A log as the node sends it (hex quantities) or as viem formats it (bigint and numbers). */
 export type AnyLog = Pick<Log | RpcLog, 'address' | 'blockNumber' | 'data' | 'logIndex' | 'topics' | 'transactionHash'>

@@ -1,5 +1,5 @@
-import { createWidgetError } from '../../shared/protocol/errors'
-import type { DecodedLog, LogSet } from '../../shared/protocol/core/coreApi'
+import { createWidgetError } from '../../../shared/protocol/errors'
+import type { DecodedLog, LogSet } from '../../../shared/protocol/core/coreApi'
 import { toDecodedLog, type AnyLog, type LogDecoder } from './createLogDecoder'
 
 export type CreateLogSetsParameters = {
