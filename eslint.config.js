@@ -23,7 +23,7 @@ const workerMayNotImport = [
 // The page reaches the workers only through src/shared/protocol and `new Worker(new URL(...))`, which is no import.
 const mainMayNotImport = [
   forbid(['**/worker', '**/worker/**'], 'src/main talks to the workers through src/shared/protocol (their messages and API types) and starts them by new URL(...); it never imports worker code.'),
-  forbid(['@polkadot/*'], 'The page has no @polkadot/* code (341 kB gzipped): Polkadot runs in the core worker, and extensions\' objects are typed by hand (src/main/providers/polkadot/injectedWeb3.ts).'),
+  forbid(['@polkadot/*'], 'The page has no @polkadot/* code (341 kB gzipped): Polkadot runs in the core worker, and extensions\' objects are typed by hand (src/main/families/polkadot/wallets/injectedWeb3.ts).'),
 ]
 // The secure frame is a page of its own on its own origin: it shares the protocol, never the widget's or workers' code.
 const frameMayNotImport = [
@@ -38,19 +38,19 @@ const uiMayNotImport = [
 // One chain family never imports another (README, "A fifth family"): each family's files per runtime, and the names
 // by which the others' files are imported.
 const families = {
-  eip155: { main: ['src/main/namespaces/eip155/**'], worker: ['src/worker/families/eip155/**'], names: ['**/eip155/**'] },
-  solana: { main: ['src/main/namespaces/solana/**', 'src/main/providers/solana/**'], worker: ['src/worker/families/solana/**'], names: ['**/solana/**'] },
+  eip155: { main: ['src/main/families/eip155/**'], worker: ['src/worker/families/eip155/**'], names: ['**/eip155/**'] },
+  solana: { main: ['src/main/families/solana/**'], worker: ['src/worker/families/solana/**'], names: ['**/solana/**'] },
   bip122: {
-    main: ['src/main/namespaces/bip122/**', 'src/main/providers/bitcoin/**'],
+    main: ['src/main/families/bip122/**'],
     worker: ['src/worker/families/bip122/**'],
     names: ['**/bip122/**', '**/bitcoin/**'],
   },
-  polkadot: { main: ['src/main/namespaces/polkadot/**', 'src/main/providers/polkadot/**'], worker: ['src/worker/families/polkadot/**'], names: ['**/polkadot/**'] },
+  polkadot: { main: ['src/main/families/polkadot/**'], worker: ['src/worker/families/polkadot/**'], names: ['**/polkadot/**'] },
 }
 const othersOf = (family) =>
   Object.entries(families)
     .filter(([name]) => name !== family)
-    .map(([name, { names }]) => forbid(names, `A chain family never imports another (here ${name}'s code): what two families share lives outside both (src/shared, src/main/namespaces/types.ts, src/worker/rpc-transport).`))
+    .map(([name, { names }]) => forbid(names, `A chain family never imports another (here ${name}'s code): what two families share lives outside both (src/shared, src/main/families/types.ts, src/worker/rpc-transport).`))
 const familyBoundaries = Object.keys(families).flatMap((family) => [
   { files: families[family].main, ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: boundary([...mainMayNotImport, ...othersOf(family)]) },
   { files: families[family].worker, rules: boundary([...workerMayNotImport, ...othersOf(family)]) },

@@ -6,8 +6,8 @@ import { initEccLib, networks, payments, type Network } from 'bitcoinjs-lib'
 import * as ecc from 'tiny-secp256k1'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSignInMessage } from '../../src/main/namespaces/bip122/signInMessage'
-import type { SignInMessageFields } from '../../src/main/namespaces/types'
+import { createSignInMessage } from '../../src/main/families/bip122/signInMessage'
+import type { SignInMessageFields } from '../../src/main/families/types'
 import { BIP322_MAX_SIGNATURE_LENGTH, signBip322 } from '../../src/shared/bitcoin/bip322'
 import { createBitcoinSignInMessage } from '../../src/shared/protocol/signInMessages/bitcoin'
 import { createApiApp } from './app'
@@ -79,7 +79,7 @@ describe('sign-in sessions with Bitcoin (CAIP-122 on bip122, BIP-322 signatures)
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   const issueNonce = async (project = 'site') => ((await (await call('/v1/sessions/nonce', { project, body: {} })).json()) as { nonce: string }).nonce
-  /** The message as the widget writes it (src/main/namespaces/bip122/signInMessage.ts). */
+  /** The message as the widget writes it (src/main/families/bip122/signInMessage.ts). */
   const message = async (fields: Partial<SignInMessageFields> = {}, project = 'site') =>
     createSignInMessage({
       address: alice.payment,

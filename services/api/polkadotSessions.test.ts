@@ -2,8 +2,8 @@ import { Keyring } from '@polkadot/keyring'
 import type { KeyringPair } from '@polkadot/keyring/types'
 import { cryptoWaitReady } from '@polkadot/util-crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSignInMessage } from '../../src/main/namespaces/polkadot/signInMessage'
-import type { SignInMessageFields } from '../../src/main/namespaces/types'
+import { createSignInMessage } from '../../src/main/families/polkadot/signInMessage'
+import type { SignInMessageFields } from '../../src/main/families/types'
 import { encodeSs58, polkadotNetworks } from '../../src/shared/protocol/addresses/polkadot'
 import { createApiApp } from './app'
 import { openDatabase, type Database } from './db/createDatabase'
@@ -45,7 +45,7 @@ describe('sign-in sessions with Polkadot (CAIP-122 on polkadot, signRaw signatur
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   const issueNonce = async (project = 'site') => ((await (await call('/v1/sessions/nonce', { project, body: {} })).json()) as { nonce: string }).nonce
-  /** The message as the widget writes it (src/main/namespaces/polkadot/signInMessage.ts). */
+  /** The message as the widget writes it (src/main/families/polkadot/signInMessage.ts). */
   const message = async (fields: Partial<SignInMessageFields> = {}, project = 'site') =>
     createSignInMessage({
       address: address(alice),

@@ -3,7 +3,7 @@ import { formatCaipNetworkId, type CaipNetworkId } from '../../shared/protocol/c
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError, isWidgetError, type WidgetError } from '../../shared/protocol/errors'
 import type { AuthConnector, SocialProvider } from '../providers/auth/createAuthConnector'
-import type { NamespaceConnector } from '../namespaces/types'
+import type { NamespaceConnector } from '../families/types'
 import type { Router } from '../state/createRouter'
 import type { WidgetNetwork } from './config'
 import { initialAuthLoginState, type AuthLoginError, type AuthLoginState } from './authLoginState'

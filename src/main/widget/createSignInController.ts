@@ -4,7 +4,7 @@ import { parseCaipAddress, parseCaipNetworkId } from '../../shared/protocol/caip
 import { errorTable } from '../../shared/protocol/errorTable'
 import { errorNotice } from '../state/errorNotice'
 import { createWidgetError } from '../../shared/protocol/errors'
-import type { NamespaceConnector } from '../namespaces/types'
+import type { NamespaceConnector } from '../families/types'
 import type { Modal } from '../state/createModal'
 import type { Notifications } from '../state/createNotifications'
 import type { Router } from '../state/createRouter'

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { parseCaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
-import type { SendController } from '../namespaces/types'
+import type { SendController } from '../families/types'
 import type { Widget } from './createWidget'
 import { createHistoryController, type HistoryController } from './createHistoryController'
 import { createNamesController, type NamesController } from './createNamesController'

@@ -8,7 +8,7 @@ import { createDataServiceClient } from '../../worker/services/createDataService
 import type { CoreDataService } from '../core/createCore'
 import { createMemoryStorage, createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
 import { parseCaipNetworkId } from '../../shared/protocol/caip'
-import { loadAdapter } from '../namespaces/loadAdapter'
+import { loadAdapter } from '../families/loadAdapter'
 import { parseSolanaSignInMessage } from '../../shared/protocol/signInMessages/solana'
 import { createDefaultSiwx } from './siwx'
 

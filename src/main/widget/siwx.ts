@@ -1,6 +1,6 @@
 import { parseCaipAddress } from '../../shared/protocol/caip'
 import type { CoreDataService } from '../core/createCore'
-import type { SignInMessageFields } from '../namespaces/types'
+import type { SignInMessageFields } from '../families/types'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { DefaultSiwxOptions, SIWXAccount, SIWXConfig, SIWXSession } from './siwxConfig'
 

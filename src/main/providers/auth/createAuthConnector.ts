@@ -6,7 +6,7 @@ import { createWidgetError, isWidgetError } from '../../../shared/protocol/error
 import { isSafeRpcMethod } from '../../../shared/protocol/rpcMethods'
 import { utf8ToHex } from '../../../shared/protocol/eip1193'
 import type { User } from '../../../shared/protocol/schemas/entities'
-import type { NamespaceConnector, NamespaceConnectorEvents } from '../../namespaces/types'
+import type { NamespaceConnector, NamespaceConnectorEvents } from '../../families/types'
 import type { Notifications } from '../../state/createNotifications'
 import { errorNotice } from '../../state/errorNotice'
 import type { WidgetStorage } from '../../storage/createWidgetStorage'

@@ -5,7 +5,7 @@ import { formatUnits } from '../../../shared/protocol/display'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { useNetwork } from '../../react/hooks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
-import { parseAmountInput, toAmountInput, tokenKey } from '../../namespaces/sendForm'
+import { parseAmountInput, toAmountInput, tokenKey } from '../../families/sendForm'
 import { errorNotice } from '../../state/errorNotice'
 import type { Widget } from '../../widget/createWidget'
 import {

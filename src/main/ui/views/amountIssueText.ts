@@ -1,4 +1,4 @@
-import type { AmountIssue } from '../../namespaces/sendForm'
+import type { AmountIssue } from '../../families/sendForm'
 import type { MessageKey } from '../i18n/en'
 import { localizeDecimal } from '../i18n/formatNumber'
 

@@ -1,4 +1,4 @@
-import type { ReceiverIssue } from '../../namespaces/sendForm'
+import type { ReceiverIssue } from '../../families/sendForm'
 import type { MessageKey } from '../i18n/en'
 
 type Translate = (key: MessageKey, params?: Record<string, string>) => string

@@ -1,5 +1,5 @@
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
-import { isNativeToken } from '../../namespaces/sendForm'
+import { isNativeToken } from '../../families/sendForm'
 import { networkImageUrl } from './NetworkIcon'
 import { tokenImageUrl, type AssetSource } from './TokenIcon'
 

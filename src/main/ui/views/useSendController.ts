@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { ChainNamespace } from '../../../shared/protocol/caip'
-import type { SendController } from '../../namespaces/types'
+import type { SendController } from '../../families/types'
 import { useWidget } from '../../react/WidgetProvider'
 import { toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { getFeatures } from '../../widget/features'
