@@ -4,7 +4,7 @@ import { cryptoWaitReady } from '@polkadot/util-crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSignInMessage } from '../../src/main/families/polkadot/signInMessage'
 import type { SignInMessageFields } from '../../src/main/families/types'
-import { encodeSs58, polkadotNetworks } from '../../src/shared/protocol/addresses/polkadot'
+import { encodeSs58, polkadotNetworks } from '../../src/shared/families/polkadot/address'
 import { createApiApp } from './app'
 import { openDatabase, type Database } from './db/createDatabase'
 

@@ -3,7 +3,7 @@ import { base58 } from '@scure/base'
 import { createSiweMessage, type CreateSiweMessageParameters } from 'viem/siwe'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createSolanaSignInMessage, type SolanaSignInMessageFields } from '../../src/shared/protocol/signInMessages/solana'
+import { createSolanaSignInMessage, type SolanaSignInMessageFields } from '../../src/shared/families/solana/signInMessage'
 import { createApiApp } from './app'
 import { openDatabase, type Database } from './db/createDatabase'
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { ApiPromise, WsProvider } from '@polkadot/api'
-import { decodeSs58, encodeSs58 } from '../../src/shared/protocol/addresses/polkadot'
+import { decodeSs58, encodeSs58 } from '../../src/shared/families/polkadot/address'
 import { formatUnits, parseUnits } from '../../src/shared/protocol/display'
 import type { StackPolkadot } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'

@@ -4,7 +4,7 @@ import type { WalletAccount } from '@wallet-standard/base'
 import { networks, Psbt } from 'bitcoinjs-lib'
 import { describe, expect, it } from 'vitest'
 import { deriveBitcoinAccounts } from '../../../services/chain/bitcoin/devKeys'
-import { verifyBip322 } from '../../../src/shared/bitcoin/bip322'
+import { verifyBip322 } from '../../../src/shared/families/bip122/bip322'
 import { createDevBitcoinWallet } from './createDevBitcoinWallet'
 
 const devAccounts = deriveBitcoinAccounts({ count: 2 })

@@ -5,7 +5,7 @@ import type { Wallet, WalletAccount, WalletIcon } from '@wallet-standard/base'
 import type { StandardEventsChangeProperties } from '@wallet-standard/features'
 import { ReadonlyWalletAccount, registerWallet } from '@wallet-standard/wallet'
 import { crypto as bitcoinCrypto, initEccLib, networks, payments, Psbt, type Signer } from 'bitcoinjs-lib'
-import { signBip322 } from '../../../src/shared/bitcoin/bip322'
+import { signBip322 } from '../../../src/shared/families/bip122/bip322'
 import { createGate } from '../createGate'
 
 /** The networks the dev wallet can hold keys for, by their Bitcoin Wallet Standard and sats-connect names. */

@@ -1,5 +1,5 @@
-import { describeBitcoinNetworks, getBitcoinNetwork } from '../../../src/shared/protocol/addresses/bitcoin'
-import { BITCOIN_SIGN_IN_HEADER, parseBitcoinSignInMessage } from '../../../src/shared/protocol/signInMessages/bitcoin'
+import { describeBitcoinNetworks, getBitcoinNetwork } from '../../../src/shared/families/bip122/address'
+import { BITCOIN_SIGN_IN_HEADER, parseBitcoinSignInMessage } from '../../../src/shared/families/bip122/signInMessage'
 import type { SignInFamily } from './signInMessage'
 import { text } from './validate'
 
@@ -21,7 +21,7 @@ export const base64BitcoinSignature = text({
 })
 
 /**
- * Sign in with Bitcoin (CAIP-122 on bip122, see src/shared/protocol/signInMessages/bitcoin.ts), signed with BIP-322
+ * Sign in with Bitcoin (CAIP-122 on bip122, see src/shared/families/bip122/signInMessage.ts), signed with BIP-322
  * (P2WPKH, P2TR; P2SH-P2WPKH and P2PKH in the full format) or the legacy "Bitcoin Signed Message" (P2PKH, P2WPKH,
  * P2SH-P2WPKH). Chain ID is the CAIP-2 reference of mainnet, testnet, signet or regtest, and the address must be of
  * that network (a BIP-322 signature alone does not say which: the same key signs for bc1… and tb1… alike); the
@@ -45,5 +45,5 @@ export const bitcoinSignIn: SignInFamily = {
     return { ok: true, fields: { address, caipAddress: `bip122:${chainId}:${address}`, domain, uri, nonce, issuedAt, notBefore, expirationTime } }
   },
   signature: base64BitcoinSignature,
-  verify: async ({ address, message, signature }) => (await import('../../../src/shared/bitcoin/bip322')).verifyBip322({ address, message, signature }),
+  verify: async ({ address, message, signature }) => (await import('../../../src/shared/families/bip122/bip322')).verifyBip322({ address, message, signature }),
 }

@@ -1,5 +1,5 @@
-import { decodeSs58, getPolkadotNetwork, polkadotNetworks } from '../../../src/shared/protocol/addresses/polkadot'
-import { parsePolkadotSignInMessage, POLKADOT_SIGN_IN_HEADER } from '../../../src/shared/protocol/signInMessages/polkadot'
+import { decodeSs58, getPolkadotNetwork, polkadotNetworks } from '../../../src/shared/families/polkadot/address'
+import { parsePolkadotSignInMessage, POLKADOT_SIGN_IN_HEADER } from '../../../src/shared/families/polkadot/signInMessage'
 import type { SignInFamily } from './signInMessage'
 import { text } from './validate'
 
@@ -12,7 +12,7 @@ export const hexPolkadotSignature = text({ max: 134, min: 130, pattern: /^0x(?:[
 const toHex = (bytes: Uint8Array) => `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`
 
 /**
- * Sign in with Polkadot (CAIP-122 on polkadot, see src/shared/protocol/signInMessages/polkadot.ts), signed by an
+ * Sign in with Polkadot (CAIP-122 on polkadot, see src/shared/families/polkadot/signInMessage.ts), signed by an
  * extension's signRaw: sr25519, ed25519 or ecdsa over the message's bytes, wrapped in <Bytes>…</Bytes> as extensions
  * sign `bytes` (signatureVerify takes the unwrapped form too). Chain ID is the CAIP-2 reference of a network this
  * service knows (Polkadot, Kusama, Westend, the local stack's), and the address must be in its SS58 format or the

@@ -22,7 +22,7 @@ import {
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe'
 import * as z from 'zod/mini'
 import { errorBody, escapeForLog, type ServiceChain, type VerifyEvmSignature } from '../config'
-import { parseSolanaSignInMessage, type SolanaSignInChainId } from '../../../src/shared/protocol/signInMessages/solana'
+import { parseSolanaSignInMessage, type SolanaSignInChainId } from '../../../src/shared/families/solana/signInMessage'
 import { hexSignature, text } from './validate'
 
 /** EIP-2294's bound on chain ids: larger ones cannot be used in signed transactions. */
@@ -271,7 +271,7 @@ export const base58Signature = text({ max: 88, min: 64, pattern: /^[1-9A-HJ-NP-Z
 const utf8 = new TextEncoder()
 
 /**
- * Sign In With Solana (see src/shared/protocol/signInMessages/solana.ts), signed with `solana:signMessage`: an
+ * Sign In With Solana (see src/shared/families/solana/signInMessage.ts), signed with `solana:signMessage`: an
  * ed25519 signature over the message's UTF-8 bytes, sent in base58, by the address's public key. Chain ID is a SIWS
  * cluster name; the session is for `solana:{CAIP-2 reference}:{address}`, `localnet` mapping to `localnetReference`
  * (refused when the service has none).

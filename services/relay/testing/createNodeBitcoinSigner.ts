@@ -2,8 +2,8 @@ import { base64, hex } from '@scure/base'
 import { crypto as bitcoinCrypto, networks, payments, Psbt, type Network } from 'bitcoinjs-lib'
 import { ECPairFactory, type ECPairInterface } from 'ecpair'
 import * as ecc from 'tiny-secp256k1'
-import { signBip322 } from '../../../src/shared/bitcoin/bip322'
-import { getBitcoinNetwork, type BitcoinNetwork } from '../../../src/shared/protocol/addresses/bitcoin'
+import { signBip322 } from '../../../src/shared/families/bip122/bip322'
+import { getBitcoinNetwork, type BitcoinNetwork } from '../../../src/shared/families/bip122/address'
 import { deriveBitcoinAccounts } from '../../chain/bitcoin/devKeys'
 
 const ecpair = ECPairFactory(ecc)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bitcoinNetworks } from '../../shared/protocol/addresses/bitcoin'
+import { bitcoinNetworks } from '../../shared/families/bip122/address'
 import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig } from './config'
 import { polkadotRpcUrl, polkadotRpcUrls } from './polkadotRpcUrl'
 

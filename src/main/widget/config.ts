@@ -58,7 +58,7 @@ const solanaNetwork = () =>
 
 /**
  * The CAIP-2 references (first 32 hex characters of the genesis hash) of Bitcoin mainnet, testnet, signet and regtest,
- * the networks whose address rules Tessera knows (src/shared/protocol/addresses/bitcoin.ts; config.test.ts checks they
+ * the networks whose address rules Tessera knows (src/shared/families/bip122/address.ts; config.test.ts checks they
  * match). Written out here so the config's code stays free of the address library.
  */
 export const bitcoinNetworkReferences = ['000000000019d6689c085ae165831e93', '000000000933ea01ad0ee984209779ba', '00000008819873e925422c1ff0f99f7c', '0f9188f13cb7b2c71f2a335e3a4fc328'] as const

@@ -9,7 +9,7 @@ import type { CoreDataService } from '../core/createCore'
 import { createMemoryStorage, createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
 import { parseCaipNetworkId } from '../../shared/protocol/caip'
 import { loadAdapter } from '../families/loadAdapter'
-import { parseSolanaSignInMessage } from '../../shared/protocol/signInMessages/solana'
+import { parseSolanaSignInMessage } from '../../shared/families/solana/signInMessage'
 import { createDefaultSiwx } from './siwx'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const

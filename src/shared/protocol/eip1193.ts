@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { toChecksumAddress } from './addresses/evm'
+import { toChecksumAddress } from '../families/eip155/address'
 import { createWidgetError, fromRpcError, WidgetError } from './errors'
 
 // WalletConnect's own codes for a user saying no (USER_REJECTED, USER_REJECTED_CHAINS, USER_REJECTED_METHODS).

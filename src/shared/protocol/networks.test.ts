@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isCaipNetworkId } from './caip'
 import { networkSchema } from './schemas/entities'
-import { bitcoinNetworks, getBitcoinNetwork } from './addresses/bitcoin'
+import { bitcoinNetworks, getBitcoinNetwork } from '../families/bip122/address'
 import { getKnownNetwork, knownNetworks, rankedEvmNetworkIds } from './networks'
 import { unknownNetwork } from './unknownNetwork'
 

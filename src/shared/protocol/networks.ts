@@ -1,4 +1,4 @@
-import { polkadotNetworks, type PolkadotNetworkParameters } from './addresses/polkadot'
+import { polkadotNetworks, type PolkadotNetworkParameters } from '../families/polkadot/address'
 import type { CaipNetworkId, ChainNamespace } from './caip'
 
 /** A network as SPEC §3 describes it. */

@@ -1,5 +1,5 @@
 import { parseUnits } from 'viem'
-import { isEvmAddress } from './addresses/evm'
+import { isEvmAddress } from '../families/eip155/address'
 import type { ChainNamespace } from './caip'
 import { createWidgetError } from './errors'
 

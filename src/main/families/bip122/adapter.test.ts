@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createDevBitcoinWallet } from '../../../../demo/devWallet/bitcoin/createDevBitcoinWallet'
 import { deriveBitcoinAccounts } from '../../../../services/chain/bitcoin/devKeys'
-import { bitcoinNetworks } from '../../../shared/protocol/addresses/bitcoin'
+import { bitcoinNetworks } from '../../../shared/families/bip122/address'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import type { WidgetError } from '../../../shared/protocol/errors'
 import type { Core } from '../../core/createCore'

@@ -1,4 +1,4 @@
-import { bitcoinNetworks, decodeBitcoinAddress } from '../../../shared/protocol/addresses/bitcoin'
+import { bitcoinNetworks, decodeBitcoinAddress } from '../../../shared/families/bip122/address'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { sameAccounts, type BitcoinAccount, type BitcoinConnector } from './wallets/bitcoinConnector'

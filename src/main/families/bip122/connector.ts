@@ -1,4 +1,4 @@
-import { getBitcoinNetwork, type BitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
+import { getBitcoinNetwork, type BitcoinNetwork } from '../../../shared/families/bip122/address'
 import type { BitcoinAccount } from './wallets/bitcoinConnector'
 import type { NamespaceConnector } from '../types'
 

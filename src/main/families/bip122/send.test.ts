@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { bitcoinNetworks } from '../../../shared/protocol/addresses/bitcoin'
-import type { BitcoinTransfer } from '../../../shared/protocol/core/bitcoinApi'
+import { bitcoinNetworks } from '../../../shared/families/bip122/address'
+import type { BitcoinTransfer } from '../../../shared/families/bip122/coreApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import type { Core } from '../../core/createCore'
 import { toErrorNotice } from '../../state/errorNotice'

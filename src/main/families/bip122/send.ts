@@ -1,5 +1,5 @@
-import { describeBitcoinNetworks, decodeBitcoinAddress } from '../../../shared/protocol/addresses/bitcoin'
-import type { BitcoinTransfer } from '../../../shared/protocol/core/bitcoinApi'
+import { describeBitcoinNetworks, decodeBitcoinAddress } from '../../../shared/families/bip122/address'
+import type { BitcoinTransfer } from '../../../shared/families/bip122/coreApi'
 import { formatUnits } from '../../../shared/protocol/display'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createSendFlow, type SendFamily } from '../sendFlow'

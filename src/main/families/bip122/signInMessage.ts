@@ -1,4 +1,4 @@
-import { createBitcoinSignInMessage } from '../../../shared/protocol/signInMessages/bitcoin'
+import { createBitcoinSignInMessage } from '../../../shared/families/bip122/signInMessage'
 import type { SignInMessageFields } from '../types'
 
 /**

@@ -1,5 +1,5 @@
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
-import { isEvmAddress } from '../../../shared/protocol/addresses/evm'
+import { isEvmAddress } from '../../../shared/families/eip155/address'
 import { parseCaipAddress, parseCaipNetworkId } from '../../../shared/protocol/caip'
 import { formatUnits, parseUnits } from '../../../shared/protocol/display'
 import { errorNotice, toErrorNotice, type ErrorNotice } from '../../state/errorNotice'

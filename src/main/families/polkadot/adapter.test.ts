@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { encodeSs58, polkadotNetworks } from '../../../shared/protocol/addresses/polkadot'
+import { encodeSs58, polkadotNetworks } from '../../../shared/families/polkadot/address'
 import type { Core } from '../../core/createCore'
 import type { PolkadotConnector } from './wallets/createInjectedWeb3Connector'
 import type { InjectedAccount } from './wallets/injectedWeb3'

@@ -1,4 +1,4 @@
-import { decodeSs58, encodeSs58 } from '../../../shared/protocol/addresses/polkadot'
+import { decodeSs58, encodeSs58 } from '../../../shared/families/polkadot/address'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import type { PolkadotConnector } from './wallets/createInjectedWeb3Connector'

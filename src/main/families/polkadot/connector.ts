@@ -1,5 +1,5 @@
-import { GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/protocol/addresses/polkadot'
-import type { PolkadotTransfer } from '../../../shared/protocol/core/polkadotApi'
+import { GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/families/polkadot/address'
+import type { PolkadotTransfer } from '../../../shared/families/polkadot/coreApi'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceConnector } from '../types'
 

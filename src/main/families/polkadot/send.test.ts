@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { encodeSs58, polkadotNetworks } from '../../../shared/protocol/addresses/polkadot'
-import type { PolkadotTransfer } from '../../../shared/protocol/core/polkadotApi'
+import { encodeSs58, polkadotNetworks } from '../../../shared/families/polkadot/address'
+import type { PolkadotTransfer } from '../../../shared/families/polkadot/coreApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import type { Core } from '../../core/createCore'
 import { toErrorNotice } from '../../state/errorNotice'

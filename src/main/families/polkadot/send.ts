@@ -1,5 +1,5 @@
-import { decodeSs58, describeSs58Prefix, GENERIC_SS58_PREFIX, isPolkadotAddress } from '../../../shared/protocol/addresses/polkadot'
-import type { PolkadotTransfer } from '../../../shared/protocol/core/polkadotApi'
+import { decodeSs58, describeSs58Prefix, GENERIC_SS58_PREFIX, isPolkadotAddress } from '../../../shared/families/polkadot/address'
+import type { PolkadotTransfer } from '../../../shared/families/polkadot/coreApi'
 import { formatUnits, parseUnits } from '../../../shared/protocol/display'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createSendFlow, type SendFamily } from '../sendFlow'

@@ -1,4 +1,4 @@
-import { createPolkadotSignInMessage } from '../../../shared/protocol/signInMessages/polkadot'
+import { createPolkadotSignInMessage } from '../../../shared/families/polkadot/signInMessage'
 import type { SignInMessageFields } from '../types'
 
 /**

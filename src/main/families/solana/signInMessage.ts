@@ -1,4 +1,4 @@
-import { createSolanaSignInMessage, type SolanaSignInChainId } from '../../../shared/protocol/signInMessages/solana'
+import { createSolanaSignInMessage, type SolanaSignInChainId } from '../../../shared/families/solana/signInMessage'
 import type { SignInMessageFields } from '../types'
 
 /** The public clusters by CAIP-2 id, as Sign In With Solana names them. */

@@ -2,10 +2,10 @@ import { address as bitcoinjsAddress, initEccLib, networks as bitcoinjsNetworks 
 import * as ecc from 'tiny-secp256k1'
 import { describe, expect, it } from 'vitest'
 import { addressCacheSize, isAddress, isValidCaipAddress } from './isAddress'
-import { bitcoinNetworks, decodeBitcoinAddress, describeBitcoinNetworks, getBitcoinAddressNetworks, getBitcoinNetwork, isBitcoinAddress } from './bitcoin'
-import { isEvmAddress, toChecksumAddress } from './evm'
-import { decodeSs58, isPolkadotAddress } from './polkadot'
-import { isSolanaAddress } from './solana'
+import { bitcoinNetworks, decodeBitcoinAddress, describeBitcoinNetworks, getBitcoinAddressNetworks, getBitcoinNetwork, isBitcoinAddress } from '../../families/bip122/address'
+import { isEvmAddress, toChecksumAddress } from '../../families/eip155/address'
+import { decodeSs58, isPolkadotAddress } from '../../families/polkadot/address'
+import { isSolanaAddress } from '../../families/solana/address'
 
 // EIP-55 examples, from the EIP's text (https://eips.ethereum.org/EIPS/eip-55).
 const eip55 = [

@@ -1,10 +1,10 @@
 import { parseCaipAddress, type ChainNamespace } from '../caip'
 import { ADDRESS_VALIDITY_CACHE_ENTRIES } from '../constants'
 import { createLruCache } from '../lruCache'
-import { getBitcoinNetwork, isBitcoinAddress, type BitcoinNetwork } from './bitcoin'
-import { isEvmAddress } from './evm'
-import { isPolkadotAddress } from './polkadot'
-import { isSolanaAddress } from './solana'
+import { getBitcoinNetwork, isBitcoinAddress, type BitcoinNetwork } from '../../families/bip122/address'
+import { isEvmAddress } from '../../families/eip155/address'
+import { isPolkadotAddress } from '../../families/polkadot/address'
+import { isSolanaAddress } from '../../families/solana/address'
 
 export type IsAddressOptions = { strict?: boolean; bitcoinNetwork?: BitcoinNetwork; ss58Prefix?: number }
 

@@ -1,6 +1,6 @@
 import type { Abi, Address, Hex, Log, TransactionReceipt } from 'viem'
 import type { CoreState, MessageTarget } from './coreState'
-import type { BitcoinBalance, BitcoinChainConfig, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from './bitcoinApi'
+import type { BitcoinBalance, BitcoinChainConfig, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../families/bip122/coreApi'
 import type { DataServiceMethod } from './dataService'
 import type {
   PolkadotBalance,
@@ -11,8 +11,8 @@ import type {
   PolkadotSubmission,
   PolkadotTransfer,
   PolkadotTransferParameters,
-} from './polkadotApi'
-import type { SolanaChainConfig, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from './solanaApi'
+} from '../../families/polkadot/coreApi'
+import type { SolanaChainConfig, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../families/solana/coreApi'
 
 /** One EVM chain the core reads: its RPC URLs, in order of preference until ranking has run. */
 export type Eip155ChainConfig = {

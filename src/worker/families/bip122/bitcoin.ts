@@ -7,8 +7,8 @@ import {
   describeBitcoinNetworks,
   type BitcoinNetwork,
   type DecodedBitcoinAddress,
-} from '../../../shared/protocol/addresses/bitcoin'
-import type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../../shared/protocol/core/bitcoinApi'
+} from '../../../shared/families/bip122/address'
+import type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../../shared/families/bip122/coreApi'
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../../shared/protocol/errors'
 import { safeParse } from '../../../shared/protocol/schemas/parse'
@@ -19,7 +19,7 @@ import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../../
 import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES } from '../../rpc-transport/shouldRetry'
 import { dustLimit, selectBitcoinCoins, type SpendableCoin, type SpendableType } from './selectBitcoinCoins'
 
-export type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../../shared/protocol/core/bitcoinApi'
+export type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../../shared/families/bip122/coreApi'
 
 export type CreateBitcoinClientParameters = {
   /** An Esplora-style REST API: `https://mempool.space/api`, `https://blockstream.info/testnet/api`, the local stack's. */

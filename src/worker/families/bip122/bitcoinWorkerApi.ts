@@ -1,11 +1,11 @@
-import { getBitcoinNetwork } from '../../../shared/protocol/addresses/bitcoin'
+import { getBitcoinNetwork } from '../../../shared/families/bip122/address'
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
-import type { BitcoinChainConfig, BitcoinTransferParameters } from '../../../shared/protocol/core/bitcoinApi'
+import type { BitcoinChainConfig, BitcoinTransferParameters } from '../../../shared/families/bip122/coreApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createBitcoinClient, type BitcoinClient, type CreateBitcoinClientParameters } from './bitcoin'
 import { createChainClientRegistry } from '../createChainClientRegistry'
 
-export type { BitcoinChainConfig } from '../../../shared/protocol/core/bitcoinApi'
+export type { BitcoinChainConfig } from '../../../shared/families/bip122/coreApi'
 
 export type CreateBitcoinWorkerApiParameters = Omit<CreateBitcoinClientParameters, 'apiUrl' | 'apiUrls' | 'network'> & { chains: readonly BitcoinChainConfig[] }
 

@@ -1,4 +1,4 @@
-import type { BitcoinAddressType } from '../../../shared/protocol/addresses/bitcoin'
+import type { BitcoinAddressType } from '../../../shared/families/bip122/address'
 
 /** The input types a transfer can spend: what wallets give as payment (P2WPKH, P2SH-P2WPKH) and ordinals (P2TR) accounts. */
 export type SpendableType = 'p2wpkh' | 'p2sh' | 'p2tr'

@@ -1,6 +1,6 @@
 import { ApiPromise, WsProvider } from '@polkadot/api'
 import * as z from 'zod/mini'
-import { decodeSs58, describeSs58Prefix, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/protocol/addresses/polkadot'
+import { decodeSs58, describeSs58Prefix, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/families/polkadot/address'
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
 import type {
   PolkadotBalance,
@@ -10,7 +10,7 @@ import type {
   PolkadotSubmission,
   PolkadotTransfer,
   PolkadotTransferParameters,
-} from '../../../shared/protocol/core/polkadotApi'
+} from '../../../shared/families/polkadot/coreApi'
 import { formatUnits } from '../../../shared/protocol/display'
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, isWidgetError } from '../../../shared/protocol/errors'
@@ -25,7 +25,7 @@ export type {
   PolkadotSubmission,
   PolkadotTransfer,
   PolkadotTransferParameters,
-} from '../../../shared/protocol/core/polkadotApi'
+} from '../../../shared/families/polkadot/coreApi'
 
 export type CreatePolkadotClientParameters = {
   /** `polkadot:` + the first 32 hex characters of the genesis hash; the node's genesis must match it. */

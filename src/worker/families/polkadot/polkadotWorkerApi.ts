@@ -1,10 +1,10 @@
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
-import type { PolkadotChainConfig, PolkadotSignerPayload, PolkadotSubmission, PolkadotTransferParameters } from '../../../shared/protocol/core/polkadotApi'
+import type { PolkadotChainConfig, PolkadotSignerPayload, PolkadotSubmission, PolkadotTransferParameters } from '../../../shared/families/polkadot/coreApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createChainClientRegistry } from '../createChainClientRegistry'
 import { createPolkadotClient, type CreatePolkadotClientParameters, type PolkadotClient } from './polkadot'
 
-export type { PolkadotChainConfig } from '../../../shared/protocol/core/polkadotApi'
+export type { PolkadotChainConfig } from '../../../shared/families/polkadot/coreApi'
 
 export type CreatePolkadotWorkerApiParameters = Omit<CreatePolkadotClientParameters, 'caipNetworkId' | 'rpcUrl' | 'rpcUrls'> & { chains: readonly PolkadotChainConfig[] }
 

@@ -18,18 +18,18 @@ import {
   type Instruction,
   type Transaction,
 } from '@solana/kit'
-import { isSolanaAddress } from '../../../shared/protocol/addresses/solana'
+import { isSolanaAddress } from '../../../shared/families/solana/address'
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../../shared/protocol/errors'
-import { assertSolanaAmount } from '../../../shared/protocol/solanaAmount'
+import { assertSolanaAmount } from '../../../shared/families/solana/amount'
 import { fetchBounded, splitCredentials } from '../../rpc-transport/httpEndpoint'
 import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../../rpc-transport/rankedFallback'
 import type { TransportRanking } from '../../rpc-transport/ranking'
 import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../../rpc-transport/retryRead'
 import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../../rpc-transport/shouldRetry'
-import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/protocol/core/solanaApi'
+import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/families/solana/coreApi'
 
-export type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/protocol/core/solanaApi'
+export type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/families/solana/coreApi'
 
 
 export type CreateSolanaClientParameters = {

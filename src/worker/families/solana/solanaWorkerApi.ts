@@ -1,10 +1,10 @@
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createChainClientRegistry } from '../createChainClientRegistry'
-import type { SolanaChainConfig } from '../../../shared/protocol/core/solanaApi'
+import type { SolanaChainConfig } from '../../../shared/families/solana/coreApi'
 import { createSolanaClient, type CreateSolanaClientParameters, type SolanaClient, type SolanaTransferParameters } from './solana'
 
-export type { SolanaChainConfig } from '../../../shared/protocol/core/solanaApi'
+export type { SolanaChainConfig } from '../../../shared/families/solana/coreApi'
 
 export type CreateSolanaWorkerApiParameters = Omit<CreateSolanaClientParameters, 'rpcUrl' | 'rpcUrls'> & { chains: readonly SolanaChainConfig[] }
 

@@ -1,4 +1,4 @@
-import { decodeBitcoinAddress, type BitcoinNetwork } from '../../../../shared/protocol/addresses/bitcoin'
+import { decodeBitcoinAddress, type BitcoinNetwork } from '../../../../shared/families/bip122/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
 
 /** What an address is for (SPEC §3 account types): payment (P2WPKH, the default on bip122) or ordinals (P2TR). */

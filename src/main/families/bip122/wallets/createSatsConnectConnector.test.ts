@@ -3,7 +3,7 @@ import { networks, Psbt } from 'bitcoinjs-lib'
 import { describe, expect, it, vi } from 'vitest'
 import { createDevBitcoinWallet } from '../../../../../demo/devWallet/bitcoin/createDevBitcoinWallet'
 import { deriveBitcoinAccounts } from '../../../../../services/chain/bitcoin/devKeys'
-import { verifyBip322 } from '../../../../shared/bitcoin/bip322'
+import { verifyBip322 } from '../../../../shared/families/bip122/bip322'
 import type { WidgetError } from '../../../../shared/protocol/errors'
 import { createSatsConnectConnector, type SatsConnectProvider } from './createSatsConnectConnector'
 

@@ -1,4 +1,4 @@
-import type { BitcoinNetwork } from '../../../../shared/protocol/addresses/bitcoin'
+import type { BitcoinNetwork } from '../../../../shared/families/bip122/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
 import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector, type WalletAddress } from './bitcoinConnector'

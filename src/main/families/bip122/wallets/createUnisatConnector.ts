@@ -1,5 +1,5 @@
 import { base64, hex } from '@scure/base'
-import type { BitcoinNetwork } from '../../../../shared/protocol/addresses/bitcoin'
+import type { BitcoinNetwork } from '../../../../shared/families/bip122/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
 import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'

@@ -5,7 +5,7 @@ import { networks, Psbt } from 'bitcoinjs-lib'
 import { describe, expect, it } from 'vitest'
 import { createDevBitcoinWallet } from '../../../../../demo/devWallet/bitcoin/createDevBitcoinWallet'
 import { deriveBitcoinAccounts } from '../../../../../services/chain/bitcoin/devKeys'
-import { verifyBip322 } from '../../../../shared/bitcoin/bip322'
+import { verifyBip322 } from '../../../../shared/families/bip122/bip322'
 import type { WidgetError } from '../../../../shared/protocol/errors'
 import { createWalletStandardBitcoinConnector, isBitcoinWallet } from './createWalletStandardBitcoinConnector'
 

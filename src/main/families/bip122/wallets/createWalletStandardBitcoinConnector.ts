@@ -1,7 +1,7 @@
 import { base64, hex } from '@scure/base'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import type { StandardEventsChangeProperties } from '@wallet-standard/features'
-import { decodeBitcoinAddress, type BitcoinNetwork } from '../../../../shared/protocol/addresses/bitcoin'
+import { decodeBitcoinAddress, type BitcoinNetwork } from '../../../../shared/families/bip122/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
 import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, sameAccounts, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { encodeSs58 } from '../../../../shared/protocol/addresses/polkadot'
+import { encodeSs58 } from '../../../../shared/families/polkadot/address'
 import { errorTable } from '../../../../shared/protocol/errorTable'
-import type { PolkadotSignerPayload } from '../../../../shared/protocol/core/polkadotApi'
+import type { PolkadotSignerPayload } from '../../../../shared/families/polkadot/coreApi'
 import { createInjectedWeb3Connector, extensionName, toInjectedAccounts } from './createInjectedWeb3Connector'
 import type { Injected, InjectedAccount } from './injectedWeb3'
 

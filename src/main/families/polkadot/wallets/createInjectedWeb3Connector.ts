@@ -1,5 +1,5 @@
-import type { PolkadotSignerPayload } from '../../../../shared/protocol/core/polkadotApi'
-import { decodeSs58 } from '../../../../shared/protocol/addresses/polkadot'
+import type { PolkadotSignerPayload } from '../../../../shared/families/polkadot/coreApi'
+import { decodeSs58 } from '../../../../shared/families/polkadot/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
 import type { ErrorCode } from '../../../../shared/protocol/errorTable'
 import type { Injected, InjectedAccount, InjectedWindowProvider, SignerPayloadRaw } from './injectedWeb3'

@@ -1,4 +1,4 @@
-import type { PolkadotSignerPayload } from '../../../../shared/protocol/core/polkadotApi'
+import type { PolkadotSignerPayload } from '../../../../shared/families/polkadot/coreApi'
 
 /**
  * The objects a Polkadot browser extension puts on the page (`window.injectedWeb3`), as @polkadot/extension-inject

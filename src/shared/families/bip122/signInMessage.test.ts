@@ -1,6 +1,6 @@
 import { networks, payments } from 'bitcoinjs-lib'
 import { describe, expect, it } from 'vitest'
-import { createBitcoinSignInMessage, parseBitcoinSignInMessage, type BitcoinSignInMessageFields } from './bitcoin'
+import { createBitcoinSignInMessage, parseBitcoinSignInMessage, type BitcoinSignInMessageFields } from './signInMessage'
 
 const MAINNET = '000000000019d6689c085ae165831e93'
 const TESTNET = '000000000933ea01ad0ee984209779ba'

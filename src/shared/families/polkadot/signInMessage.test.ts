@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { encodeSs58, polkadotNetworks } from '../addresses/polkadot'
-import { createPolkadotSignInMessage, parsePolkadotSignInMessage, type PolkadotSignInMessageFields } from './polkadot'
+import { encodeSs58, polkadotNetworks } from './address'
+import { createPolkadotSignInMessage, parsePolkadotSignInMessage, type PolkadotSignInMessageFields } from './signInMessage'
 
 const key = new Uint8Array(32).fill(7)
 const POLKADOT_REF = polkadotNetworks.polkadot.caipNetworkId.slice('polkadot:'.length)

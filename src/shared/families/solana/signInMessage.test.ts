@@ -1,6 +1,6 @@
 import { base58 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
-import { createSolanaSignInMessage, parseSolanaSignInMessage, type SolanaSignInMessageFields } from './solana'
+import { createSolanaSignInMessage, parseSolanaSignInMessage, type SolanaSignInMessageFields } from './signInMessage'
 
 // The USDC mint: any valid 32-byte base58 address serves.
 const ADDRESS = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'

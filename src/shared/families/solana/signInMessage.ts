@@ -1,5 +1,5 @@
-import { isSolanaAddress } from '../addresses/solana'
-import { createCaip122Format, type Caip122MessageField, type Caip122MessageFields, type ParseCaip122MessageReturnType } from './caip122'
+import { isSolanaAddress } from './address'
+import { createCaip122Format, type Caip122MessageField, type Caip122MessageFields, type ParseCaip122MessageReturnType } from '../../protocol/signInMessages/caip122'
 
 /**
  * Chain IDs a Sign-In With Solana message may name: the cluster names of the SIWS spec's ABNF

@@ -1,5 +1,5 @@
-import { decodeSs58, describeSs58Prefix, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../addresses/polkadot'
-import { createCaip122Format, isGenesisReference, type Caip122MessageField, type Caip122MessageFields, type ParseCaip122MessageReturnType } from './caip122'
+import { decodeSs58, describeSs58Prefix, GENERIC_SS58_PREFIX, getPolkadotNetwork } from './address'
+import { createCaip122Format, isGenesisReference, type Caip122MessageField, type Caip122MessageFields, type ParseCaip122MessageReturnType } from '../../protocol/signInMessages/caip122'
 
 /**
  * The fields of a CAIP-122 sign-in message on polkadot ("Sign in with Polkadot"), named as EIP-4361 names them: the

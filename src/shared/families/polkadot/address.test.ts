@@ -1,6 +1,6 @@
 import { encodeAddress } from '@polkadot/util-crypto'
 import { describe, expect, it } from 'vitest'
-import { decodeSs58, describeSs58Prefix, encodeSs58, getPolkadotNetwork, polkadotNetworks } from './polkadot'
+import { decodeSs58, describeSs58Prefix, encodeSs58, getPolkadotNetwork, polkadotNetworks } from './address'
 
 const alicePublicKey = Uint8Array.from(Buffer.from('d43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d', 'hex'))
 

@@ -1,5 +1,5 @@
-import { decodeBitcoinAddress, describeBitcoinNetworks, getBitcoinNetwork } from '../addresses/bitcoin'
-import { createCaip122Format, isGenesisReference, type Caip122MessageField, type Caip122MessageFields, type ParseCaip122MessageReturnType } from './caip122'
+import { decodeBitcoinAddress, describeBitcoinNetworks, getBitcoinNetwork } from './address'
+import { createCaip122Format, isGenesisReference, type Caip122MessageField, type Caip122MessageFields, type ParseCaip122MessageReturnType } from '../../protocol/signInMessages/caip122'
 
 /**
  * The fields of a CAIP-122 sign-in message on bip122 ("Sign in with Bitcoin"), named as EIP-4361 names them: the

@@ -1,5 +1,5 @@
-import { parseUnits } from './display'
-import { createWidgetError } from './errors'
+import { parseUnits } from '../../protocol/display'
+import { createWidgetError } from '../../protocol/errors'
 
 /** The largest amount a SOL or SPL transfer instruction carries: a u64 of base units. */
 export const SOLANA_MAX_AMOUNT = 2n ** 64n - 1n

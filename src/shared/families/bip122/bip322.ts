@@ -5,8 +5,8 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 import { base64 } from '@scure/base'
 import { script, Transaction } from 'bitcoinjs-lib'
-import { decodeBitcoinAddress, type DecodedBitcoinAddress } from '../protocol/addresses/bitcoin'
-import { createWidgetError } from '../protocol/errors'
+import { decodeBitcoinAddress, type DecodedBitcoinAddress } from './address'
+import { createWidgetError } from '../../protocol/errors'
 
 /** Longest message either function takes, in UTF-16 code units; verifyBip322 answers false past it. */
 export const BIP322_MAX_MESSAGE_LENGTH = 65_536
