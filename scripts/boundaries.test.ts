@@ -18,7 +18,7 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/main/ui/x.ts', "import { wrap } from 'comlink'\nexport const b = wrap", 'never talks to comlink'],
     ['src/main/ui/x.ts', "import { a } from '../../worker/api'\nexport const b = a", 'src/main/ui never imports worker code'],
     ['src/main/core/x.ts', "import type { A } from '../../worker/api'\nexport type B = A", 'src/main talks to the workers through src/shared/protocol'],
-    ['src/main/providers/x.ts', "import { a } from '../../worker/walletConnect/walletConnectWorker'\nexport const b = a", 'it never imports worker code'],
+    ['src/main/connectors/x.ts', "import { a } from '../../worker/walletConnect/walletConnectWorker'\nexport const b = a", 'it never imports worker code'],
     ['src/main/families/bip122/wallets/x.ts', "import { a } from '../../solana/wallets/createWalletStandardConnector'\nexport const b = a", "A chain family never imports another (here solana's code)"],
     ['src/main/families/polkadot/x.ts', "import type { A } from '../eip155/adapter'\nexport type B = A", "A chain family never imports another (here eip155's code)"],
     ['src/worker/families/solana/x.ts', "import { a } from '../bip122/bitcoin'\nexport const b = a", "A chain family never imports another (here bip122's code)"],
@@ -36,7 +36,7 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/main/core/x.ts', "import type { CoreWorkerApi } from '../../shared/protocol/core/coreApi'\nexport type A = CoreWorkerApi"],
     ['src/main/core/x.test.ts', "import { publishStore } from '../../worker/state/publishStore'\nexport const b = publishStore"],
     ['src/main/ui/x.ts', "import { useState } from 'react'\nexport const b = useState"],
-    ['src/main/families/bip122/wallets/x.ts', "import { a } from '../../../providers/walletStandard/toSafeImageUrl'\nexport const b = a"],
+    ['src/main/families/bip122/wallets/x.ts', "import { a } from '../../../connectors/walletStandard/toSafeImageUrl'\nexport const b = a"],
     ['src/main/families/solana/x.ts', "import { a } from './wallets/discoverWalletStandard'\nexport const b = a"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await boundaryErrors(filePath, code)).toEqual([])

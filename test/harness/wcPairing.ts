@@ -1,5 +1,5 @@
 import { toHex } from 'viem'
-import { createWalletConnectConnector } from '../../src/main/providers/createWalletConnectConnector'
+import { createWalletConnectConnector } from '../../src/main/connectors/createWalletConnectConnector'
 import { createWalletConnectSession } from '../../src/worker/walletConnect/createWalletConnectSession'
 
 /**

@@ -4,7 +4,7 @@ import type { Notifications } from '../state/createNotifications'
 import type { Router } from '../state/createRouter'
 import type { SendState } from './sendForm'
 import type { StoreApi } from 'zustand/vanilla'
-import type { ConnectorType, WalletRequest } from '../providers/eip1193'
+import type { ConnectorType, WalletRequest } from '../connectors/eip1193'
 import type { WidgetNetwork } from '../widget/config'
 
 /** The embedded (e-mail) wallet's side of an EVM connection: its accounts by type, the one in use, whether the smart one is deployed. */
@@ -126,7 +126,7 @@ export type NamespaceAdapter = {
   loadSignInMessage(): Promise<(fields: SignInMessageFields) => string>
   /**
    * The family's side of the WalletConnect session, whose code `load`s on first use (eip155, solana, bip122). `load`
-   * gives the WalletConnect connector (providers/createWalletConnectConnector.ts), which implements this contract: the
+   * gives the WalletConnect connector (connectors/createWalletConnectConnector.ts), which implements this contract: the
    * family names its type, so the contract does not import its implementation.
    */
   walletConnect?(load: () => Promise<unknown>): NamespaceConnector

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ConnectorType } from '../providers/eip1193'
+import type { ConnectorType } from '../connectors/eip1193'
 import { namespacesToDisconnect } from './namespacesToDisconnect'
 
 const types: Record<string, ConnectorType> = { walletConnect: 'WALLET_CONNECT', 'io.metamask': 'ANNOUNCED', phantom: 'ANNOUNCED', auth: 'AUTH' }

@@ -1,4 +1,4 @@
-import type { ConnectorType } from '../providers/eip1193'
+import type { ConnectorType } from '../connectors/eip1193'
 
 /** Connector types whose one session spans chains: ending it on one chain ends it on all. */
 const sharedSessionTypes: ConnectorType[] = ['WALLET_CONNECT', 'AUTH']

@@ -1,4 +1,4 @@
-import type { SocialProvider } from '../providers/auth/createAuthConnector'
+import type { SocialProvider } from '../connectors/auth/createAuthConnector'
 
 export type AuthLoginStep = 'email' | 'device' | 'otp' | 'connecting'
 export type AuthLoginError = { code: string; message: string; params?: Record<string, string | number> }

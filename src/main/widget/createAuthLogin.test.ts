@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createWidgetError } from '../../shared/protocol/errors'
-import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 import { createRouter } from '../state/createRouter'
 import { createAuthLogin } from './createAuthLogin'
 import { parseWidgetConfig, type WidgetNetwork } from './config'

@@ -5,7 +5,7 @@ import { unknownNetwork as unknownCaipNetwork } from '../../shared/protocol/unkn
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { Core } from '../core/createCore'
-import type { WalletConnectConnector } from '../providers/createWalletConnectConnector'
+import type { WalletConnectConnector } from '../connectors/createWalletConnectConnector'
 import { loadAdapter } from '../families/loadAdapter'
 import type { NamespaceAdapter, NamespaceConnector, NamespaceDiscovery } from '../families/types'
 import type { Modal } from '../state/createModal'

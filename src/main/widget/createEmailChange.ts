@@ -1,5 +1,5 @@
 import { createStore } from 'zustand/vanilla'
-import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 import { toErrorNotice, type ErrorNotice } from '../state/errorNotice'
 
 /** Where the change is: the new address asked for, the current address's code, the new address's code, done. */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createWidgetError, type WidgetError } from '../../shared/protocol/errors'
-import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 import { createRouter } from '../state/createRouter'
 import type { WidgetNetwork } from './config'
 import { createAuthLogin } from './createAuthLogin'

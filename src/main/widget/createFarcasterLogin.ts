@@ -1,6 +1,6 @@
 import { createWidgetError, isWidgetError } from '../../shared/protocol/errors'
 import type { User } from '../../shared/protocol/schemas/entities'
-import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 
 export type WaitForFarcasterParameters = {
   auth: Pick<AuthConnector, 'getFarcasterUri' | 'connectFarcaster' | 'abandonLogin'>

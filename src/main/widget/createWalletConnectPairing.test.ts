@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createStore } from 'zustand/vanilla'
 import { createWidgetError } from '../../shared/protocol/errors'
-import type { Pairing } from '../providers/createWalletConnectConnector'
+import type { Pairing } from '../connectors/createWalletConnectConnector'
 import { createWalletConnectPairing, initialPairingState, type PairingState } from './createWalletConnectPairing'
 
 function setup() {

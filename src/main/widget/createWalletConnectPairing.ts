@@ -3,7 +3,7 @@ import { PAIRING_EXPIRED_THRESHOLD_MS, PAIRING_EXPIRY_MS, PAIRING_RETRY_AFTER_MS
 import { errorTable } from '../../shared/protocol/errorTable'
 import type { WidgetError } from '../../shared/protocol/errors'
 import { isPairingExpired } from '../../shared/protocol/walletLinks'
-import type { Pairing } from '../providers/createWalletConnectConnector'
+import type { Pairing } from '../connectors/createWalletConnectConnector'
 
 /** The connection state of a WalletConnect pairing (SPEC §3: wcUri, wcPairingExpiry, wcLinking, recentWallet, wcError). */
 export type PairingState = {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { createAuthConnector as realCreateAuthConnector, CreateAuthConnectorParameters } from '../providers/auth/createAuthConnector'
-import { createFakeFrame, type FakeRequest } from '../providers/auth/testing/createFakeFrame'
+import type { createAuthConnector as realCreateAuthConnector, CreateAuthConnectorParameters } from '../connectors/auth/createAuthConnector'
+import { createFakeFrame, type FakeRequest } from '../connectors/auth/testing/createFakeFrame'
 import { createMemoryStorage, createWidgetStorage } from '../storage/createWidgetStorage'
 import { initialAuthLoginState } from './authLoginState'
 import { createWidget, type Widget } from './createWidget'
@@ -8,7 +8,7 @@ import { createWidget, type Widget } from './createWidget'
 // The widget's auth connector talks to the fake frame of the test (no iframe in node): everything else is the widget's own.
 type FakeFrame = ReturnType<typeof createFakeFrame>
 const frames = vi.hoisted(() => ({ current: undefined as FakeFrame | undefined }))
-vi.mock('../providers/auth/createAuthConnector', async (importOriginal) => {
+vi.mock('../connectors/auth/createAuthConnector', async (importOriginal) => {
   const actual = await importOriginal<{ createAuthConnector: typeof realCreateAuthConnector }>()
   return { ...actual, createAuthConnector: (parameters: CreateAuthConnectorParameters) => actual.createAuthConnector({ ...parameters, window: frames.current!.window, createHost: frames.current!.createHost, readyDelayMs: 0 }) }
 })

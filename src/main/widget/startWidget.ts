@@ -4,7 +4,7 @@ import { parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../
 import { createWidgetError } from '../../shared/protocol/errors'
 import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
 import { createCore, type Core } from '../core/createCore'
-import { WALLET_CONNECT_ID } from '../providers/walletConnectId'
+import { WALLET_CONNECT_ID } from '../connectors/walletConnectId'
 import type { createModal } from '../state/createModal'
 import type { createNotifications } from '../state/createNotifications'
 import type { createRouter } from '../state/createRouter'
@@ -19,7 +19,7 @@ import type { ConnectionActions } from './createConnectionActions'
 import type { PairingState } from './createWalletConnectPairing'
 import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
-import type { AuthConnector } from '../providers/auth/createAuthConnector'
+import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 import type { AuthLogin } from './createAuthLogin'
 import { initialAuthLoginState, type AuthLoginState } from './authLoginState'
 import { widgetLocale } from './locale'
@@ -129,7 +129,7 @@ export function startWidget(
   // its secure frame loads when Connect shows the login, or to reconnect a stored login.
   let authLoad: Promise<AuthConnector> | undefined
   const loadAuth = (auth: NonNullable<WidgetConfig['auth']>) =>
-    (authLoad ??= import('../providers/auth/createAuthConnector').then(({ createAuthConnector }) =>
+    (authLoad ??= import('../connectors/auth/createAuthConnector').then(({ createAuthConnector }) =>
       createAuthConnector({
         frameUrl: auth.frameUrl,
         params: {

@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla'
 import { reusesPairing } from '../../shared/protocol/walletLinks'
-import { createWalletConnectConnector, type WalletConnectConnectorParameters } from '../providers/createWalletConnectConnector'
+import { createWalletConnectConnector, type WalletConnectConnectorParameters } from '../connectors/createWalletConnectConnector'
 import { createWalletConnectPairing, type PairingState, type WalletConnectPairingParameters } from './createWalletConnectPairing'
 
 /**

@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import { parseCaipNetworkId, type CaipAddress, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { EmbeddedWalletInfo } from '../families/types'
-import type { ConnectorType } from '../providers/eip1193'
+import type { ConnectorType } from '../connectors/eip1193'
 import type { PairingState } from './createWalletConnectPairing'
 
 export type { EmbeddedWalletInfo }

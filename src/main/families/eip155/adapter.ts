@@ -1,8 +1,8 @@
-import { createInjectedConnector, type InjectedConnector } from '../../providers/createInjectedConnector'
-import { createLazyConnector } from '../../providers/createLazyConnector'
-import type { WalletConnectConnector } from '../../providers/createWalletConnectConnector'
-import { WALLET_CONNECT_ID } from '../../providers/walletConnectId'
-import { discoverInjected } from '../../providers/discoverInjected'
+import { createInjectedConnector, type InjectedConnector } from '../../connectors/createInjectedConnector'
+import { createLazyConnector } from '../../connectors/createLazyConnector'
+import type { WalletConnectConnector } from '../../connectors/createWalletConnectConnector'
+import { WALLET_CONNECT_ID } from '../../connectors/walletConnectId'
+import { discoverInjected } from '../../connectors/discoverInjected'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
 import { toNamespaceConnector } from './toNamespaceConnector'
 

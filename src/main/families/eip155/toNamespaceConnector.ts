@@ -1,6 +1,6 @@
 import { formatCaipNetworkId, parseCaipNetworkId, type CaipNetworkId } from '../../../shared/protocol/caip'
 import { utf8ToHex } from '../../../shared/protocol/eip1193'
-import type { Connector } from '../../providers/eip1193'
+import type { Connector } from '../../connectors/eip1193'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceConnector } from '../types'
 

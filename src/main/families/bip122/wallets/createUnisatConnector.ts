@@ -1,7 +1,7 @@
 import { base64, hex } from '@scure/base'
 import type { BitcoinNetwork } from '../../../../shared/families/bip122/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
+import { toSafeImageUrl } from '../../../connectors/walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'
 import { createAccountReporter } from './createAccountReporter'
 import { toBitcoinWalletError } from './toBitcoinWalletError'

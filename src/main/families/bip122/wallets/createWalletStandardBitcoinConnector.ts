@@ -3,7 +3,7 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import type { StandardEventsChangeProperties } from '@wallet-standard/features'
 import { decodeBitcoinAddress, type BitcoinNetwork } from '../../../../shared/families/bip122/address'
 import { createWidgetError } from '../../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
+import { toSafeImageUrl } from '../../../connectors/walletStandard/toSafeImageUrl'
 import { checkSignPsbt, noAccountError, sameAccounts, toBitcoinAccounts, type BitcoinAccount, type BitcoinConnector } from './bitcoinConnector'
 import { toBitcoinWalletError } from './toBitcoinWalletError'
 

@@ -1,5 +1,5 @@
 import { getWallets, type Wallets } from '@wallet-standard/app'
-import { discoverStandardWallets } from '../../../providers/walletStandard/discoverStandardWallets'
+import { discoverStandardWallets } from '../../../connectors/walletStandard/discoverStandardWallets'
 import type { BitcoinConnector } from './bitcoinConnector'
 import { createSatsConnectConnector, type SatsConnectProvider, type SatsConnectProviderInfo } from './createSatsConnectConnector'
 import { createUnisatConnector, isUnisatProvider } from './createUnisatConnector'

@@ -1,6 +1,6 @@
 import { createWidgetError, isWidgetError, type WidgetError } from '../../../../shared/protocol/errors'
 import type { ErrorCode } from '../../../../shared/protocol/errorTable'
-import { toWalletStandardError } from '../../../providers/walletStandard/toWalletStandardError'
+import { toWalletStandardError } from '../../../connectors/walletStandard/toWalletStandardError'
 
 // Codes of Bitcoin wallets that mean something other than their JSON-RPC / EIP-1193 namesakes: sats-connect's
 // RpcErrorCode (sats-connect-core src/types.ts) and Leather's (@leather.io/rpc). Their other codes are the standard

@@ -19,7 +19,7 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { describe, expect, it } from 'vitest'
 import { createDevSolanaWallet } from '../../../../../demo/devWallet/solana/createDevSolanaWallet'
 import type { WidgetError } from '../../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
+import { toSafeImageUrl } from '../../../connectors/walletStandard/toSafeImageUrl'
 import { createWalletStandardConnector, solanaCaipNetworkIds } from './createWalletStandardConnector'
 
 const localnet = 'solana:LocaLnet1111111111111111111111' as const

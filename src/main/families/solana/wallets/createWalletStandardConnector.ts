@@ -5,8 +5,8 @@ import type { StandardConnectFeature, StandardDisconnectFeature, StandardEventsC
 import { isSolanaAddress } from '../../../../shared/families/solana/address'
 import type { CaipNetworkId, ChainNamespace } from '../../../../shared/protocol/caip'
 import { createWidgetError } from '../../../../shared/protocol/errors'
-import { toSafeImageUrl } from '../../../providers/walletStandard/toSafeImageUrl'
-import { toWalletStandardError } from '../../../providers/walletStandard/toWalletStandardError'
+import { toSafeImageUrl } from '../../../connectors/walletStandard/toSafeImageUrl'
+import { toWalletStandardError } from '../../../connectors/walletStandard/toWalletStandardError'
 
 /** Wallet Standard's Solana chains as CAIP-2 ids (the reference is the genesis hash's first 32 characters). */
 export const solanaCaipNetworkIds = {

@@ -1,7 +1,7 @@
 import { getWallets, type Wallets } from '@wallet-standard/app'
 import type { Wallet } from '@wallet-standard/base'
 import type { CaipNetworkId } from '../../../../shared/protocol/caip'
-import { discoverStandardWallets } from '../../../providers/walletStandard/discoverStandardWallets'
+import { discoverStandardWallets } from '../../../connectors/walletStandard/discoverStandardWallets'
 import { createWalletStandardConnector, type WalletStandardConnector } from './createWalletStandardConnector'
 
 export type DiscoverWalletStandardParameters = {
