@@ -12,7 +12,6 @@ import type { RouteData } from '../state/createRouter'
 import { embeddedCloseView, resolveOpenView, type View } from '../state/views'
 import { createWidgetStorage, type WidgetStorage } from '../storage/createWidgetStorage'
 import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput } from './config'
-import { polkadotRpcUrls } from './polkadotRpcUrl'
 import { createAnalytics } from './createAnalytics'
 import { createConnectionController } from './createConnectionController'
 import type { ConnectionActions } from './createConnectionActions'
@@ -25,6 +24,7 @@ import { initialAuthLoginState, type AuthLoginState } from './authLoginState'
 import { widgetLocale } from './locale'
 import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
+import { familyCoreChains } from '../families/coreChains'
 
 /** The site's parameters (createWidget's), but the library adapters and `isMobile`, which the shell keeps. */
 export type StartWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
@@ -77,14 +77,7 @@ export function startWidget(
           chains: evmNetworks
             .filter((n) => n.rpcUrls.default.http.length > 0)
             .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
-          solanaChains: networks.filter((n) => n.chainNamespace === 'solana' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, rpcUrls: n.rpcUrls.default.http })),
-          // A Bitcoin network's http URL is its Esplora-style API.
-          bitcoinChains: networks.filter((n) => n.chainNamespace === 'bip122' && n.rpcUrls.default.http.length > 0).map((n) => ({ caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http })),
-          // A Polkadot network is reached over WebSocket (its webSocket URL, or its http one as ws).
-          polkadotChains: networks.flatMap((n) => {
-            const rpcUrls = n.chainNamespace === 'polkadot' ? polkadotRpcUrls(n) : []
-            return rpcUrls.length > 0 ? [{ caipNetworkId: n.caipNetworkId, rpcUrls }] : []
-          }),
+          ...familyCoreChains(networks),
           dataService: config.services?.api
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }
             : undefined,
