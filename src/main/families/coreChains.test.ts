@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { WidgetNetwork } from '../widget/config'
-import { familyCoreChains } from './coreChains'
+import { coreReaches, familyCoreChains } from './coreChains'
 
 const network = (chainNamespace: WidgetNetwork['chainNamespace'], caipNetworkId: string, http: string[], webSocket?: string[]) =>
   ({ chainNamespace, caipNetworkId, id: caipNetworkId.split(':')[1]!, name: caipNetworkId, nativeCurrency: { name: 'x', symbol: 'X', decimals: 9 }, rpcUrls: { default: { http, ...(webSocket && { webSocket }) } } }) as WidgetNetwork
@@ -24,5 +24,14 @@ describe('familyCoreChains', () => {
         { caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', rpcUrls: ['wss://rpc.polkadot.io'] },
       ],
     })
+  })
+
+  it('says which networks the core reads: those with an endpoint it can use', () => {
+    expect(coreReaches(network('eip155', 'eip155:1', ['https://eth.example']))).toBe(true)
+    expect(coreReaches(network('eip155', 'eip155:1', [], ['wss://eth.example']))).toBe(false)
+    expect(coreReaches(network('solana', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', []))).toBe(false)
+    expect(coreReaches(network('bip122', 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', ['https://esplora.example/api']))).toBe(true)
+    expect(coreReaches(network('polkadot', 'polkadot:45454545454545454545454545454545', [], ['wss://dot.example']))).toBe(true)
+    expect(coreReaches(network('polkadot', 'polkadot:45454545454545454545454545454545', []))).toBe(false)
   })
 })

@@ -15,6 +15,10 @@ const coreEntryOf = {
   polkadot: (n: WidgetNetwork) => (polkadotRpcUrls(n).length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls: polkadotRpcUrls(n) } : undefined),
 }
 
+/** Whether the core reads `network`: it has an endpoint the core can use (EVM's by http, Polkadot's by WebSocket too). */
+export const coreReaches = (network: WidgetNetwork): boolean =>
+  network.chainNamespace === 'eip155' ? network.rpcUrls.default.http.length > 0 : coreEntryOf[network.chainNamespace](network) !== undefined
+
 /**
  * The core's config lists of the non-EVM families, from the site's networks.
  * @example familyCoreChains([solanaLocal]) // { solanaChains: [{ caipNetworkId: 'solana:…', rpcUrls: ['http://127.0.0.1:8899'] }], bitcoinChains: [], polkadotChains: [] }

@@ -59,8 +59,6 @@ export type NamespaceDiscovery = {
 }
 
 /** A native balance as the UI shows it. */
-export type NativeBalance = { value: bigint; symbol: string; decimals: number }
-
 /** What a family's send form needs of the widget. */
 export type SendContext = {
   core: Core | undefined
@@ -118,8 +116,6 @@ export type NamespaceAdapter = {
    * `appName` is the site's name, for wallets that show it when asked to connect (Polkadot's enable(appName)).
    */
   discover(target: Window | undefined, networks: readonly WidgetNetwork[], options?: { appName?: string }): NamespaceDiscovery
-  /** Reads the native balance through the core (and so into its mirrored store); undefined when the network has no RPC. */
-  readNativeBalance(core: Core, network: WidgetNetwork, address: string): Promise<NativeBalance | undefined>
   /** The family's send form, fetched when the Send view first opens on the family. */
   loadSend(): Promise<(context: SendContext) => SendController>
   /** The family's sign-in message (SIWE on eip155, SIWS on solana), fetched when sign-in is on. */

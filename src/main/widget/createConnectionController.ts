@@ -16,6 +16,7 @@ import { accountViews, shouldShowUnsupportedChain } from '../state/views'
 import type { WidgetStorage } from '../storage/createWidgetStorage'
 import type { WidgetConfig, WidgetNetwork } from './config'
 import { disconnectedNamespace, patchNamespace, topFields, type ConnectorSummary, type NamespaceState, type RecentWallet, type WidgetState } from './widgetState'
+import { coreReaches } from '../families/coreChains'
 
 /** Each family's own currency; an unknown Substrate chain's is unknown (the protocol's placeholder). */
 const familyCurrencies: Partial<Record<ChainNamespace, WidgetNetwork['nativeCurrency']>> = {
@@ -124,14 +125,14 @@ export function createConnectionController({ config, store, storage, core, route
     return networkById(id) ?? unknownNetwork(id)
   }
 
-  /** Reads the active family's native balance through the core, into its mirrored store. */
+  /** Reads the active family's native balance through the core, into its mirrored store (nothing without an endpoint). */
   const refreshBalance = async () => {
     const { activeNamespace: ns, address } = store.getState()
     const seq = ++balanceRequest
-    const adapter = adapters.get(ns)
-    if (!address || !core || !adapter) return
+    const network = activeNetwork(ns)
+    if (!address || !core || !adapters.has(ns) || !coreReaches(network)) return
     try {
-      await adapter.readNativeBalance(core, activeNetwork(ns), address)
+      await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
     } catch {
       if (seq === balanceRequest) notifications.show({ code: 'TOKEN_BALANCE_UNAVAILABLE', message: errorTable.TOKEN_BALANCE_UNAVAILABLE.message }, { variant: 'error' })
     }

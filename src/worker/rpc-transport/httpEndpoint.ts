@@ -1,5 +1,8 @@
 import { createWidgetError } from '../../shared/protocol/errors'
+import type { RankedFallbackParameters } from './rankedFallback'
+import type { TransportRanking } from './ranking'
 import { readBoundedText } from './readBoundedText'
+import { MAX_RETRY_AFTER_MS } from './shouldRetry'
 
 /**
  * An endpoint's URL without its credentials, which go into an Authorization header (fetch refuses URLs that carry
@@ -60,3 +63,34 @@ export async function fetchBounded({ fetchFn, url, init, what, timeoutMs, maxRes
     signal?.removeEventListener('abort', onAbort)
   }
 }
+
+/** What a family's HTTP client (Solana's JSON-RPC, Bitcoin's Esplora) takes: its endpoints' ranking, time and size bounds. */
+export type HttpClientParameters = {
+  /** Rank the endpoints by pings (SPEC §4); on in the widget's worker. */
+  rank?: boolean
+  onRanking?: (ranking: TransportRanking) => void
+  fetch?: (input: string, init: RequestInit) => Promise<Response>
+  /** How long one request waits for its answer (SPEC §9 RPC timeout). */
+  timeoutMs?: number
+  /** Retries of a failed read (SPEC §8: HTTP 403/408/413/429/5xx, a timeout, no answer). A send is never retried. */
+  retryCount?: number
+  /** The first retry's delay, doubled for each next one, unless the endpoint sent Retry-After. */
+  retryDelayMs?: number
+  /** A larger answer is refused as it streams in (a hostile node could send gigabytes). */
+  maxResponseBodyBytes?: number
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
+}
+
+/**
+ * The ranked fallback's options for such a client: `timeoutMs` bounds each attempt, and the request as a whole may
+ * take every round and a Retry-After between them.
+ */
+export const rankedFallbackOptions = ({ rank = false, onRanking, timeoutMs, retryCount, retryDelayMs, sleep }: Required<Pick<HttpClientParameters, 'timeoutMs' | 'retryCount' | 'retryDelayMs' | 'sleep'>> & Pick<HttpClientParameters, 'rank' | 'onRanking'>): RankedFallbackParameters => ({
+  rank,
+  ...(onRanking && { onRanking }),
+  timeoutMs: (retryCount + 1) * timeoutMs + MAX_RETRY_AFTER_MS,
+  retryCount,
+  retryDelayMs,
+  sleep: (ms) => sleep(ms),
+})

@@ -4,7 +4,6 @@ import { deriveBitcoinAccounts } from '../../../../services/chain/bitcoin/devKey
 import { bitcoinNetworks } from '../../../shared/families/bip122/address'
 import type { CaipNetworkId } from '../../../shared/protocol/caip'
 import type { WidgetError } from '../../../shared/protocol/errors'
-import type { Core } from '../../core/createCore'
 import type { BitcoinAccount, BitcoinConnector } from './wallets/bitcoinConnector'
 import { createWalletStandardBitcoinConnector } from './wallets/createWalletStandardBitcoinConnector'
 import type { WidgetNetwork } from '../../widget/config'
@@ -167,14 +166,6 @@ describe('bip122 namespace connector over a wallet that switches networks', () =
 })
 
 describe('bip122 adapter', () => {
-  it('reads the BTC balance through the core by network id, in sats (the worker adds the pending to the confirmed)', async () => {
-    const getBalance = vi.fn().mockResolvedValue(149_980_000n)
-    const core = { getBalance } as unknown as Core
-    expect(await bip122Adapter.readNativeBalance(core, local, first.payment.address)).toEqual({ value: 149_980_000n, symbol: 'BTC', decimals: 8 })
-    expect(getBalance).toHaveBeenCalledWith({ caipNetworkId: local.caipNetworkId, address: first.payment.address })
-    expect(await bip122Adapter.readNativeBalance(core, { ...local, rpcUrls: { default: { http: [] } } }, first.payment.address)).toBeUndefined()
-  })
-
   it('writes the sign-in message of its family', async () => {
     const create = await bip122Adapter.loadSignInMessage()
     const message = create({ address: first.payment.address, caipNetworkId: local.caipNetworkId, domain: 'example.org', uri: 'https://example.org', nonce: 'abcdefgh12', statement: 'Hi', issuedAt: new Date(0), expirationTime: new Date(1) })

@@ -27,11 +27,6 @@ export const eip155Adapter: NamespaceAdapter = {
   },
   loadSend: () => import('./send').then((m) => m.createSendController),
   loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
-  async readNativeBalance(core, network, address) {
-    if (network.rpcUrls.default.http.length === 0) return undefined
-    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
-    return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
-  },
   walletConnect: (load: () => Promise<WalletConnectConnector>) =>
     toNamespaceConnector(createLazyConnector({ id: WALLET_CONNECT_ID, name: 'WalletConnect', type: 'WALLET_CONNECT', chain: 'eip155', imageUrl: undefined, info: { rdns: '' } }, () => load())),
 }

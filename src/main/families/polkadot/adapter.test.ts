@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { encodeSs58, polkadotNetworks } from '../../../shared/families/polkadot/address'
-import type { Core } from '../../core/createCore'
 import type { PolkadotConnector } from './wallets/createInjectedWeb3Connector'
 import type { InjectedAccount } from './wallets/injectedWeb3'
 import type { WidgetNetwork } from '../../widget/config'
@@ -157,14 +156,6 @@ describe('toPolkadotNamespaceConnector', () => {
 })
 
 describe('polkadotAdapter', () => {
-  it('reads the free balance through the core; a network without an RPC URL has none', async () => {
-    const getBalance = vi.fn().mockResolvedValue(25_000_000_000n)
-    const core = { getBalance } as unknown as Core
-    expect(await polkadotAdapter.readNativeBalance(core, POLKADOT, 'addr')).toEqual({ value: 25_000_000_000n, symbol: 'DOT', decimals: 10 })
-    expect(getBalance).toHaveBeenCalledWith({ caipNetworkId: POLKADOT.caipNetworkId, address: 'addr' })
-    expect(await polkadotAdapter.readNativeBalance(core, { ...POLKADOT, rpcUrls: { default: { http: [] } } }, 'addr')).toBeUndefined()
-  })
-
   it('lists the page’s extensions as Polkadot connectors', () => {
     const target = new EventTarget() as unknown as Window & { injectedWeb3: unknown }
     target.injectedWeb3 = { talisman: { enable: async () => ({}) } }

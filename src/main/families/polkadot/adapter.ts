@@ -5,7 +5,6 @@ import type { PolkadotConnector } from './wallets/createInjectedWeb3Connector'
 import { discoverPolkadotWallets } from './wallets/discoverPolkadotWallets'
 import type { InjectedAccount } from './wallets/injectedWeb3'
 import type { PolkadotWidgetNetwork, WidgetNetwork } from '../../widget/config'
-import { polkadotRpcUrl } from '../../widget/polkadotRpcUrl'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
 import { ss58PrefixOf, type PolkadotNamespaceConnector } from './connector'
 
@@ -145,9 +144,4 @@ export const polkadotAdapter: NamespaceAdapter = {
   loadSend: () => import('./send').then((m) => m.createSendController),
   loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
   /** The free balance (what wallets show as the balance); the reserved part is read with it and shown beside it. */
-  async readNativeBalance(core, network, address) {
-    if (!polkadotRpcUrl(network)) return undefined
-    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
-    return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
-  },
 }

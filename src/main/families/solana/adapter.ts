@@ -92,9 +92,4 @@ export const solanaAdapter: NamespaceAdapter = {
   }),
   loadSend: () => import('./send').then((m) => m.createSendController),
   loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
-  async readNativeBalance(core, network, address) {
-    if (network.rpcUrls.default.http.length === 0) return undefined
-    const value = await core.getBalance({ caipNetworkId: network.caipNetworkId, address })
-    return { value, symbol: network.nativeCurrency.symbol, decimals: network.nativeCurrency.decimals }
-  },
 }

@@ -12,11 +12,10 @@ import type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTrans
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../../shared/protocol/errors'
 import { safeParse } from '../../../shared/protocol/schemas/parse'
-import { fetchBounded, splitCredentials } from '../../rpc-transport/httpEndpoint'
+import { fetchBounded, rankedFallbackOptions, splitCredentials, type HttpClientParameters } from '../../rpc-transport/httpEndpoint'
 import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../../rpc-transport/rankedFallback'
-import type { TransportRanking } from '../../rpc-transport/ranking'
 import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../../rpc-transport/retryRead'
-import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES } from '../../rpc-transport/shouldRetry'
+import { RETRY_HTTP_STATUSES } from '../../rpc-transport/shouldRetry'
 import { dustLimit, selectBitcoinCoins, type SpendableCoin, type SpendableType } from './selectBitcoinCoins'
 
 export type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../../shared/families/bip122/coreApi'
@@ -26,22 +25,8 @@ export type CreateBitcoinClientParameters = {
   apiUrl?: string
   /** Several of them, asked in ranked order with fallback (rpc-transport/rankedFallback.ts). */
   apiUrls?: readonly string[]
-  /** Rank the APIs by pings (SPEC §4); on in the widget's worker. */
-  rank?: boolean
-  onRanking?: (ranking: TransportRanking) => void
   network: BitcoinNetwork
-  fetch?: (input: string, init: RequestInit) => Promise<Response>
-  /** How long one request waits for its answer. */
-  timeoutMs?: number
-  /** Retries of a failed read (HTTP 403/408/413/429/5xx, a timeout, no answer). A broadcast is never retried. */
-  retryCount?: number
-  /** The first retry's delay, doubled for each next one, unless the API sent Retry-After. */
-  retryDelayMs?: number
-  /** A larger answer is refused as it streams in. */
-  maxResponseBodyBytes?: number
-  now?: () => number
-  sleep?: (ms: number) => Promise<void>
-}
+} & HttpClientParameters
 
 export type BitcoinWaitForConfirmationParameters = {
   txid: string
@@ -263,8 +248,7 @@ export function createBitcoinClient({
   const endpoints = createRankedFallback(
     apiUrls.map((url) => esploraEndpoint({ apiUrl: url, fetchFn, timeoutMs, maxResponseBodyBytes, now })),
     { ...bitcoinFailureRules, timeoutError: ({ method, path }, hosts) => createWidgetError('RPC_TIMEOUT', { details: `${method} ${path} to ${hosts} got no answer within ${timeoutMs} ms` }) },
-    // `timeoutMs` bounds each attempt; the request as a whole may take every round, and a Retry-After between them.
-    { rank, ...(onRanking && { onRanking }), timeoutMs: (retryCount + 1) * timeoutMs + MAX_RETRY_AFTER_MS, retryCount, retryDelayMs, sleep: (ms) => sleep(ms) },
+    rankedFallbackOptions({ rank, onRanking, timeoutMs, retryCount, retryDelayMs, sleep }),
   )
 
   /** One request on the best API, the next ones when it fails; `retryCount` rounds more (0: a broadcast, a poll). */

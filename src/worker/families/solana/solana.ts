@@ -22,11 +22,10 @@ import { isSolanaAddress } from '../../../shared/families/solana/address'
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../../shared/protocol/errors'
 import { assertSolanaAmount } from '../../../shared/families/solana/amount'
-import { fetchBounded, splitCredentials } from '../../rpc-transport/httpEndpoint'
+import { fetchBounded, rankedFallbackOptions, splitCredentials, type HttpClientParameters } from '../../rpc-transport/httpEndpoint'
 import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../../rpc-transport/rankedFallback'
-import type { TransportRanking } from '../../rpc-transport/ranking'
 import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../../rpc-transport/retryRead'
-import { MAX_RETRY_AFTER_MS, RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../../rpc-transport/shouldRetry'
+import { RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../../rpc-transport/shouldRetry'
 import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/families/solana/coreApi'
 
 export type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/families/solana/coreApi'
@@ -37,23 +36,9 @@ export type CreateSolanaClientParameters = {
   rpcUrl?: string
   /** The cluster's endpoints, asked in ranked order with fallback (rpc-transport/rankedFallback.ts). */
   rpcUrls?: readonly string[]
-  /** Rank the endpoints by pings (SPEC §4); on in the widget's worker. */
-  rank?: boolean
-  onRanking?: (ranking: TransportRanking) => void
   /** The commitment reads, blockhashes and confirmations use. */
   commitment?: SolanaCommitment
-  fetch?: (input: string, init: RequestInit) => Promise<Response>
-  /** How long one JSON-RPC request waits for its answer (SPEC §9 RPC timeout). */
-  timeoutMs?: number
-  /** Retries of a failed read (SPEC §8: HTTP 403/408/413/429/5xx, internal or timeout codes, no answer). Sends are never retried. */
-  retryCount?: number
-  /** The first retry's delay, doubled for each next one, unless the node sent Retry-After. */
-  retryDelayMs?: number
-  /** A larger answer is refused as it streams in (a hostile node could send gigabytes). */
-  maxResponseBodyBytes?: number
-  now?: () => number
-  sleep?: (ms: number) => Promise<void>
-}
+} & HttpClientParameters
 
 
 
@@ -294,8 +279,7 @@ export function createSolanaClient({
       timeoutError: ({ method }, hosts) => createWidgetError('RPC_TIMEOUT', { details: `${method} to ${hosts} got no answer within ${timeoutMs} ms` }),
       abortError: ({ method }, signal) => createWidgetError('REQUEST_ABORTED', { details: method, cause: signal.reason }),
     },
-    // `timeoutMs` bounds each attempt; the request as a whole may take every round, and a Retry-After between them.
-    { rank, ...(onRanking && { onRanking }), timeoutMs: (retryCount + 1) * timeoutMs + MAX_RETRY_AFTER_MS, retryCount, retryDelayMs, sleep: (ms) => sleep(ms) },
+    rankedFallbackOptions({ rank, onRanking, timeoutMs, retryCount, retryDelayMs, sleep }),
   )
 
   /** One try on the best endpoint, the next ones when it fails (sends, confirmation polls). */
