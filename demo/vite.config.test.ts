@@ -11,7 +11,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
  * modules the core worker imports by URL (`?worker&url` imports in src/main/core/familyModules.ts).
  */
 function workerEntries(): string[] {
-  const starters = ['src/main/core/createCore.ts', 'src/main/providers/createWalletConnectConnector.ts']
+  const starters = ['src/main/core/createCore.ts', 'src/main/connectors/createWalletConnectConnector.ts']
   const workers = starters.flatMap((file) =>
     [...readFileSync(join(root, file), 'utf8').matchAll(/new Worker\(\s*new URL\('([^']+)'/g)].map((m) => resolve(root, dirname(file), m[1]!)),
   )
