@@ -326,21 +326,21 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   }
 
   /** Each family's native balance, in its smallest unit, as the mirrored store holds it under balanceKey(caipNetworkId, address). */
-  const nativeBalanceOf: Record<ChainNamespace, (parameters: { caipNetworkId: string; reference: string; address: string; force?: boolean }) => Promise<bigint>> = {
-    eip155: ({ reference, address, force }) => api.getBalance({ chainId: Number(reference), address: address as Address, force }),
-    solana: ({ reference: _, ...parameters }) => api.solanaGetBalance(parameters),
-    bip122: async ({ reference: _, ...parameters }) => {
+  const nativeBalanceOf: Record<ChainNamespace, (parameters: { caipNetworkId: string; address: string; force?: boolean }) => Promise<bigint>> = {
+    eip155: ({ caipNetworkId, address, force }) => api.getBalance({ chainId: Number(parseCaipNetworkId(caipNetworkId)!.reference), address: address as Address, force }),
+    solana: (parameters) => api.solanaGetBalance(parameters),
+    bip122: async (parameters) => {
       const { confirmed, pending } = await api.bitcoinGetBalance(parameters)
       return confirmed + pending
     },
-    polkadot: async ({ reference: _, ...parameters }) => (await api.polkadotGetBalance(parameters)).free,
+    polkadot: async (parameters) => (await api.polkadotGetBalance(parameters)).free,
   }
   const byNetwork = {
     /** The native balance of `address` on any configured network, by CAIP-2 id: wei, lamports, sats (confirmed and pending), planck (free). */
     getNativeBalance: async ({ caipNetworkId, address, force }: { caipNetworkId: string; address: string; force?: boolean }) => {
       const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
       if (!parsed) throw createWidgetError('NETWORK_NOT_FOUND', { details: `"${String(caipNetworkId).slice(0, 100)}" is not a CAIP-2 network id` })
-      return nativeBalanceOf[parsed.namespace]({ caipNetworkId, reference: parsed.reference, address, force })
+      return nativeBalanceOf[parsed.namespace]({ caipNetworkId, address, force })
     },
   }
   // The page calls this API through its protocol type: any drift is a type error here.

@@ -12,7 +12,10 @@ const coreEntryOf = {
   // A Bitcoin network's http URLs are Esplora-style APIs.
   bip122: (n: WidgetNetwork) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http } : undefined),
   // A Polkadot network is reached over WebSocket (its webSocket URLs, or its http ones as ws).
-  polkadot: (n: WidgetNetwork) => (polkadotRpcUrls(n).length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls: polkadotRpcUrls(n) } : undefined),
+  polkadot: (n: WidgetNetwork) => {
+    const rpcUrls = polkadotRpcUrls(n)
+    return rpcUrls.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls } : undefined
+  },
 }
 
 /** Whether the core reads `network`: it has an endpoint the core can use (EVM's by http, Polkadot's by WebSocket too). */
