@@ -1,6 +1,6 @@
 import { expose, transferHandlers } from 'comlink'
-import { erc20Abi, parseAbiItem } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { erc20Abi, parseAbiItem, toHex } from 'viem'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startAnvil, type Anvil } from '../../../services/chain/anvil'
 import { seedChain, type SeededChain } from '../../../services/chain/seedChain'
 import { freePorts } from '../../../services/stack/ports'
@@ -24,14 +24,16 @@ function createChannelWorker(multicallSizes: number[] = []) {
 
 describe('createCore over comlink, on anvil', () => {
   let anvil: Anvil
+  let anvil2: Anvil
   let seeded: SeededChain
   const chains = () => [{ chainId: 31337, rpcUrls: [anvil.rpcUrl], multicall3: seeded.multicall3 }]
   beforeAll(async () => {
     installErrorTransferHandler(transferHandlers)
-    anvil = await startAnvil({ port: (await freePorts()).anvil, chainId: 31337 })
+    const ports = await freePorts()
+    ;[anvil, anvil2] = await Promise.all([startAnvil({ port: ports.anvil, chainId: 31337 }), startAnvil({ port: ports.anvil2, chainId: 31338 })])
     seeded = await seedChain({ rpcUrl: anvil.rpcUrl })
   })
-  afterAll(() => anvil.stop())
+  afterAll(() => Promise.all([anvil.stop(), anvil2.stop()]))
 
   it('queries logs into the worker and reads them by slices and pages, as getLogs would give them', async () => {
     const core = createCore({ chains: chains(), createWorker: createChannelWorker() })
@@ -80,4 +82,48 @@ describe('createCore over comlink, on anvil', () => {
       core.destroy()
     }
   })
+
+  it('reaches the same EVM chain by CAIP-2 id as by numeric chain id, on each of two chains', async () => {
+    const core = createCore({ chains: [...chains(), { chainId: 31338, rpcUrls: [anvil2.rpcUrl] }], createWorker: createChannelWorker() })
+    try {
+      for (const chainId of [31337, 31338]) {
+        const caipNetworkId = `eip155:${chainId}`
+        expect(await core.request({ caipNetworkId, method: 'eth_chainId' })).toBe(toHex(chainId))
+        expect(await core.getBlockNumber({ caipNetworkId })).toBe(await core.getBlockNumber({ chainId }))
+      }
+      // The seeded chain has blocks, the other none: a block number read on the wrong chain shows.
+      expect(await core.getBlockNumber({ caipNetworkId: 'eip155:31337' })).toBeGreaterThan(0n)
+      const seen: bigint[] = []
+      const stop = core.watchBlockNumber({ caipNetworkId: 'eip155:31338' }, (blockNumber) => seen.push(blockNumber))
+      await vi.waitFor(() => expect(seen).toEqual([0n]))
+      stop()
+
+      const token = seeded.tokens[0]!.address
+      const holder = seeded.devAccounts[1]!
+      const balanceOf = { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [holder] } as const
+      expect(await core.readContract({ caipNetworkId: 'eip155:31337', ...balanceOf })).toBe(await core.readContract({ chainId: 31337, ...balanceOf }))
+      expect(await core.getBalance({ caipNetworkId: 'eip155:31337', address: holder, token })).toBe(await core.readContract({ chainId: 31337, ...balanceOf }))
+      const filter = { address: token, abi: [transferEvent], eventName: 'Transfer', fromBlock: 0n }
+      expect(await core.getLogs({ caipNetworkId: 'eip155:31337', ...filter })).toEqual(await core.getLogs({ chainId: 31337, ...filter }))
+    } finally {
+      core.destroy()
+    }
+  })
+
+  it.each(['eip155:0x7a69', 'eip155:031337', 'eip155:', 'eip155:99999999999999999999', 'eip155:31337:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', '31337'])(
+    'answers NETWORK_NOT_FOUND naming %s, which is not eip155:<chain id>',
+    async (caipNetworkId) => {
+      const core = createCore({ chains: chains(), createWorker: createChannelWorker() })
+      try {
+        const error = { code: 'NETWORK_NOT_FOUND', details: expect.stringContaining(`"${caipNetworkId}"`) }
+        await expect(core.request({ caipNetworkId, method: 'eth_chainId' })).rejects.toMatchObject(error)
+        await expect(core.getBlockNumber({ caipNetworkId })).rejects.toMatchObject(error)
+        await expect(core.getBalance({ caipNetworkId, address: seeded.devAccounts[0]!, token: seeded.tokens[0]!.address })).rejects.toMatchObject(error)
+        await expect(core.waitForTransactionReceipt({ caipNetworkId, hash: '0x01' })).rejects.toMatchObject(error)
+        expect(() => core.watchBlockNumber({ caipNetworkId }, () => {})).toThrow(expect.objectContaining(error))
+      } finally {
+        core.destroy()
+      }
+    },
+  )
 })

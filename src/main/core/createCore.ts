@@ -1,6 +1,7 @@
 import { transfer, transferHandlers, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
-import { installErrorTransferHandler } from '../../shared/protocol/errors'
+import { parseCaipNetworkId } from '../../shared/protocol/caip'
+import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { ContractCall, CoreConfig, CoreWorkerApi, DecodedLog, LogFilter, LogSet, MulticallResult } from '../../shared/protocol/core/coreApi'
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
@@ -14,6 +15,12 @@ import { START_UP_IDLE_TIMEOUT_MS, yieldToPage } from './whenPageIdle'
 
 /** A native balance asked by CAIP-2 network id, on any family. */
 export type BalanceByNetwork = { caipNetworkId: string; address: string; force?: boolean }
+
+/** An EVM chain by CAIP-2 id (`eip155:<n>`), as every family's calls take it, or by numeric `chainId` (kept for hosts). */
+export type EvmChainParameters = { caipNetworkId: string } | { chainId: number }
+
+/** A log filter whose chain is named either way (see EvmChainParameters). */
+export type LogQuery = Omit<LogFilter, 'chainId'> & EvmChainParameters
 
 export type CreateCoreParameters = CoreConfig & {
   /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
@@ -35,13 +42,26 @@ const isPageVisible = () => typeof document === 'undefined' || document.visibili
 /** Calls per message to the worker: copying one part (structured clone) stays far below a 50 ms task. */
 const MULTICALL_PART_SIZE = 2_048
 
+/**
+ * The parameters as the worker takes them, keyed by numeric `chainId`: `eip155:<n>` becomes n. Any other CAIP-2 id
+ * throws NETWORK_NOT_FOUND naming it.
+ */
+function withChainId<P extends EvmChainParameters>(parameters: P): Omit<P, 'caipNetworkId'> & { chainId: number } {
+  // Without caipNetworkId, P is the `{ chainId: number }` side, which TypeScript does not narrow a type parameter to.
+  if (!('caipNetworkId' in parameters)) return parameters as P & { chainId: number }
+  const { caipNetworkId, ...rest } = parameters
+  const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
+  const chainId = parsed?.namespace === 'eip155' && /^[1-9]\d*$/.test(parsed.reference) ? Number(parsed.reference) : Number.NaN
+  if (!Number.isSafeInteger(chainId)) throw createWidgetError('NETWORK_NOT_FOUND', { details: `"${String(caipNetworkId).slice(0, 100)}" is not an EVM network id (eip155:<chain id>)` })
+  return { ...rest, chainId }
+}
 
 /**
  * Starts Tessera's core in a dedicated Web Worker and returns its client (`widget.core`). Every call has a
  * timeout; if the worker dies, pending calls fail with CORE_WORKER_DIED and a fresh worker takes over.
  * @example
  * const core = createCore({ chains: [{ chainId: 31337, rpcUrls: ['http://127.0.0.1:8545'] }] })
- * const blockNumber = await core.getBlockNumber({ chainId: 31337 })
+ * const blockNumber = await core.getBlockNumber({ caipNetworkId: 'eip155:31337' })
  */
 export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000, ...config }: CreateCoreParameters) {
   // Here rather than on import: a page that imports Tessera but starts no core keeps comlink as it was.
@@ -94,9 +114,12 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     ping: () => call((r) => r.ping()),
     /**
      * A JSON-RPC request to the chain's nodes, made in the worker. Requests other than safe read methods can be
-     * aborted with `signal` ('Request was aborted').
+     * aborted with `signal` ('Request was aborted'). Like every EVM call below, it takes the chain by `caipNetworkId`
+     * (`eip155:<n>`) or by numeric `chainId`; another id rejects with NETWORK_NOT_FOUND.
+     * @example await core.request({ caipNetworkId: 'eip155:1', method: 'eth_gasPrice' })
      */
-    request({ chainId, method, params, signal, timeoutMs }: { chainId: number; method: string; params?: readonly unknown[]; signal?: AbortSignal; timeoutMs?: number }) {
+    async request(parameters: EvmChainParameters & { method: string; params?: readonly unknown[]; signal?: AbortSignal; timeoutMs?: number }) {
+      const { chainId, method, params, signal, timeoutMs } = withChainId(parameters)
       if (!signal || isSafeRpcMethod(method)) return call((r) => r.request({ chainId, method, params }), { timeoutMs })
       const requestId = `${++nextId}`
       return call((r) => r.request({ chainId, method, params, requestId }), {
@@ -105,14 +128,21 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
         onAbort: () => void client.remote().abort({ requestId }).catch(() => {}),
       })
     },
-    getBlockNumber: (parameters: { chainId: number }) => call((r) => r.getBlockNumber(parameters)),
-    readContract: (parameters: ContractCall & { chainId: number }) => call((r) => r.readContract(parameters)),
+    async getBlockNumber(parameters: EvmChainParameters) {
+      const { chainId } = withChainId(parameters)
+      return call((r) => r.getBlockNumber({ chainId }))
+    },
+    async readContract(parameters: ContractCall & EvmChainParameters) {
+      const contractCall = withChainId(parameters)
+      return call((r) => r.readContract(contractCall))
+    },
     /**
      * Contract reads batched through Multicall3 in the worker, results in the order of `contracts`. Thousands of calls
      * are posted in parts of 2,048, each in a task of its own, so copying them never blocks the page; the worker
      * starts on a part as it arrives.
      */
-    async multicall({ chainId, contracts }: { chainId: number; contracts: readonly ContractCall[] }): Promise<MulticallResult[]> {
+    async multicall(parameters: EvmChainParameters & { contracts: readonly ContractCall[] }): Promise<MulticallResult[]> {
+      const { chainId, contracts } = withChainId(parameters)
       if (contracts.length <= MULTICALL_PART_SIZE) return call((r) => r.multicall({ chainId, contracts }))
       const parts: Promise<MulticallResult[]>[] = []
       for (let start = 0; start < contracts.length; start += MULTICALL_PART_SIZE) {
@@ -126,27 +156,42 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     },
     /**
      * A balance through the worker (cached 30 s unless `force`), into the mirrored store. By CAIP-2 id on any family:
-     * the native balance in its smallest unit (wei, lamports, sats confirmed and pending, planck free). By numeric
-     * `chainId` on EVM (kept for hosts): the native one, or an ERC-20's with `token`.
+     * the native balance in its smallest unit (wei, lamports, sats confirmed and pending, planck free). On EVM, also
+     * an ERC-20's with `token`, and by numeric `chainId` (kept for hosts).
      * @example await core.getBalance({ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', address })
      */
-    getBalance: (parameters: BalanceByNetwork | { chainId: number; address: Address; token?: Address | null; force?: boolean }): Promise<bigint> =>
-      'caipNetworkId' in parameters ? call((r) => r.getNativeBalance(parameters)) : call((r) => r.getBalance(parameters)),
-    invalidateBalances: (parameters: { chainId: number; address: Address }) => call((r) => r.invalidateBalances(parameters)),
+    async getBalance(parameters: BalanceByNetwork | (EvmChainParameters & { address: Address; token?: Address | null; force?: boolean })): Promise<bigint> {
+      if ('token' in parameters && parameters.token) {
+        const tokenBalance = withChainId(parameters)
+        return call((r) => r.getBalance(tokenBalance))
+      }
+      if ('caipNetworkId' in parameters) return call((r) => r.getNativeBalance(parameters))
+      return call((r) => r.getBalance(parameters))
+    },
+    async invalidateBalances(parameters: EvmChainParameters & { address: Address }) {
+      const { chainId, address } = withChainId(parameters)
+      return call((r) => r.invalidateBalances({ chainId, address }))
+    },
     /** Tessera's data service and wallet registry (SPEC §7), called and cached in the worker. */
     dataService: Object.fromEntries(
       dataServiceMethods.map((method) => [method, (args?: Record<string, unknown>) => call((r) => r.callDataService({ method, args }))]),
     ) as unknown as CoreDataService,
     /** Logs fetched and decoded in the worker, every one copied to the page: for thousands of logs, queryLogs. */
-    getLogs: (parameters: LogFilter) => call((r) => r.getLogs(parameters)),
+    async getLogs(parameters: LogQuery) {
+      const filter = withChainId(parameters)
+      return call((r) => r.getLogs(filter))
+    },
     /**
      * Fetches logs into the worker and answers `{ id, chainId, count }`; nothing is decoded or copied to the page until
      * readLogs (or iterateLogs) asks for a slice. The worker holds the 16 sets read last: releaseLogs frees one sooner.
      * @example
-     * const transfers = await core.queryLogs({ chainId: 1, address: token, abi: erc20Abi, eventName: 'Transfer', fromBlock: 0n })
+     * const transfers = await core.queryLogs({ caipNetworkId: 'eip155:1', address: token, abi: erc20Abi, eventName: 'Transfer', fromBlock: 0n })
      * const firstPage = await core.readLogs(transfers, { offset: 0, limit: 50 })
      */
-    queryLogs: (parameters: LogFilter) => call((r) => r.queryLogs(parameters)),
+    async queryLogs(parameters: LogQuery) {
+      const filter = withChainId(parameters)
+      return call((r) => r.queryLogs(filter))
+    },
     /** `limit` logs (100 unless given, at most 10,000) of a set from `offset`, decoded in the worker. */
     readLogs,
     /** Every log of a set in order, `pageSize` (500 unless given) at a time: `for await (const page of core.iterateLogs(set))`. */
@@ -154,10 +199,16 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
     /** Frees a set in the worker; answers whether it was still held. */
     releaseLogs: (logs: LogSet) => call((r) => r.releaseLogs({ id: logs.id })),
     decodeEventLogs: (parameters: { abi: Abi; logs: readonly Log[]; eventName?: string }) => call((r) => r.decodeEventLogs(parameters)),
-    waitForTransactionReceipt: ({ timeoutMs = 180_000, ...parameters }: { chainId: number; hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }) =>
-      call((r) => r.waitForTransactionReceipt({ ...parameters, timeoutMs }), { timeoutMs: timeoutMs + 5_000 }),
-    /** Calls onBlockNumber with each new block number of the chain; returns the function that stops watching. */
-    watchBlockNumber({ chainId }: { chainId: number }, onBlockNumber: (blockNumber: bigint) => void) {
+    async waitForTransactionReceipt(parameters: EvmChainParameters & { hash: Hex; timeoutMs?: number; pollingIntervalMs?: number }) {
+      const { timeoutMs = 180_000, ...receiptQuery } = withChainId(parameters)
+      return call((r) => r.waitForTransactionReceipt({ ...receiptQuery, timeoutMs }), { timeoutMs: timeoutMs + 5_000 })
+    },
+    /**
+     * Calls onBlockNumber with each new block number of the chain; returns the function that stops watching. A CAIP-2
+     * id that is not `eip155:<n>` throws NETWORK_NOT_FOUND at once.
+     */
+    watchBlockNumber(parameters: EvmChainParameters, onBlockNumber: (blockNumber: bigint) => void) {
+      const { chainId } = withChainId(parameters)
       const watchId = `${++nextId}`
       blockWatches.set(watchId, { chainId })
       let last = mirror.store.getState().blockNumbers[chainId]

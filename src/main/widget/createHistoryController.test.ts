@@ -116,8 +116,9 @@ describe('history controller: tracked sends', () => {
     fake.track({ chainId: 31337, hash: hash(1), status: 'success', addedAt: Date.parse('2026-11-02T10:00:00Z'), blockNumber: 5n })
     await vi.waitFor(() => expect(history.store.getState().trackedTransactions[0]?.metadata.status).toBe('confirmed'))
     await vi.waitFor(() => expect(history.store.getState().transactions.map((t) => t.metadata.hash)).toEqual([hash(1)]))
-    // What it moved was read from the chain once.
+    // What it moved was read from the chain once, asked by the network's CAIP-2 id.
     expect(fake.request).toHaveBeenCalledTimes(1)
+    expect(fake.request).toHaveBeenCalledWith(expect.objectContaining({ caipNetworkId: 'eip155:31337', method: 'eth_getTransactionByHash' }))
     stop()
   })
 

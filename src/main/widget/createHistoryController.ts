@@ -130,15 +130,15 @@ export function createHistoryController({ core, notifications, analytics, projec
   }
 
   /** What `hash` moved, from the chain: value or an ERC-20 transfer, with the token's symbol and decimals and the parties' names. */
-  async function readTrackedTransfer(core: Core, chainId: number, hash: Hex, nativeCurrency: WatchTrackedParameters['nativeCurrency']): Promise<TrackedTransfer> {
-    const tx = (await core.request({ chainId, method: 'eth_getTransactionByHash', params: [hash] })) as RpcTransaction | null
+  async function readTrackedTransfer(core: Core, caipNetworkId: string, hash: Hex, nativeCurrency: WatchTrackedParameters['nativeCurrency']): Promise<TrackedTransfer> {
+    const tx = (await core.request({ caipNetworkId, method: 'eth_getTransactionByHash', params: [hash] })) as RpcTransaction | null
     if (!tx?.to) throw new Error(`transaction ${hash} is not known yet`)
     let moved: { to: string; amount: string; symbol: string } | undefined
     if (tx.input.toLowerCase().startsWith(ERC20_TRANSFER_SELECTOR) && tx.input.length === ERC20_TRANSFER_INPUT_LENGTH) {
       const token = { address: tx.to, abi: erc20Abi }
       const [symbol, decimals] = await Promise.all([
-        core.readContract({ chainId, ...token, functionName: 'symbol' }) as Promise<string>,
-        core.readContract({ chainId, ...token, functionName: 'decimals' }) as Promise<number>,
+        core.readContract({ caipNetworkId, ...token, functionName: 'symbol' }) as Promise<string>,
+        core.readContract({ caipNetworkId, ...token, functionName: 'decimals' }) as Promise<number>,
       ])
       moved = { to: getAddress(`0x${tx.input.slice(34, 74)}`), amount: formatUnits(BigInt(`0x${tx.input.slice(74)}`), Number(decimals)), symbol: String(symbol) }
     } else if (BigInt(tx.value) > 0n) {
@@ -173,7 +173,7 @@ export function createHistoryController({ core, notifications, analytics, projec
     const transferOf = (hash: Hex) => {
       let read = transfers.get(hash)
       if (!read) {
-        read = readTrackedTransfer(activeCore, chainId, hash, nativeCurrency)
+        read = readTrackedTransfer(activeCore, caipNetworkId, hash, nativeCurrency)
         transfers.set(hash, read)
         // A failed read (the node does not know it yet, say) is tried again at the next change.
         read.catch(() => transfers.delete(hash))
