@@ -12,6 +12,7 @@ const SENDER = 'addr:sender'
 const RECEIVER = 'addr:receiver'
 const TX = 'tx-1'
 type Transfer = { fee: bigint }
+const TOKEN = { name: 'Token', symbol: 'TOK', chainId: NETWORK, value: 0, price: 0, iconUrl: '', quantity: { decimals: '2', numeric: '10' } }
 
 function setup({ family: options = {}, outcome = () => Promise.resolve({ isSuccess: true }) }: { family?: Partial<SendFamily<Transfer>>; outcome?: () => Promise<{ isSuccess: boolean }> } = {}) {
   // The outcome toasts wait on setTimeout for 'Transaction started' to have its time.
@@ -28,8 +29,7 @@ function setup({ family: options = {}, outcome = () => Promise.resolve({ isSucce
     parseAmount: (amount: string | undefined) => parseUnits(amount!, 2),
     buildTransfer: vi.fn<SendFamily<Transfer>['buildTransfer']>().mockResolvedValue({ fee: 5n }),
     feeOf: ({ fee }: Transfer) => ({ networkFee: { amount: formatUnits(fee, 2), symbol: 'TOK' }, feeReserve: formatUnits(fee, 2) }),
-    symbolOf: () => 'TOK',
-    readBalance: vi.fn().mockResolvedValue({ name: 'Token', symbol: 'TOK', chainId: NETWORK, value: 0, price: 0, iconUrl: '', quantity: { decimals: '2', numeric: '10' } }),
+    readBalances: vi.fn().mockResolvedValue([TOKEN]),
     getSigner: vi.fn(() => signAndSubmit),
     refusals: new Set(['INVALID_ADDRESS', 'INSUFFICIENT_FUNDS']),
     ...options,
@@ -55,8 +55,8 @@ describe('send flow', () => {
     const { send, family, fill } = setup()
     await fill('1.5', RECEIVER)
     await send.estimate()
-    expect(family.readBalance).toHaveBeenCalledWith(expect.anything(), { caipNetworkId: NETWORK, address: SENDER, force: false })
-    expect(family.buildTransfer).toHaveBeenCalledWith(expect.anything(), { caipNetworkId: NETWORK, from: SENDER, to: RECEIVER, amount: 150n })
+    expect(family.readBalances).toHaveBeenCalledWith(expect.anything(), { caipNetworkId: NETWORK, address: SENDER, force: false })
+    expect(family.buildTransfer).toHaveBeenCalledWith(expect.anything(), { caipNetworkId: NETWORK, from: SENDER, to: RECEIVER, amount: 150n, token: TOKEN, balances: [TOKEN] })
     expect(send.store.getState()).toMatchObject({ networkFee: { amount: '0.05', symbol: 'TOK' }, feeReserve: '0.05', error: undefined })
   })
 
@@ -147,22 +147,27 @@ describe('send flow', () => {
       return { id: TX, waitForBlock: () => Promise.resolve({ isSuccess: true }) }
     })
     expect(await send.send()).toBe(TX)
-    expect(signAndSubmit).toHaveBeenCalledWith({ transfer: { fee: 5n }, to: RECEIVER, amount: '1.5', caipNetworkId: NETWORK, from: SENDER })
+    expect(signAndSubmit).toHaveBeenCalledWith({ transfer: { fee: 5n }, to: RECEIVER, amount: '1.5', token: TOKEN, caipNetworkId: NETWORK, from: SENDER })
     expect(views).toEqual(['ApproveTransaction', 'Account'])
     expect(send.store.getState()).toMatchObject({ sendTokenAmount: undefined, receiverAddress: undefined })
     expect(toast()).toMatchObject({ message: 'Transaction started', variant: 'success' })
     await vi.advanceTimersByTimeAsync(2_500)
     expect(toast()).toMatchObject({ message: 'Transaction confirmed', variant: 'success', open: true })
     expect(onConfirmed).toHaveBeenCalledWith(TX)
-    expect(family.readBalance).toHaveBeenLastCalledWith(expect.anything(), { caipNetworkId: NETWORK, address: SENDER, force: true })
+    expect(family.readBalances).toHaveBeenLastCalledWith(expect.anything(), { caipNetworkId: NETWORK, address: SENDER, force: true })
   })
 
   it.each([
-    ['a refusal of the form, in its own words', { receiver: 'nope' }, 'INVALID_ADDRESS', { code: 'INVALID_ADDRESS', message: 'Address is invalid.' }],
+    // The form says what is wrong with its fields: no second sentence.
+    ['a receiver the form refuses, without a second sentence', { receiver: 'nope' }, 'SEND_INPUT_MISSING', undefined],
+    ['a refusal of the family’s rules, in its own words', { receiverOn: true }, 'INVALID_ADDRESS', { code: 'INVALID_ADDRESS', message: 'Address is invalid.' }],
     ['a refusal of the worker, in its own words', { build: createWidgetError('INSUFFICIENT_FUNDS') }, 'INSUFFICIENT_FUNDS', { code: 'INSUFFICIENT_FUNDS' }],
     ['any other failure, as ours', { build: createWidgetError('HTTP_REQUEST_FAILED') }, 'HTTP_REQUEST_FAILED', { code: 'SOMETHING_WENT_WRONG', message: 'Something went wrong' }],
-  ])('says %s before the wallet is asked', async (_name, { receiver = RECEIVER, build }: { receiver?: string; build?: Error }, code, error) => {
-    const { send, family, router, fill } = setup(build ? { family: { buildTransfer: vi.fn().mockRejectedValue(build) } } : {})
+  ])('says %s before the wallet is asked', async (_name, { receiver = RECEIVER, build, receiverOn }: { receiver?: string; build?: Error; receiverOn?: boolean }, code, error) => {
+    const refuseReceiver = () => {
+      throw createWidgetError('INVALID_ADDRESS', { field: 'receiverAddress' })
+    }
+    const { send, family, router, fill } = setup({ family: { ...(build && { buildTransfer: vi.fn().mockRejectedValue(build) }), ...(receiverOn && { receiverOn: refuseReceiver }) } })
     await fill('1', receiver)
     await expect(send.send()).rejects.toMatchObject({ code })
     expect(send.store.getState()).toMatchObject({ loading: false, error })

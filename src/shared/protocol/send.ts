@@ -1,34 +1,5 @@
 import { parseUnits } from 'viem'
 import { isEvmAddress } from '../families/eip155/address'
-import type { ChainNamespace } from './caip'
-import { createWidgetError } from './errors'
-
-export type SendInput = {
-  namespace: ChainNamespace
-  token: { symbol: string; decimals?: string | number; address?: string } | undefined
-  amount: string | undefined
-  receiverAddress: string | undefined
-  gasPrice?: bigint
-}
-
-/**
- * The send rules of SPEC §5: a token, an amount and a receiver are needed (on Solana, missing ones fail with 'Please
- * enter a valid amount and receiver address'); a native send also needs a gas price and the token's decimals.
- * Sending is for eip155 and solana only ('Unsupported chain'). Returns what is missing, or throws the spec's errors.
- */
-export function checkSendInput({ namespace, token, amount, receiverAddress, gasPrice }: SendInput): string[] {
-  if (namespace !== 'eip155' && namespace !== 'solana') throw createWidgetError('UNSUPPORTED_CHAIN', { details: namespace })
-  const isAmountValid = amount !== undefined && /^\d+(\.\d+)?$/.test(amount) && !/^0+(\.0+)?$/.test(amount)
-  if (namespace === 'solana' && (!isAmountValid || !receiverAddress)) throw createWidgetError('SOLANA_SEND_INVALID')
-  const missing: string[] = []
-  if (!token) missing.push('token')
-  if (!isAmountValid) missing.push('amount')
-  if (!receiverAddress) missing.push('receiverAddress')
-  const isNative = token !== undefined && token.address === undefined
-  if (isNative && gasPrice === undefined) missing.push('gasPrice')
-  if (isNative && token.decimals === undefined) missing.push('decimals')
-  return missing
-}
 
 /**
  * Insufficient gas (SPEC §5): true when the native balance is zero or the gas cost in USD exceeds the native balance

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkEmailLoginThrottle } from './emailThrottle'
 import type { Transaction } from './schemas/entities'
-import { checkSendInput, isInsufficientGas } from './send'
+import { isInsufficientGas } from './send'
 import { filterTransactions, groupTransactionsByYearMonth, requireAccountAddress } from './transactions'
 
 describe('e-mail login throttle (SPEC §5, 30 s)', () => {
@@ -19,19 +19,6 @@ describe('e-mail login throttle (SPEC §5, 30 s)', () => {
 })
 
 describe('send rules (SPEC §5)', () => {
-  const token = { symbol: 'ETH', decimals: '18' }
-  it('needs a token, an amount and a receiver; a native send a gas price and decimals', () => {
-    expect(checkSendInput({ namespace: 'eip155', token, amount: '1.5', receiverAddress: '0xabc', gasPrice: 1n })).toEqual([])
-    expect(checkSendInput({ namespace: 'eip155', token: undefined, amount: undefined, receiverAddress: undefined })).toEqual(['token', 'amount', 'receiverAddress'])
-    expect(checkSendInput({ namespace: 'eip155', token: { symbol: 'ETH' }, amount: '1', receiverAddress: '0xabc' })).toEqual(['gasPrice', 'decimals'])
-    expect(checkSendInput({ namespace: 'eip155', token: { symbol: 'TSR', address: '0xtoken', decimals: 18 }, amount: '0', receiverAddress: '0xabc' })).toEqual(['amount'])
-  })
-
-  it("says 'Please enter a valid amount and receiver address' on Solana, and refuses other namespaces", () => {
-    expect(() => checkSendInput({ namespace: 'solana', token, amount: undefined, receiverAddress: 'x' })).toThrow('Please enter a valid amount and receiver address')
-    expect(() => checkSendInput({ namespace: 'bip122', token, amount: '1', receiverAddress: 'x' })).toThrow(expect.objectContaining({ shortMessage: 'Unsupported chain' }))
-  })
-
   it.each([
     [{ nativeBalance: 0n, gasCostUsd: '0', nativeBalanceUsd: '0', isSmartAccount: false }, true],
     [{ nativeBalance: 1n, gasCostUsd: '0.51', nativeBalanceUsd: '0.5', isSmartAccount: false }, true],

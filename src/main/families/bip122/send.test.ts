@@ -9,6 +9,8 @@ import type { NamespaceConnector } from '../types'
 import { bitcoinSendFamily } from './send'
 
 // The flow every family shares (fee first, refusals, wallet, toasts) is tested in ../sendFlow.test.ts; here, Bitcoin's rules.
+/** The network's own currency, as the token list shows it. */
+const NATIVE = { name: 'BTC', symbol: 'BTC', chainId: 'test', value: 0, price: 0, iconUrl: '', quantity: { decimals: '8', numeric: '1' } }
 const LOCAL = bitcoinNetworks.regtest.caipNetworkId
 const SENDER = 'bcrt1qquv9lg5g2r4jkr0ahun0ddfg5xntxjelwjpnuw'
 const SENDER_KEY = '02'.padEnd(66, 'a')
@@ -59,7 +61,7 @@ describe('bitcoin send family', () => {
 
   it('lists the account’s BTC: confirmed and pending, 8 decimals', async () => {
     const { family, core, bitcoin } = setup()
-    expect(await family.readBalance(core, { caipNetworkId: LOCAL, address: SENDER, force: true })).toMatchObject({ symbol: 'BTC', name: 'Bitcoin', chainId: LOCAL, quantity: { decimals: '8', numeric: '1.4998' } })
+    expect(await family.readBalances(core, { caipNetworkId: LOCAL, address: SENDER, force: true })).toMatchObject([{ symbol: 'BTC', name: 'Bitcoin', chainId: LOCAL, quantity: { decimals: '8', numeric: '1.4998' } }])
     expect(bitcoin.getBalance).toHaveBeenCalledWith({ caipNetworkId: LOCAL, address: SENDER, force: true })
   })
 
@@ -97,7 +99,6 @@ describe('bitcoin send family', () => {
     expect(await family.buildTransfer(core, { caipNetworkId: LOCAL, from: SENDER, to: RECEIVER, amount: 10_000_000n })).toBe(transfer)
     expect(bitcoin.buildTransfer).toHaveBeenCalledWith({ caipNetworkId: LOCAL, from: { address: SENDER, publicKey: SENDER_KEY }, to: RECEIVER, amount: 10_000_000n })
     expect(family.feeOf(transfer, LOCAL)).toEqual({ networkFee: { amount: '0.00000141', symbol: 'BTC' }, feeReserve: '0.00000141' })
-    expect(family.symbolOf(LOCAL)).toBe('BTC')
   })
 
   it('builds from the address alone without a wallet', async () => {
@@ -108,7 +109,7 @@ describe('bitcoin send family', () => {
 
   it('sends: the wallet signs every input, the worker broadcasts, then waits for the block', async () => {
     const { family, core, bitcoin, connector } = setup()
-    const sent = await family.getSigner(core)({ transfer, to: RECEIVER, amount: '0.1', caipNetworkId: LOCAL, from: SENDER })
+    const sent = await family.getSigner(core)({ transfer, token: NATIVE, to: RECEIVER, amount: '0.1', caipNetworkId: LOCAL, from: SENDER })
     expect(connector.signPsbt).toHaveBeenCalledWith({ psbtBase64: transfer.psbtBase64, address: SENDER, signingIndexes: [0, 1], caipNetworkId: LOCAL })
     expect(bitcoin.finalizeAndBroadcast).toHaveBeenCalledWith({ caipNetworkId: LOCAL, psbtBase64: 'c2lnbmVk' })
     expect(sent.id).toBe(TXID)

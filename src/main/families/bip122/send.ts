@@ -48,24 +48,25 @@ export function bitcoinSendFamily({ getNetwork, getConnector }: Pick<SendContext
       return receiver!
     },
     parseAmount: (amount) => parseBitcoinAmount(amount),
-    buildTransfer: (core, { from, ...request }) => core.bitcoin.buildTransfer({ ...request, from: sender(from) }),
+    buildTransfer: (core, { caipNetworkId, from, to, amount }) => core.bitcoin.buildTransfer({ caipNetworkId, from: sender(from), to, amount }),
     feeOf(transfer, caipNetworkId) {
       const amount = formatUnits(transfer.fee, BTC_DECIMALS)
       return { networkFee: { amount, symbol: symbolOf(caipNetworkId) }, feeReserve: amount }
     },
-    symbolOf,
-    async readBalance(core, { caipNetworkId, address, force }) {
+    async readBalances(core, { caipNetworkId, address, force }) {
       const { confirmed, pending } = await core.bitcoin.getBalance({ caipNetworkId, address, force })
       const currency = getNetwork(caipNetworkId)?.nativeCurrency
-      return {
-        name: currency?.name ?? 'Bitcoin',
-        symbol: currency?.symbol ?? 'BTC',
-        chainId: caipNetworkId,
-        value: 0,
-        price: 0,
-        iconUrl: '',
-        quantity: { decimals: String(BTC_DECIMALS), numeric: formatUnits(confirmed + pending, BTC_DECIMALS) },
-      }
+      return [
+        {
+          name: currency?.name ?? 'Bitcoin',
+          symbol: currency?.symbol ?? 'BTC',
+          chainId: caipNetworkId,
+          value: 0,
+          price: 0,
+          iconUrl: '',
+          quantity: { decimals: String(BTC_DECIMALS), numeric: formatUnits(confirmed + pending, BTC_DECIMALS) },
+        },
+      ]
     },
     /** The wallet signs every input of the PSBT; the worker finalizes and broadcasts it, then waits for its block. */
     getSigner(core) {

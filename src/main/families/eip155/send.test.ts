@@ -63,7 +63,7 @@ describe('send controller', () => {
     send.setReceiver('0x00000000000000000000000000000000000000bb')
     const first = send.send()
     await vi.waitFor(() => expect(answers).toHaveLength(1))
-    expect(router.store.getState()).toMatchObject({ view: 'ApproveTransaction', data: { to: '0x00000000000000000000000000000000000000bb', amount: '0.25', symbol: 'ETH', chainId: 1 } })
+    expect(router.store.getState()).toMatchObject({ view: 'ApproveTransaction', data: { to: '0x00000000000000000000000000000000000000bb', amount: '0.25', symbol: 'ETH', caipNetworkId: 'eip155:1' } })
     answers[0]!.resolve('0xabc')
     await first
     expect(router.store.getState().view).toBe('Account')
@@ -123,7 +123,7 @@ describe('send controller', () => {
       send.setAmount('0.25')
       send.setReceiver('0x00000000000000000000000000000000000000bb')
       expect(await send.send()).toBe('0xabc')
-      expect(core.waitForTransactionReceipt).toHaveBeenCalledWith({ chainId: 1, hash: '0xabc' })
+      expect(core.waitForTransactionReceipt).toHaveBeenCalledWith({ caipNetworkId: 'eip155:1', hash: '0xabc' })
       return { toast: () => notifications.store.getState(), core, onConfirmed }
     }
 

@@ -1,14 +1,13 @@
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem'
 import { isEvmAddress } from '../../../shared/families/eip155/address'
-import { parseCaipAddress, parseCaipNetworkId } from '../../../shared/protocol/caip'
+import { parseCaipAddress } from '../../../shared/protocol/caip'
 import { formatUnits, parseUnits } from '../../../shared/protocol/display'
-import { errorNotice, toErrorNotice, type ErrorNotice } from '../../state/errorNotice'
 import { createWidgetError } from '../../../shared/protocol/errors'
-import { checkSendInput, isInsufficientGas, isReceiverLike } from '../../../shared/protocol/send'
+import { isInsufficientGas, isReceiverLike } from '../../../shared/protocol/send'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import type { Core } from '../../core/createCore'
-import { checkAmount, createSendForm, isNativeToken, toSendErrorNotice, type ReceiverCheck, type SendState } from '../sendForm'
-import { showSendOutcome } from '../showSendOutcome'
+import { createSendFlow, type SendFamily } from '../sendFlow'
+import { isNativeToken, toSendErrorNotice, type ReceiverCheck } from '../sendForm'
 import type { SendContext, SendController } from '../types'
 
 const tokenAddressOf = (token: TokenBalance) => (token.address ? (parseCaipAddress(token.address)?.address as Address | undefined) : undefined)
@@ -35,12 +34,29 @@ export function checkEvmReceiver(value: string): ReceiverCheck {
   return /^[^\s.]+(\.[^\s.]+)+$/.test(value) ? 'name' : { reason: 'badAddress' }
 }
 
+type EvmTransfer = {
+  transaction: { from: Address; to: Address; data?: Hex; value?: Hex }
+  gasPrice: bigint
+  /** The fee in USD, at the native token's price. */
+  gasPriceInUSD: number
+  networkBalanceInUSD: string
+  isInsufficientGas: boolean
+}
+
+/** The transaction that moves `amount` of `token` (the native currency, or an ERC-20's `transfer`). */
+const transactionOf = (from: Address, token: TokenBalance | undefined, to: Address, amount: bigint): EvmTransfer['transaction'] => {
+  const tokenAddress = token && tokenAddressOf(token)
+  return tokenAddress
+    ? { from, to: tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }
+    : { from, to, value: `0x${amount.toString(16)}` }
+}
+
 /**
- * The send flow (SPEC §4, §5): load balances, pick a token, amount and receiver (an address or a registered name),
- * estimate gas in the worker, send through the wallet; 'Transaction started', Account with no back, form reset; when
- * the receipt lands, 'Transaction confirmed' or 'Transaction failed…' and the sender's balances refreshed.
+ * EVM's part of the send flow: addresses and names (the data service resolves them), the account's tokens as the data
+ * service lists them, the gas priced by the network's node through the worker and shown in USD, the wallet's
+ * eth_sendTransaction, and the receipt the worker waits for. A node's refusal is said as one of our sentences.
  */
-export function createSendController({ core, notifications, router, getAccount: getCaipAccount, getConnector, onConfirmed, now = Date.now }: SendContext): SendController {
+export function evmSendFamily({ getConnector }: Pick<SendContext, 'getConnector'>, core: Core | undefined): SendFamily<EvmTransfer> {
   const isSmartAccount = () => {
     try {
       return getConnector().embeddedWalletInfo?.()?.accountType === 'smartAccount'
@@ -48,191 +64,86 @@ export function createSendController({ core, notifications, router, getAccount: 
       return false
     }
   }
-  /** A name's Ethereum address (coin type 60); undefined when the service knows no such name (404, or 400 for one it cannot hold). */
-  const lookupName = async (name: string): Promise<string | undefined> => {
-    if (!core) throw createWidgetError('NAME_RESOLVE_FAILED', { details: 'no core' })
-    try {
-      const profile = await core.dataService.lookupName({ name })
-      return profile.addresses['60']?.address
-    } catch (error) {
-      const status = (error as { status?: unknown } | null)?.status
-      if (status === 404 || status === 400) return undefined
-      throw error
-    }
-  }
-  const { loadBalances, ...form } = createSendForm({ notifications, now, checkReceiver: checkEvmReceiver, lookupName })
-  const { store, reset } = form
-  const getAccount = () => {
-    const { address, caipNetworkId } = getCaipAccount()
-    return { address: address as Address | undefined, chainId: Number(parseCaipNetworkId(caipNetworkId)?.reference) || undefined }
-  }
-  const walletRequest = (args: { method: string; params?: unknown }) => {
-    const { request } = getConnector()
-    if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
-    return request(args)
-  }
-
-  const loadTokenBalances = async ({ force = false } = {}) => {
-    const { address, chainId } = getAccount()
-    if (!core || !address || !chainId) return
-    await loadBalances(async () => (await core.dataService.getBalance({ address, chainId: `eip155:${chainId}`, forceUpdate: force })).balances.filter((b) => b.quantity.decimals !== '0'), { force })
-  }
-
-  const buildTransaction = (from: Address, token: TokenBalance, to: Address, amount: string) => {
-    const value = parseUnits(amount, Number(token.quantity.decimals))
-    const tokenAddress = tokenAddressOf(token)
-    return tokenAddress
-      ? { from, to: tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, value] }) }
-      : { from, to, value: `0x${value.toString(16)}` }
-  }
-
-  /** Whether the form holds a transfer worth pricing: a token, an amount and a receiver with nothing wrong with them. */
-  const isComplete = ({ token, sendTokenAmount, receiverAddress, receiverIssue, receiverName, feeReserve }: SendState) =>
-    token !== undefined &&
-    !!sendTokenAmount &&
-    checkAmount(sendTokenAmount, { token, feeReserve }) === undefined &&
-    !!receiverAddress &&
-    receiverIssue === undefined &&
-    (receiverName === undefined || receiverName.status === 'resolved')
-
-  /**
-   * Prices the form's transfer in the worker, in two steps:
-   * 1. for the native token, once, the fee reserve (a plain transfer at today's gas price, with room for the wallet's
-   *    fee cap), so Max and the room-for-fee check need no request while the visitor types;
-   * 2. once the form is complete and nothing is wrong with it, the transfer's gas: the fee in USD, and whether the
-   *    native balance pays it. An amount above the balance never gets here: no request is made for it.
-   * The reserve is not priced again at step 2: Max would stop fitting as the gas price moves between blocks.
-   * A node's refusal is said as one of our sentences, never as its text.
-   */
-  const estimate = async () => {
-    const { address, chainId } = getAccount()
-    const first = store.getState()
-    if (!core || !address || !chainId || !first.token) return
-    if (isNativeToken(first.token) && first.feeReserve === undefined) {
+  return {
+    isAddress: isReceiverLike,
+    checkReceiver: checkEvmReceiver,
+    /** A name's Ethereum address (coin type 60); undefined when the service knows no such name (404, or 400 for one it cannot hold). */
+    async lookupName(name) {
+      if (!core) throw createWidgetError('NAME_RESOLVE_FAILED', { details: 'no core' })
       try {
-        const gasPrice = BigInt((await core.request({ chainId, method: 'eth_gasPrice' })) as Hex)
-        store.setState({ feeReserve: formatUnits(gasPrice * NATIVE_TRANSFER_GAS * FEE_RESERVE_FACTOR, NATIVE_DECIMALS) })
+        const profile = await core.dataService.lookupName({ name })
+        return profile.addresses['60']?.address
       } catch (error) {
-        store.setState({ error: toSendErrorNotice(error) })
-        return
+        const status = (error as { status?: unknown } | null)?.status
+        if (status === 404 || status === 400) return undefined
+        throw error
       }
-    }
-    const state = store.getState()
-    const { token, sendTokenAmount, receiverAddress, receiverName, tokenBalances } = state
-    if (!isComplete(state) || !token || !sendTokenAmount || !receiverAddress) return
-    const to = (receiverName?.status === 'resolved' ? receiverName.address : receiverAddress) as Address
-    try {
-      const tx = buildTransaction(address, token, to, sendTokenAmount)
-      const [gasPriceHex, gasHex] = (await Promise.all([
-        core.request({ chainId, method: 'eth_gasPrice' }),
-        core.request({ chainId, method: 'eth_estimateGas', params: [tx] }),
-      ])) as [Hex, Hex]
-      const latest = store.getState()
-      // The visitor changed the form meanwhile: this price is for another transfer.
-      if (latest.token !== token || latest.sendTokenAmount !== sendTokenAmount || latest.receiverAddress !== receiverAddress) return
+    },
+    receiverOn: (receiver) => receiver!,
+    parseAmount: (amount, _caipNetworkId, token) => parseUnits(amount!, Number(token?.quantity.decimals ?? NATIVE_DECIMALS)),
+    /** A plain transfer at today's gas price, with room for the wallet's fee cap. */
+    async priceFeeReserve(core, { caipNetworkId }) {
+      const gasPrice = BigInt((await core.request({ caipNetworkId, method: 'eth_gasPrice' })) as Hex)
+      return formatUnits(gasPrice * NATIVE_TRANSFER_GAS * FEE_RESERVE_FACTOR, NATIVE_DECIMALS)
+    },
+    /** The transaction and its gas, priced by the node; whether the native balance pays it (SPEC §5: never asked of a smart account). */
+    async buildTransfer(core, { caipNetworkId, from, to, amount, token, balances = [] }) {
+      const transaction = transactionOf(from as Address, token, to as Address, amount)
+      const [gasPriceHex, gasHex] = (await Promise.all([core.request({ caipNetworkId, method: 'eth_gasPrice' }), core.request({ caipNetworkId, method: 'eth_estimateGas', params: [transaction] })])) as [Hex, Hex]
       const gasPrice = BigInt(gasPriceHex)
-      const gas = BigInt(gasHex)
-      const native = tokenBalances.find(isNativeToken)
-      const nativePrice = native?.price ?? 0
-      const gasCost = formatUnits(gasPrice * gas, NATIVE_DECIMALS)
-      const gasCostUsd = (Number(gasCost) * nativePrice).toFixed(6)
+      const native = balances.find(isNativeToken)
+      const gasCost = formatUnits(gasPrice * BigInt(gasHex), NATIVE_DECIMALS)
+      const gasCostUsd = (Number(gasCost) * (native?.price ?? 0)).toFixed(6)
       const networkBalanceInUSD = native ? String(native.value) : '0'
-      store.setState({
+      return {
+        transaction,
         gasPrice,
         gasPriceInUSD: Number(gasCostUsd),
         networkBalanceInUSD,
-        error: undefined,
         isInsufficientGas: isInsufficientGas({
           nativeBalance: native ? parseUnits(native.quantity.numeric, Number(native.quantity.decimals)) : 0n,
           gasCostUsd,
           nativeBalanceUsd: networkBalanceInUSD,
-          // SPEC §5: a smart account is never told it lacks gas (its operations may be sponsored).
           isSmartAccount: isSmartAccount(),
         }),
-      })
-    } catch (error) {
-      const notice = toSendErrorNotice(error)
-      // The node says the balance does not pay the gas: the form's own sentence for it.
-      if (notice.code === 'SEND_FEE_NOT_COVERED' && !isNativeToken(token)) store.setState({ isInsufficientGas: true, gasPrice: undefined })
-      else store.setState({ error: notice, gasPrice: undefined })
-    }
-  }
-
-  /**
-   * Says how the send ended once its receipt arrives: confirmed, or failed when it reverted; when the wait ends
-   * without a receipt, that its outcome is unknown. Then refreshes the balances it changed (gas is spent either way).
-   */
-  const followReceipt = async (core: Core, { chainId, address, hash, startedAt }: { chainId: number; address: Address; hash: Hex; startedAt: number }) => {
-    const show = (message: ErrorNotice, variant: 'success' | 'error') => showSendOutcome({ notifications, startedAt, now, message, variant })
-    const receipt = await core.waitForTransactionReceipt({ chainId, hash }).catch((error: unknown) => {
-      // A destroyed widget has no one to tell.
-      if ((error as { code?: unknown } | null)?.code !== 'CORE_DESTROYED') show(errorNotice('TRANSACTION_UNCONFIRMED'), 'error')
-      return undefined
-    })
-    if (!receipt) return
-    const isSuccess = receipt.status === 'success'
-    show(errorNotice(isSuccess ? 'TRANSACTION_CONFIRMED' : 'TRANSACTION_FAILED'), isSuccess ? 'success' : 'error')
-    await core.invalidateBalances({ chainId, address })
-    if (isSuccess) onConfirmed?.(hash)
-    await loadTokenBalances({ force: true })
-  }
-
-  return {
-    ...form,
-    loadTokenBalances,
-    isReceiverLike,
-    estimate,
-    /**
-     * Sends what the form holds. Resolves to the transaction hash. What the form can tell wrong (an amount above the
-     * balance, too many decimals, an unknown name…) is refused before any request, and said by the form itself.
-     */
-    async send() {
-      const { token, sendTokenAmount, receiverAddress, feeReserve } = store.getState()
-      const { address, chainId } = getAccount()
-      const amountIssue = checkAmount(sendTokenAmount, { token, feeReserve })
-      if (amountIssue) {
-        const code = amountIssue.reason === 'overBalance' || amountIssue.reason === 'noRoomForFee' ? 'INSUFFICIENT_FUNDS' : 'SEND_INPUT_MISSING'
-        throw createWidgetError(code, { field: 'amount', details: amountIssue.reason === 'overBalance' ? `${sendTokenAmount} ${token!.symbol} is more than the ${token!.quantity.numeric} available` : `amount: ${amountIssue.reason}` })
-      }
-      const missing = checkSendInput({
-        namespace: 'eip155',
-        token: token ? { symbol: token.symbol, decimals: token.quantity.decimals, address: tokenAddressOf(token) } : undefined,
-        amount: sendTokenAmount,
-        receiverAddress,
-        gasPrice: 0n,
-      })
-      if (missing.length > 0 || !address || !chainId || !token || !sendTokenAmount || !receiverAddress) {
-        const error = createWidgetError('SEND_INPUT_MISSING', { field: missing[0], details: `missing: ${missing.join(', ')}` })
-        store.setState({ error: toErrorNotice(error) })
-        throw error
-      }
-      store.setState({ loading: true, error: undefined })
-      try {
-        const to = (await form.resolveReceiver()) as Address
-        if (store.getState().gasPrice === undefined) await estimate()
-        const { gasPrice, error: estimateError, isInsufficientGas: isGasShort } = store.getState()
-        if (gasPrice === undefined || isGasShort) {
-          store.setState({ loading: false })
-          throw createWidgetError('SEND_INPUT_MISSING', { field: 'gasPrice', details: estimateError?.code ?? (isGasShort ? 'insufficient gas' : 'missing: gasPrice') })
-        }
-        // The approve-transaction view shows what the wallet is asked to sign while the visitor decides there.
-        router.push('ApproveTransaction', { to, amount: sendTokenAmount, symbol: token.symbol, chainId, gasPriceInUSD: store.getState().gasPriceInUSD })
-        const hash = (await walletRequest({ method: 'eth_sendTransaction', params: [buildTransaction(address, token, to, sendTokenAmount)] })) as Hex
-        notifications.show(errorNotice('TRANSACTION_STARTED'), { variant: 'success' })
-        const startedAt = now()
-        router.reset('Account')
-        reset({ keepBalances: tokenAddressOf(token) !== undefined })
-        if (core) void followReceipt(core, { chainId, address, hash, startedAt }).catch(() => {})
-        return hash
-      } catch (error) {
-        // The form already says what is wrong with its fields or its fee; anything else is said here, in our words.
-        const code = (error as { code?: unknown } | null)?.code
-        const isFormIssue = code === 'NAME_RESOLVE_FAILED' || code === 'SEND_INPUT_MISSING'
-        store.setState({ loading: false, ...(isFormIssue ? {} : { error: toSendErrorNotice(error, { unreachable: 'SOMETHING_WENT_WRONG' }) }) })
-        if (router.store.getState().view === 'ApproveTransaction') router.goBack()
-        if (!isFormIssue) notifications.show(errorNotice('SOMETHING_WENT_WRONG'), { variant: 'error' })
-        throw error
       }
     },
+    feeOf: ({ gasPrice, gasPriceInUSD, networkBalanceInUSD, isInsufficientGas }) => ({ gasPrice, gasPriceInUSD, networkBalanceInUSD, isInsufficientGas }),
+    /** The account's tokens as the data service lists them (those without decimals are not sendable). */
+    async readBalances(core, { caipNetworkId, address, force }) {
+      const { balances } = await core.dataService.getBalance({ address, chainId: caipNetworkId, forceUpdate: force })
+      return balances.filter((b) => b.quantity.decimals !== '0')
+    },
+    /** The wallet signs and sends (eth_sendTransaction); the worker waits for the receipt, then the balances are read again. */
+    getSigner(core) {
+      const { request } = getConnector()
+      if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
+      return async ({ transfer: { transaction }, caipNetworkId, from }) => {
+        const hash = (await request({ method: 'eth_sendTransaction', params: [transaction] })) as Hex
+        const waitForBlock = async () => {
+          const receipt = await core.waitForTransactionReceipt({ caipNetworkId, hash })
+          // A mined transaction spent gas, whatever its status.
+          await core.invalidateBalances({ caipNetworkId, address: from as Address })
+          return { isSuccess: receipt.status === 'success' }
+        }
+        return { id: hash, waitForBlock }
+      }
+    },
+    refusals: new Set(),
+    /** A node's refusal of the estimate, in our words: one the native balance cannot pay is the form's own sentence. */
+    describeFailure(error) {
+      const notice = toSendErrorNotice(error)
+      return notice.code === 'SEND_FEE_NOT_COVERED' ? { isInsufficientGas: true } : { error: notice }
+    },
+    failedCode: 'SOMETHING_WENT_WRONG',
   }
+}
+
+/**
+ * The send flow on EVM networks (SPEC §4, §5): load balances, pick a token, amount and receiver (an address or a
+ * registered name), estimate gas in the worker, send through the wallet; 'Transaction started', Account with no back,
+ * form reset; when the receipt lands, 'Transaction confirmed' or 'Transaction failed…' and the balances read again.
+ */
+export function createSendController(context: SendContext): SendController {
+  return createSendFlow(context, evmSendFamily(context, context.core))
 }

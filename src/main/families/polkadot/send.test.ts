@@ -9,6 +9,8 @@ import type { NamespaceConnector } from '../types'
 import { polkadotSendFamily } from './send'
 
 // The flow every family shares (fee first, refusals, wallet, toasts) is tested in ../sendFlow.test.ts; here, Polkadot's rules.
+/** The network's own currency, as the token list shows it. */
+const NATIVE = { name: 'ROC', symbol: 'ROC', chainId: 'test', value: 0, price: 0, iconUrl: '', quantity: { decimals: '12', numeric: '1' } }
 const LOCAL = polkadotNetworks.local.caipNetworkId
 const key = (byte: number) => new Uint8Array(32).fill(byte)
 const SENDER = encodeSs58(key(1), 2)
@@ -61,7 +63,7 @@ const refusalOf = (run: () => unknown) => {
 describe('polkadot send family', () => {
   it('lists the account’s free balance in the network’s token and decimals', async () => {
     const { family, core, polkadot } = setup()
-    expect(await family.readBalance(core, { caipNetworkId: LOCAL, address: SENDER, force: false })).toMatchObject({ symbol: 'ROC', name: 'Rococo', chainId: LOCAL, quantity: { decimals: '12', numeric: '10' } })
+    expect(await family.readBalances(core, { caipNetworkId: LOCAL, address: SENDER, force: false })).toMatchObject([{ symbol: 'ROC', name: 'Rococo', chainId: LOCAL, quantity: { decimals: '12', numeric: '10' } }])
     expect(polkadot.getBalance).toHaveBeenCalledWith({ caipNetworkId: LOCAL, address: SENDER, force: false })
   })
 
@@ -108,13 +110,13 @@ describe('polkadot send family', () => {
     expect(await family.buildTransfer(core, request)).toBe(transfer)
     expect(polkadot.buildTransfer).toHaveBeenCalledWith(request)
     expect(family.feeOf(transfer, LOCAL)).toEqual({ networkFee: { amount: '0.000015', symbol: 'ROC' }, feeReserve: '0.000015' })
-    await family.readBalance(core, { caipNetworkId: LOCAL, address: SENDER, force: false })
+    await family.readBalances(core, { caipNetworkId: LOCAL, address: SENDER, force: false })
     expect(family.feeOf(transfer, LOCAL)).toEqual({ networkFee: { amount: '0.000015', symbol: 'ROC' }, feeReserve: '0.000018333333' })
   })
 
   it('sends: signed by the extension, submitted by the worker, then waits for its block within the era', async () => {
     const { family, core, polkadot, connector } = setup()
-    const sent = await family.getSigner(core)({ transfer, to: RECEIVER, amount: '1.5', caipNetworkId: LOCAL, from: SENDER })
+    const sent = await family.getSigner(core)({ transfer, token: NATIVE, to: RECEIVER, amount: '1.5', caipNetworkId: LOCAL, from: SENDER })
     expect(connector.signTransfer).toHaveBeenCalledWith(transfer)
     expect(polkadot.submitTransfer).toHaveBeenCalledWith({ caipNetworkId: LOCAL, payload: transfer.payload, signature: SIGNATURE })
     expect(sent.id).toBe(HASH)

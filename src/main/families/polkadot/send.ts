@@ -48,18 +48,17 @@ export function polkadotSendFamily({ getNetwork, getConnector }: Pick<SendContex
       return receiver!
     },
     parseAmount: (amount, caipNetworkId) => planckOf(amount, networkOf(caipNetworkId).nativeCurrency.decimals),
-    buildTransfer: (core, request) => core.polkadot.buildTransfer(request),
+    buildTransfer: (core, { caipNetworkId, from, to, amount }) => core.polkadot.buildTransfer({ caipNetworkId, from, to, amount }),
     feeOf(transfer, caipNetworkId) {
       const { symbol, decimals } = networkOf(caipNetworkId).nativeCurrency
       // Max leaves the fee and what the account must keep; the fee alone is what the form shows.
       return { networkFee: { amount: formatUnits(transfer.fee, decimals), symbol }, feeReserve: formatUnits(transfer.fee + mustKeep, decimals) }
     },
-    symbolOf: (caipNetworkId) => networkOf(caipNetworkId).nativeCurrency.symbol,
-    async readBalance(core, { caipNetworkId, address, force }) {
+    async readBalances(core, { caipNetworkId, address, force }) {
       const { free, transferable } = await core.polkadot.getBalance({ caipNetworkId, address, force })
       mustKeep = free - transferable
       const { name, symbol, decimals } = networkOf(caipNetworkId).nativeCurrency
-      return { name, symbol, chainId: caipNetworkId, value: 0, price: 0, iconUrl: '', quantity: { decimals: String(decimals), numeric: formatUnits(free, decimals) } }
+      return [{ name, symbol, chainId: caipNetworkId, value: 0, price: 0, iconUrl: '', quantity: { decimals: String(decimals), numeric: formatUnits(free, decimals) } }]
     },
     /** The extension signs the payload; the worker submits it, then waits for its block within the transfer's era. */
     getSigner(core) {

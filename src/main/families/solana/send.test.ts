@@ -27,6 +27,7 @@ describe('solana send controller, once the transfer is sent', () => {
       getBalance: vi.fn().mockResolvedValue(5_000_000_000n),
       getTokenBalances: vi.fn().mockResolvedValue([]),
       buildTransfer: vi.fn().mockResolvedValue({ transaction: new Uint8Array([1]), lastValidBlockHeight: 100n }),
+      estimateFee: vi.fn().mockResolvedValue(5_000n),
       sendTransaction: vi.fn().mockResolvedValue(SIGNATURE),
       waitForConfirmation: vi.fn(confirmation),
     }
@@ -134,6 +135,20 @@ describe('solana send form, before anything is sent', () => {
     expect(signTransaction).not.toHaveBeenCalled()
     // The form says what is wrong; the store holds no second sentence.
     expect(send.store.getState().error).toBeUndefined()
+  })
+
+  it.each([
+    ['no amount', undefined, RECEIVER],
+    ['no receiver', '0.5', undefined],
+  ])("says 'Please enter a valid amount and receiver address' for %s (SPEC §5)", async (_name, amount, receiver) => {
+    const { send, solana } = setup()
+    await send.loadTokenBalances()
+    send.setToken(send.store.getState().tokenBalances[0])
+    if (amount) send.setAmount(amount)
+    if (receiver) send.setReceiver(receiver)
+    await expect(send.send()).rejects.toMatchObject({ code: 'SOLANA_SEND_INVALID' })
+    expect(send.store.getState().error).toEqual({ code: 'SOLANA_SEND_INVALID', message: 'Please enter a valid amount and receiver address' })
+    expect(solana.buildTransfer).not.toHaveBeenCalled()
   })
 
   it.each([

@@ -5,8 +5,8 @@ import { useLocale, useTranslate } from '../useTranslate'
 import { NetworkIcon } from './NetworkIcon'
 import { WalletSpinner } from './WalletIcon'
 
-/** An EVM send names its chain id, a Solana one its CAIP-2 cluster id. */
-type PendingTransaction = { to: string; amount: string; symbol: string; chainId?: number; caipNetworkId?: string; gasPriceInUSD?: number }
+/** The transfer the send flow hands the wallet: its network by CAIP-2 id, and the fee in USD where it is priced so (EVM). */
+type PendingTransaction = { to: string; amount: string; symbol: string; caipNetworkId: string; gasPriceInUSD?: number }
 
 /** What the wallet is asked to sign, shown with the wallet's logo in a turning ring while the visitor decides in it. */
 export function ApproveTransactionView() {
@@ -17,7 +17,7 @@ export function ApproveTransactionView() {
   const wallet = useWidgetState((s) => s.connectedWalletInfo)
   const logo = useWidgetState((s) => s.connectors.find((c) => c.id === s.connectorId && c.namespace === s.activeNamespace)?.imageUrl)
   if (!pending) return null
-  const caipNetworkId = pending.caipNetworkId ?? `eip155:${pending.chainId}`
+  const { caipNetworkId } = pending
   const network = widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId)
   return (
     <div className="actions">
