@@ -365,3 +365,27 @@ describe('a config that is not valid', () => {
     logged.mockRestore()
   })
 })
+
+describe('before the start: what needs the started widget waits for it or says so', () => {
+  const evm = (id: number) => ({ chainNamespace: 'eip155' as const, caipNetworkId: `eip155:${id}`, id, name: `Chain ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } })
+  // No window, as on a server: nothing starts by itself, so only the call under test starts the widget.
+  const make = () => createWidget({ projectId: 'test', networks: [evm(1), evm(10)], storage: createWidgetStorage({ storage: createMemoryStorage() }) })
+
+  it('starts the widget for a call that needs it, then makes the call', async () => {
+    const widget = make()
+    expect(widget.getState().isStarted).toBe(false)
+    await widget.switchNetwork('eip155:10')
+    expect(widget.getState().isStarted).toBe(true)
+    expect(widget.getActiveNetwork()).toMatchObject({ caipNetworkId: 'eip155:10' })
+    widget.destroy()
+  })
+
+  it('says what to await when the started widget is read before it', async () => {
+    const widget = make()
+    expect(() => widget.core).toThrow("Tessera is still starting: widget.core is there once `await widget.whenStarted()` resolves (the widget's code loads after the page's first frame).")
+    expect(() => widget.getActiveNetwork()).toThrow('Tessera is still starting: widget.getActiveNetwork() is there once `await widget.whenStarted()` resolves')
+    await widget.whenStarted()
+    expect(widget.getActiveNetwork()).toMatchObject({ caipNetworkId: 'eip155:1' })
+    widget.destroy()
+  })
+})

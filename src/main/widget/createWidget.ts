@@ -63,6 +63,29 @@ export type WidgetUi = { loadUi?: () => Promise<(widget: Widget, element: Elemen
 const notStarted = (member: string) =>
   new Error(`Tessera is still starting: widget.${member} is there once \`await widget.whenStarted()\` resolves (the widget's code loads after the page's first frame).`)
 
+// The started widget's members that the shell only forwards (each one is documented once, in startWidget.ts).
+/** Methods that wait for the start: `widget.connect(…)` first loads and starts the widget's code if it has to. */
+const waitingForStart = ['ready', 'signIn', 'cancelSignIn', 'getAdapter', 'walletRequest', 'connect', 'disconnect', 'switchNetwork', 'reconnect', 'refreshBalance'] as const satisfies readonly (keyof StartedWidget)[]
+// Read from the started widget, these throw `notStarted` before it: values when read, methods when called.
+const startedValues = ['config', 'core', 'analytics', 'storage', 'auth', 'walletConnect'] as const satisfies readonly (keyof StartedWidget)[]
+const startedMethods = ['getActiveNetwork', 'getConnectedConnector', 'setProfileName', 'setActiveNamespace', 'walletImageUrl'] as const satisfies readonly (keyof StartedWidget)[]
+
+/** Each method as it waits for the start: it returns a promise of what the started widget's method gives. */
+type WaitsForStart<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never }
+type AnyMethod = (...args: unknown[]) => unknown
+
+/** The forwarders of the members above, over `start()` and `started()` (the started widget, or `notStarted`). */
+function forwardedMembers(start: () => Promise<StartedWidget>, started: (member: string) => StartedWidget) {
+  const members: Record<string, unknown> = {}
+  for (const name of waitingForStart) members[name] = (...args: unknown[]) => start().then((s) => (s[name] as AnyMethod)(...args))
+  for (const name of startedMethods) members[name] = (...args: unknown[]) => (started(`${name}()`)[name] as AnyMethod)(...args)
+  // Getters, configurable as an object literal's are: tests replace one with vi.spyOn(widget, 'core', 'get').
+  for (const name of startedValues) Object.defineProperty(members, name, { get: () => started(name)[name], enumerable: true, configurable: true })
+  return members as WaitsForStart<Pick<StartedWidget, (typeof waitingForStart)[number]>> &
+    Pick<StartedWidget, (typeof startedMethods)[number]> &
+    Readonly<Pick<StartedWidget, (typeof startedValues)[number]>>
+}
+
 /**
  * Creates a widget: its state, at once, then its code past the first frame, loaded in the background: the config
  * checked, the core worker, storage and connectors, one connection state per configured chain family. Until it has
@@ -166,84 +189,44 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
 
   /** What `mount()` rendered, unmounted by destroy(). */
   const mounted = new Set<() => void>()
-  const widget = {
-    /** The checked config, its defaults filled in (once started). */
-    get config() {
-      return startedOrThrow('config').config
-    },
+  // The members the shell only forwards, then those it has itself.
+  const widget = Object.assign(forwardedMembers(start, startedOrThrow), {
     /** The SDK version string sent to our services (SPEC §1, §7), e.g. `react-wagmi,solana-0.2.0`. */
     sdkVersion,
+    /** Whether the page runs on a phone or tablet: wallets open by deep link there, not by QR code. */
     isMobile,
-    /** The worker core's client (once started; undefined where there is no Worker). */
-    get core() {
-      return startedOrThrow('core').core
-    },
-    get analytics() {
-      return startedOrThrow('analytics').analytics
-    },
+    /** The modal's view and its history. */
     router,
+    /** The modal's state: open, loading, the family it lists. */
     modal,
+    /** The widget's toast. */
     notifications,
-    get storage() {
-      return startedOrThrow('storage').storage
-    },
     /** The locale, theme variables and CSP nonce of the UI (see uiSettingsOf). */
     uiSettings: uiSettingsOf(parameters),
     /** Resolves once the widget has started: its code loaded, the config checked. */
     whenStarted: async () => void (await start()),
-    /** Loads the code of every configured chain family and lists its wallets (the modal and the first click do it too). */
-    ready: async () => (await start()).ready(),
-    /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
-    signIn: async () => (await start()).signIn(),
-    /** Declining to sign in: disconnects when sign-in is required, otherwise just closes. */
-    cancelSignIn: async () => (await start()).cancelSignIn(),
     /** Loads what the first click will need (the connection actions); the UI calls it on idle, hover and focus. */
     prefetch: () => void start().then((s) => s.prefetch(), () => {}),
     /** The current state: the active family's account and network at the top, every family's under `namespaces`. */
     getState: store.getState,
     /** Calls listener when the selected part of the state changes. */
     subscribe: <T>(selector: (state: WidgetState) => T, listener: (selected: T, previous: T) => void) => store.subscribe(selector, listener),
+    /** The state's zustand store (what `getState` and `subscribe` read). */
     store,
     /** The site's networks: as checked once started, as given before. */
     getNetworks: (): WidgetNetwork[] => started?.getNetworks() ?? configuredNetworks,
-    getActiveNetwork: () => startedOrThrow('getActiveNetwork()').getActiveNetwork(),
-    /** A configured family's adapter (wallets, balance, send, sign-in message), its code loaded on first call. */
-    getAdapter: async (namespace: ChainNamespace) => (await start()).getAdapter(namespace),
-    /** The connected wallet of a family (the active one by default); AUTH_CONNECTOR_NOT_FOUND without one. */
-    getConnectedConnector: (namespace?: ChainNamespace) => startedOrThrow('getConnectedConnector()').getConnectedConnector(namespace),
-    /** An EIP-1193 request to the connected EVM wallet (names); AUTH_CONNECTOR_NOT_FOUND without one. */
-    walletRequest: async (args: { method: string; params?: unknown }) => (await start()).walletRequest(args),
-    /** A name was registered for the EVM account: the account shows it. */
-    setProfileName: (profileName: string) => startedOrThrow('setProfileName()').setProfileName(profileName),
     /** Opens the modal (once started: asked for before, it opens then). */
     open(options: Parameters<StartedWidget['open']>[0] = {}) {
       if (started) return started.open(options)
       pendingOpen = options
       void start().catch(() => {})
     },
+    /** Closes the modal; an open() asked for before the start is dropped. */
     close() {
       pendingOpen = undefined
       if (started) return started.close()
       modal.close()
     },
-    /** E-mail and social login, when the config has `auth` (once started). */
-    get auth() {
-      return startedOrThrow('auth').auth
-    },
-    /** WalletConnect, when the config names a relay (once started). */
-    get walletConnect() {
-      return startedOrThrow('walletConnect').walletConnect
-    },
-    /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, 'injected', a Wallet Standard wallet) on its family. */
-    connect: async (connectorId: string, namespace?: ChainNamespace) => (await start()).connect(connectorId, namespace),
-    /** Disconnects the active family (or `namespace`, or 'all'). */
-    disconnect: async (namespace?: ChainNamespace | 'all') => (await start()).disconnect(namespace),
-    /** Switches the active network; a network of another family makes that family active (SPEC §4). */
-    switchNetwork: async (caipNetworkId: string) => (await start()).switchNetwork(caipNetworkId),
-    /** Makes another connected family the active one. */
-    setActiveNamespace: (namespace: ChainNamespace) => startedOrThrow('setActiveNamespace()').setActiveNamespace(namespace),
-    /** The registry's image of a wallet, or undefined without a wallet registry. */
-    walletImageUrl: (imageId: string) => startedOrThrow('walletImageUrl()').walletImageUrl(imageId),
     /**
      * For pages without React: renders the connect button and the modal into `element` (the UI loads on demand).
      * @example const unmount = await widget.mount(document.getElementById('wallet')!)
@@ -258,13 +241,10 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
         unmount()
       }
     },
+    /** Sets the light or dark theme of the UI. */
     setThemeMode(mode: 'light' | 'dark') {
       store.setState({ themeMode: mode })
     },
-    /** Reconnects the stored connections (the widget does it once it has started and the page is idle). */
-    reconnect: async () => (await start()).reconnect(),
-    /** Reads the active account's native balance again (into the core's mirrored store, where the UI reads it). */
-    refreshBalance: async () => (await start()).refreshBalance(),
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       isDestroyed = true
@@ -276,7 +256,7 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
       modal.close()
       started?.destroy()
     },
-  }
+  })
   for (const adapter of adapters) adapter.attach?.(widget)
   return widget
 }

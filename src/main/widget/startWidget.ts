@@ -267,31 +267,45 @@ export function startWidget(
     () => void authLoad?.then((auth) => auth.syncTheme()).catch(() => {}),
   )
   const widget = {
+    /** The checked config, its defaults filled in (once started). */
     config,
+    /** The worker core's client (once started; undefined where there is no Worker). */
     core,
+    /** Sends the widget's events (MODAL_OPEN, CONNECT_SUCCESS, …) to the data service when the config turns analytics on (once started). */
     analytics,
+    /** What the widget keeps in the browser: connections, the active network, recent wallets (once started). */
     storage,
     /** Loads the code of every configured chain family and lists its wallets (the modal and the first click do it too). */
     ready: () => connection.load(),
+    /** Signs the SIWX message and stores the session; success closes the modal, failure keeps the view. */
     async signIn() {
       if (!signInLoad) throw createWidgetError('SIWX_NOT_ENABLED')
       return (await signInLoad).signIn()
     },
+    /** Declining to sign in: disconnects when sign-in is required, otherwise just closes. */
     async cancelSignIn() {
       if (!signInLoad) return modal.close()
       return (await signInLoad).cancelSignIn()
     },
+    /** Loads what the first click will need (the connection actions); the UI calls it on idle, hover and focus. */
     prefetch: () => void Promise.all([actions(), connection.load()]).catch(() => {}),
+    /** The site's networks, as checked. */
     getNetworks: () => networks,
+    /** The active family's network (once started): 'Unknown Network' when the wallet is on one the site did not ask for. */
     getActiveNetwork: () => connection.activeNetwork(),
+    /** A configured family's adapter (wallets, balance, send, sign-in message), its code loaded on first call. */
     getAdapter: connection.adapter,
+    /** The connected wallet of a family (the active one by default; once started); AUTH_CONNECTOR_NOT_FOUND without one. */
     getConnectedConnector: connection.connectedConnector,
+    /** An EIP-1193 request to the connected EVM wallet (names); AUTH_CONNECTOR_NOT_FOUND without one. */
     walletRequest: (args: { method: string; params?: unknown }) => {
       const request = connection.connectedConnector('eip155').request
       if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
       return request(args)
     },
+    /** A name was registered for the EVM account: the account shows it (once started). */
     setProfileName: (profileName: string) => store.setState((s) => patchNamespace(s, 'eip155', { profileName })),
+    /** Opens the modal: on `view` if given, else on Connect (disconnected) or Account (connected). */
     open({ view, data, namespace }: { view?: View; data?: RouteData; namespace?: ChainNamespace } = {}) {
       void connection.load().catch(() => {})
       if (namespace && store.getState().namespaces[namespace]) connection.setActiveNamespace(namespace)
@@ -301,6 +315,7 @@ export function startWidget(
       void modal.open({ namespace })
       void analytics.track('MODAL_OPEN', { connected: state.status === 'connected' })
     },
+    /** Closes the modal (embedded: back to its first view); closing the sign-in view declines it. */
     close() {
       // Closing the sign-in view (✕, Escape, the overlay) is declining it: a required sign-in then disconnects.
       if (signInLoad && router.store.getState().view === 'SIWXSignMessage') void signInLoad.then((signIn) => signIn.cancelSignIn()).catch(() => {})
@@ -309,6 +324,7 @@ export function startWidget(
       resetPairing()
       void analytics.track('MODAL_CLOSE', { connected: store.getState().status === 'connected' })
     },
+    /** E-mail and social login, when the config has `auth` (once started). */
     auth: authConfig
       ? {
           store: authStore,
@@ -334,6 +350,7 @@ export function startWidget(
           },
         }
       : undefined,
+    /** WalletConnect, when the config names a relay (once started). */
     walletConnect:
       relayUrl && hasWalletConnectFamily
         ? {
@@ -342,10 +359,15 @@ export function startWidget(
             setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
           }
         : undefined,
+    /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, 'injected', a Wallet Standard wallet) on its family. */
     connect: async (connectorId: string, namespace?: ChainNamespace) => (await actions()).connect(connectorId, namespace),
+    /** Disconnects the active family (or `namespace`, or 'all'). */
     disconnect: async (namespace?: ChainNamespace | 'all') => (await actions()).disconnect(namespace),
+    /** Switches the active network; a network of another family makes that family active (SPEC §4). */
     switchNetwork: async (caipNetworkId: string) => (await actions()).switchNetwork(caipNetworkId),
+    /** Makes another connected family the active one (once started). */
     setActiveNamespace: connection.setActiveNamespace,
+    /** The registry's image of a wallet, or undefined without a wallet registry (once started). */
     walletImageUrl(imageId: string) {
       const base = config.services?.walletRegistry ?? config.services?.api
       if (!base) return undefined
@@ -353,11 +375,14 @@ export function startWidget(
       url.search = new URLSearchParams({ projectId: config.projectId, st: 'tessera', sv: sdkVersion }).toString()
       return url.toString()
     },
+    /** Reconnects the stored connections (the widget does it once it has started and the page is idle). */
     reconnect: () => {
       restoreStoredState()
       return connection.reconnect()
     },
+    /** Reads the active account's native balance again (into the core's mirrored store, where the UI reads it). */
     refreshBalance: connection.refreshBalance,
+    /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       cancelReconnect()
       void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
