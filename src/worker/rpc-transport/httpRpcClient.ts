@@ -1,4 +1,5 @@
 import { BaseError, HttpRequestError, ResponseBodyTooLargeError, RpcRequestError, TimeoutError } from 'viem'
+import { describeIds } from './describeIds'
 import { splitCredentials } from './httpEndpoint'
 import { readBoundedText } from './readBoundedText'
 import { getAbortError } from './shouldRetry'
@@ -32,31 +33,6 @@ export class ResponseIdsMismatchError extends HttpRequestError {
 const isRpcError = (value: unknown): value is { error: RpcErrorObject } => {
   const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error
   return typeof error?.code === 'number' && typeof error.message === 'string'
-}
-
-/** What is wrong with the ids of an answer, or undefined when they are exactly the ids sent. */
-function describeIds(sent: readonly number[], replies: readonly unknown[]): string | undefined {
-  const expected = new Set(sent)
-  const seen = new Set<unknown>()
-  const duplicated: unknown[] = []
-  const unexpected: unknown[] = []
-  for (const reply of replies) {
-    const id = (reply as { id?: unknown } | null)?.id
-    if (seen.has(id)) duplicated.push(id)
-    else if (!expected.has(id as number)) unexpected.push(id)
-    seen.add(id)
-  }
-  const missing = sent.filter((id) => !seen.has(id))
-  if (missing.length + unexpected.length + duplicated.length === 0) return undefined
-  const list = (ids: unknown[]) => ids.slice(0, 5).map((id) => JSON.stringify(id) ?? 'none').join(', ') + (ids.length > 5 ? ', …' : '')
-  return [
-    `The node answered ${replies.length} response(s) to ${sent.length} request(s) with ids that are not the ids sent`,
-    missing.length && `missing ${list(missing)}`,
-    unexpected.length && `unexpected ${list(unexpected)}`,
-    duplicated.length && `duplicated ${list(duplicated)}`,
-  ]
-    .filter(Boolean)
-    .join('; ')
 }
 
 type Member = {

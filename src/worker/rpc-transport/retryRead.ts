@@ -1,12 +1,11 @@
-import { MAX_RETRY_AFTER_MS, parseRetryAfterMs } from './shouldRetry'
+import { MAX_RETRY_AFTER_MS } from './shouldRetry'
 
 // The Retry-After a failed answer came with, by the error it became: for the clients that speak HTTP themselves
 // (Solana's JSON-RPC, Bitcoin's Esplora), where viem's errors do not carry the headers.
 const retryAfterByError = new WeakMap<object, number>()
 
 /** Keeps the answer's Retry-After with the error it became, for `retryRead`. */
-export function rememberRetryAfter(error: object, headers: Headers, now: number) {
-  const retryAfterMs = parseRetryAfterMs(headers.get('retry-after'), { now })
+export function rememberRetryAfter(error: object, retryAfterMs: number | undefined) {
   if (retryAfterMs !== undefined) retryAfterByError.set(error, retryAfterMs)
 }
 

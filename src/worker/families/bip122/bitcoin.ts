@@ -9,12 +9,10 @@ import {
   type DecodedBitcoinAddress,
 } from '../../../shared/families/bip122/address'
 import type { BitcoinBalance, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../../shared/families/bip122/coreApi'
-import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../../shared/protocol/errors'
 import { safeParse } from '../../../shared/protocol/schemas/parse'
-import { fetchBounded, rankedFallbackOptions, splitCredentials, type HttpClientParameters } from '../../rpc-transport/httpEndpoint'
-import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../../rpc-transport/rankedFallback'
-import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../../rpc-transport/retryRead'
+import { createHttpEndpoints, httpStatusError, type CreateHttpEndpointsParameters, type HttpAnswer, type HttpClientParameters } from '../../rpc-transport/httpEndpoint'
+import { guard } from '../../rpc-transport/guard'
 import { RETRY_HTTP_STATUSES } from '../../rpc-transport/shouldRetry'
 import { dustLimit, selectBitcoinCoins, type SpendableCoin, type SpendableType } from './selectBitcoinCoins'
 
@@ -110,50 +108,22 @@ function isRetryable(error: unknown): boolean {
 }
 
 type EsploraCall = { method: 'GET' | 'POST'; path: string; body?: string }
-type EsploraAnswer = { what: string; response: Response; text: string }
 
 /**
- * One Esplora API: a timeout, a bounded answer; a status worth asking elsewhere (SPEC §8: 403, 408, 413, 429, 5xx)
- * throws HTTP_REQUEST_FAILED with it, every other answer is the caller's to read (a 404, a refused broadcast).
+ * One Esplora API call: a status worth asking elsewhere (SPEC §8: 403, 408, 413, 429, 5xx) throws HTTP_REQUEST_FAILED
+ * with it, every other answer is the caller's to read (a 404, a refused broadcast).
  */
-function esploraEndpoint({ apiUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now }: { apiUrl: string; fetchFn: NonNullable<CreateBitcoinClientParameters['fetch']>; timeoutMs: number; maxResponseBodyBytes: number; now: () => number }): RankedEndpoint<EsploraCall> {
-  const split = splitCredentials(apiUrl)
-  if (!split) throw createWidgetError('NO_RPC_URL', { details: 'The Bitcoin API URL is not a URL' })
-  const parsed = new URL(split.url)
-  parsed.search = ''
-  parsed.hash = ''
-  const base = parsed.toString().replace(/\/+$/, '')
-  async function request({ method, path, body }: EsploraCall, signal?: AbortSignal): Promise<EsploraAnswer> {
-    const what = `${method} ${path} to ${split!.host}`
-    const headers = body === undefined ? split!.headers : { ...split!.headers, 'content-type': 'text/plain' }
-    const { response, text } = await fetchBounded({ fetchFn, url: `${base}${path}`, init: { method, headers, body }, what, timeoutMs, maxResponseBodyBytes, signal })
-    if (RETRY_HTTP_STATUSES.has(response.status)) {
-      const error = createWidgetError('HTTP_REQUEST_FAILED', { status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
-      rememberRetryAfter(error, response.headers, now())
-      throw error
-    }
-    return { what, response, text }
-  }
-  return { url: split.host, request, ping: (signal) => request({ method: 'GET', path: '/blocks/tip/height' }, signal) }
+const callEsplora: CreateHttpEndpointsParameters<EsploraCall>['call'] = async (send, { method, path, body }) => {
+  const answer = await send({ method, path, body, headers: body === undefined ? {} : { 'content-type': 'text/plain' } })
+  if (RETRY_HTTP_STATUSES.has(answer.response.status)) throw httpStatusError(answer)
+  return answer
 }
 
 /** An endpoint that did not answer, timed out or answered a retryable status: the next one is asked. */
-const bitcoinFailureRules: Omit<FailureRules<EsploraCall>, 'timeoutError'> = {
+const bitcoinFailureRules: CreateHttpEndpointsParameters<EsploraCall>['rules'] = {
   shouldThrow: (error) => !(error instanceof WidgetError) || !(error.code === 'RPC_TIMEOUT' || (error.code === 'HTTP_REQUEST_FAILED' && isRetryable(error))),
   shouldRetry: isRetryable,
-  retryAfterMs: rememberedRetryAfterMs,
   isHedgeable: ({ method }) => method === 'GET',
-  abortError: ({ method, path }, signal) => createWidgetError('REQUEST_ABORTED', { details: `${method} ${path}`, cause: signal.reason }),
-}
-
-/** Runs `body`; a throw that is not a WidgetError (a library's) becomes `code` with the raw text in details. */
-async function guard<T>(code: ErrorCode, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body()
-  } catch (error) {
-    if (error instanceof WidgetError) throw error
-    throw createWidgetError(code, { details: (error as Error)?.message ?? String(error), cause: error })
-  }
 }
 
 /** What a node said when it refused a broadcast: our API's `{ error: { reason } }`, or Esplora's `sendrawtransaction RPC error: {…}`. */
@@ -229,40 +199,28 @@ function decodeAddress(value: unknown, network: BitcoinNetwork, field: string): 
  * a wallet to sign, broadcasts and bounded confirmation polling. Amounts are bigint sats; every error is a WidgetError.
  * @example const bitcoin = createBitcoinClient({ apiUrl: 'http://127.0.0.1:3002', network: 'regtest' }); await bitcoin.getBalance(address)
  */
-export function createBitcoinClient({
-  apiUrl,
-  apiUrls = apiUrl === undefined ? [] : [apiUrl],
-  rank = false,
-  onRanking,
-  network,
-  fetch: fetchFn = (input, init) => fetch(input, init),
-  timeoutMs = 10_000,
-  retryCount = 3,
-  retryDelayMs = 150,
-  maxResponseBodyBytes = 10_485_760,
-  now = Date.now,
-  sleep = defaultSleep,
-}: CreateBitcoinClientParameters) {
+export function createBitcoinClient({ apiUrl, apiUrls = apiUrl === undefined ? [] : [apiUrl], network, ...httpParameters }: CreateBitcoinClientParameters) {
   if (!(network in bitcoinNetworks)) throw createWidgetError('INVALID_CONFIG', { field: 'network', details: `"${String(network)}" is not mainnet, testnet, signet or regtest` })
-  if (apiUrls.length === 0) throw createWidgetError('NO_RPC_URL', { details: 'A Bitcoin network needs at least one API URL' })
-  const endpoints = createRankedFallback(
-    apiUrls.map((url) => esploraEndpoint({ apiUrl: url, fetchFn, timeoutMs, maxResponseBodyBytes, now })),
-    { ...bitcoinFailureRules, timeoutError: ({ method, path }, hosts) => createWidgetError('RPC_TIMEOUT', { details: `${method} ${path} to ${hosts} got no answer within ${timeoutMs} ms` }) },
-    rankedFallbackOptions({ rank, onRanking, timeoutMs, retryCount, retryDelayMs, sleep }),
-  )
+  const endpoints = createHttpEndpoints<EsploraCall>({
+    ...httpParameters,
+    urls: apiUrls,
+    noUrlDetails: 'A Bitcoin network needs at least one API URL',
+    notAUrlDetails: 'The Bitcoin API URL is not a URL',
+    describe: ({ method, path }) => `${method} ${path}`,
+    call: callEsplora,
+    ping: { method: 'GET', path: '/blocks/tip/height' },
+    rules: bitcoinFailureRules,
+  })
 
-  /** One request on the best API, the next ones when it fails; `retryCount` rounds more (0: a broadcast, a poll). */
-  const send = (call: EsploraCall, { signal, retryCount = 0 }: { signal?: AbortSignal; retryCount?: number } = {}) => endpoints.request(call, { signal, retryCount }) as Promise<EsploraAnswer>
+  /** One request on the best API, the next ones when it fails; `retryCount` rounds more (unset, the client's for a read). */
+  const send = (call: EsploraCall, options: { signal?: AbortSignal; retryCount?: number }) => endpoints.request(call, options) as Promise<HttpAnswer>
 
   /** A GET whose answer is JSON of `schema` (or undefined on 404 when `isNotFoundOk`); the shape is checked, not trusted. */
-  async function getOnce<S extends z.ZodMiniType>(path: string, schema: S, { isNotFoundOk = false, signal, retryCount: rounds = 0 }: { isNotFoundOk?: boolean; signal?: AbortSignal; retryCount?: number } = {}): Promise<z.infer<S> | undefined> {
-    const { what, response, text } = await send({ method: 'GET', path }, { signal, retryCount: rounds })
+  async function getJson<S extends z.ZodMiniType>(path: string, schema: S, { isNotFoundOk = false, signal, retryCount }: { isNotFoundOk?: boolean; signal?: AbortSignal; retryCount?: number } = {}): Promise<z.infer<S> | undefined> {
+    const answer = await send({ method: 'GET', path }, { signal, retryCount })
+    const { what, response, text } = answer
     if (isNotFoundOk && response.status === 404) return undefined
-    if (!response.ok) {
-      const error = createWidgetError('HTTP_REQUEST_FAILED', { status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
-      rememberRetryAfter(error, response.headers, now())
-      throw error
-    }
+    if (!response.ok) throw httpStatusError(answer)
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -278,7 +236,7 @@ export function createBitcoinClient({
   }
 
   /** A read, retried by SPEC §8's rules: rounds over the APIs from `retryDelayMs`, or an API's Retry-After. */
-  const get = async <S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> => (await getOnce(path, schema, { retryCount })) as z.infer<S>
+  const get = async <S extends z.ZodMiniType>(path: string, schema: S): Promise<z.infer<S>> => (await getJson(path, schema)) as z.infer<S>
 
   const getFeeRates = async (): Promise<BitcoinFeeRates> => {
     const byTarget = await get('/fee-estimates', feeEstimatesSchema)
@@ -319,11 +277,12 @@ export function createBitcoinClient({
       throw createWidgetError('INVALID_PARAMS', { field: 'txHex', details: `Not a raw Bitcoin transaction: ${(error as Error).message}`, cause: error })
     }
     // Never retried: a second POST of a transaction that did go out is harmless, but the caller decides.
-    const { what, response, text } = await send({ method: 'POST', path: '/tx', body: txHex.toLowerCase() })
+    const answer = await send({ method: 'POST', path: '/tx', body: txHex.toLowerCase() }, { retryCount: 0 })
+    const { what, response, text } = answer
     if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
       throw createWidgetError('BITCOIN_BROADCAST_REFUSED', { params: { reason: refusalReason(text) }, status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
     }
-    if (!response.ok) throw createWidgetError('HTTP_REQUEST_FAILED', { status: response.status, details: `${what} answered HTTP ${response.status}: ${excerpt(text)}` })
+    if (!response.ok) throw httpStatusError(answer)
     if (text.trim() !== txid) throw createWidgetError('RPC_REQUEST_FAILED', { details: `${what} answered ${excerpt(text)}, not the transaction's txid ${txid}` })
     return txid
   }
@@ -442,26 +401,12 @@ export function createBitcoinClient({
     waitForConfirmation: ({ txid, pollIntervalMs = 2_000, maxWaitMs = 3_600_000, signal }: BitcoinWaitForConfirmationParameters): Promise<BitcoinConfirmation> =>
       guard('UNKNOWN', async () => {
         if (typeof txid !== 'string' || !/^[0-9a-f]{64}$/.test(txid)) throw createWidgetError('INVALID_PARAMS', { field: 'txid', details: `"${String(txid).slice(0, 100)}" is not a txid (64 lower-case hex characters)` })
-        const deadline = now() + maxWaitMs
-        let lastError: unknown
-        let failedPollsInARow = 0
-        for (let attempt = 0; ; attempt++) {
-          if (attempt > 0) {
-            if (now() + pollIntervalMs > deadline) throw createWidgetError('RPC_TIMEOUT', { details: `${txid} was not confirmed within ${maxWaitMs} ms; its outcome is unknown`, cause: lastError })
-            await sleep(pollIntervalMs)
-          }
-          if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: 'waitForConfirmation', cause: signal.reason })
-          let status: z.infer<typeof txStatusSchema> | undefined
-          try {
-            status = await getOnce(`/tx/${txid}/status`, txStatusSchema, { isNotFoundOk: true, signal })
-          } catch (error) {
-            if (!isRetryable(error) || ++failedPollsInARow > retryCount) throw error
-            lastError = error
-            continue
-          }
-          failedPollsInARow = 0
-          if (status?.confirmed) return { txid, blockHeight: status.block_height, blockHash: status.block_hash, ...(status.block_time === undefined ? {} : { blockTime: status.block_time }) }
+        const confirmation = async (): Promise<BitcoinConfirmation | undefined> => {
+          const status = await getJson(`/tx/${txid}/status`, txStatusSchema, { isNotFoundOk: true, signal, retryCount: 0 })
+          if (!status?.confirmed) return undefined
+          return { txid, blockHeight: status.block_height, blockHash: status.block_hash, ...(status.block_time === undefined ? {} : { blockTime: status.block_time }) }
         }
+        return endpoints.waitForConfirmation({ id: txid, poll: confirmation, pollIntervalMs, maxWaitMs, signal })
       }),
   }
 }

@@ -2,30 +2,14 @@ import { ApiPromise, WsProvider } from '@polkadot/api'
 import * as z from 'zod/mini'
 import { decodeSs58, describeSs58Prefix, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/families/polkadot/address'
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
-import type {
-  PolkadotBalance,
-  PolkadotChainInfo,
-  PolkadotInclusion,
-  PolkadotSignerPayload,
-  PolkadotSubmission,
-  PolkadotTransfer,
-  PolkadotTransferParameters,
-} from '../../../shared/families/polkadot/coreApi'
+import type { PolkadotBalance, PolkadotChainInfo, PolkadotInclusion, PolkadotSignerPayload, PolkadotSubmission, PolkadotTransfer, PolkadotTransferParameters } from '../../../shared/families/polkadot/coreApi'
 import { formatUnits } from '../../../shared/protocol/display'
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, isWidgetError } from '../../../shared/protocol/errors'
 import { safeParse } from '../../../shared/protocol/schemas/parse'
 import { defaultSleep } from '../../rpc-transport/retryRead'
 
-export type {
-  PolkadotBalance,
-  PolkadotChainInfo,
-  PolkadotInclusion,
-  PolkadotSignerPayload,
-  PolkadotSubmission,
-  PolkadotTransfer,
-  PolkadotTransferParameters,
-} from '../../../shared/families/polkadot/coreApi'
+export type { PolkadotBalance, PolkadotChainInfo, PolkadotInclusion, PolkadotSignerPayload, PolkadotSubmission, PolkadotTransfer, PolkadotTransferParameters } from '../../../shared/families/polkadot/coreApi'
 
 export type CreatePolkadotClientParameters = {
   /** `polkadot:` + the first 32 hex characters of the genesis hash; the node's genesis must match it. */

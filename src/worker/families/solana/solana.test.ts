@@ -38,7 +38,7 @@ import { SOLANA_DEV_LAMPORTS_EACH, seedSolana, solanaDemoToken, type SeededSolan
 import { startSolanaChain, type SolanaChain } from '../../../../services/chain/solana/startSolanaChain'
 import { freePorts } from '../../../../services/stack/ports'
 import { parseSolanaAmount } from '../../../shared/families/solana/amount'
-import { answer, garbage, hang, httpStatus, startFaultServer, type FaultHandler, type FaultServer } from '../../rpc-transport/faultServer'
+import { answer, garbage, hang, httpStatus, startFaultServer, wrongIds, type FaultHandler, type FaultServer } from '../../rpc-transport/faultServer'
 import { balanceKey } from '../../../shared/protocol/core/coreState'
 import { createWorkerApi } from '../../api'
 import { createSolanaClient, type SolanaClient } from './solana'
@@ -424,6 +424,21 @@ describe('the worker Solana client against a local chain', () => {
         details: expect.stringContaining('getSignatureStatuses'),
       })
       expect([faults.calls().length, sleeps]).toEqual([4, [500, 500, 500]])
+    })
+
+    it('checks that each answer carries the id of its request, as the EVM transport does, and retries one that does not', async () => {
+      const value = { context: { slot: 1 }, value: 7 }
+      const ids = /^getBalance to 127\.0\.0\.1:\d+: The node answered 1 response\(s\) to 1 request\(s\) with ids that are not the ids sent; /
+      await expect(clientOf(wrongIds((sent) => sent.map((id) => id + 1_000), value)).getBalance(someone())).rejects.toMatchObject({
+        code: 'HTTP_REQUEST_FAILED',
+        details: expect.stringMatching(new RegExp(`${ids.source}missing 4; unexpected 1004$`)),
+      })
+      expect([faults.calls().length, sleeps]).toEqual([4, [150, 300, 600]])
+      const withoutId: FaultHandler = (_body, res) => void res.end(JSON.stringify({ jsonrpc: '2.0', result: value }))
+      await expect(clientOf(withoutId).getBalance(someone())).rejects.toMatchObject({ details: expect.stringMatching(new RegExp(`${ids.source}missing 4; unexpected none$`)) })
+      // A whole-request error has no id to match (JSON-RPC 2.0 §5): it is the node's error.
+      const parseError: FaultHandler = (_body, res) => void res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }))
+      await expect(clientOf(parseError).getBalance(someone())).rejects.toMatchObject({ code: 'PARSE_ERROR', details: 'Parse error' })
     })
 
     it('reads integers past 2^53 exactly', async () => {

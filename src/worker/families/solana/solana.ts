@@ -22,9 +22,10 @@ import { isSolanaAddress } from '../../../shared/families/solana/address'
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { createWidgetError, WidgetError } from '../../../shared/protocol/errors'
 import { assertSolanaAmount } from '../../../shared/families/solana/amount'
-import { fetchBounded, rankedFallbackOptions, splitCredentials, type HttpClientParameters } from '../../rpc-transport/httpEndpoint'
-import { createRankedFallback, type FailureRules, type RankedEndpoint } from '../../rpc-transport/rankedFallback'
-import { defaultSleep, rememberedRetryAfterMs, rememberRetryAfter } from '../../rpc-transport/retryRead'
+import { createHttpEndpoints, httpStatusError, type CreateHttpEndpointsParameters, type HttpAnswer, type HttpClientParameters } from '../../rpc-transport/httpEndpoint'
+import { describeIds } from '../../rpc-transport/describeIds'
+import { guard } from '../../rpc-transport/guard'
+import { rememberRetryAfter } from '../../rpc-transport/retryRead'
 import { RETRY_HTTP_STATUSES, RETRY_RPC_CODES } from '../../rpc-transport/shouldRetry'
 import type { SolanaCommitment, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../../shared/families/solana/coreApi'
 
@@ -95,55 +96,43 @@ function isRetryable(error: unknown): boolean {
 }
 
 /** The endpoints' failures as the ranked fallback reads them: no answer, a timeout or a retryable status moves on. */
-const solanaFailureRules: Omit<FailureRules<SolanaRpcCall>, 'timeoutError'> = {
+const solanaFailureRules: CreateHttpEndpointsParameters<SolanaRpcCall>['rules'] = {
   shouldThrow: (error) => !(error instanceof WidgetError) || !(error.code === 'RPC_TIMEOUT' || error.code === 'HTTP_REQUEST_FAILED' || isRetryable(error)),
   shouldRetry: isRetryable,
-  retryAfterMs: rememberedRetryAfterMs,
   isHedgeable: ({ method }) => method !== 'sendTransaction',
 }
 
 type SolanaRpcCall = { method: string; params: readonly unknown[] }
 
 /**
- * JSON-RPC over HTTP POST to one Solana node: a timeout per request, a cap on the answer's size, bigint-exact integers.
- * Every failure is a WidgetError: RPC_TIMEOUT, HTTP_REQUEST_FAILED (unreachable, HTTP status, not JSON-RPC),
- * REQUEST_ABORTED, or the node's error (standard codes by code, Solana's as RPC_REQUEST_FAILED, its message in details).
+ * A Solana node's answer to the JSON-RPC request `id`, its integers bigint-exact. Every failure is a WidgetError:
+ * HTTP_REQUEST_FAILED (an HTTP status, not JSON-RPC, the answer to another id), or the node's error (standard codes by
+ * code, Solana's as RPC_REQUEST_FAILED, its message in details).
  */
-function solanaEndpoint({ rpcUrl, fetchFn, timeoutMs, maxResponseBodyBytes, now }: { rpcUrl: string; fetchFn: NonNullable<CreateSolanaClientParameters['fetch']>; timeoutMs: number; maxResponseBodyBytes: number; now: () => number }): RankedEndpoint<SolanaRpcCall> {
-  const split = splitCredentials(rpcUrl)
-  if (!split) throw createWidgetError('NO_RPC_URL', { details: 'The Solana RPC URL is not a URL' })
-  const { url, host } = split
-  const headers = { 'content-type': 'application/json', ...split.headers }
-  let nextId = 0
-  async function request({ method, params }: SolanaRpcCall, signal?: AbortSignal): Promise<unknown> {
-    const id = ++nextId
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params })
-    const { response, text } = await fetchBounded({ fetchFn, url, init: { method: 'POST', headers, body }, what: `${method} to ${host}`, timeoutMs, maxResponseBodyBytes, signal })
-    let answer: { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined
-    try {
-      answer = parseJsonWithBigInts(text) as typeof answer
-    } catch {
-      answer = undefined
-    }
-    const status = response.ok ? undefined : response.status
-    const fail = (error: WidgetError) => {
-      if (status !== undefined) rememberRetryAfter(error, response.headers, now())
-      return error
-    }
-    const rpcError = answer?.error
-    if (rpcError && typeof rpcError.code === 'number' && typeof rpcError.message === 'string') {
-      const cause: SolanaRpcErrorCause = { code: rpcError.code, message: rpcError.message, data: rpcError.data }
-      throw fail(createWidgetError(standardRpcCodes[rpcError.code] ?? 'RPC_REQUEST_FAILED', { details: rpcError.message, cause, status }))
-    }
-    if (status !== undefined) {
-      throw fail(createWidgetError('HTTP_REQUEST_FAILED', { status, details: `${method} to ${host} answered HTTP ${status}: ${text.slice(0, 200)}` }))
-    }
-    if (typeof answer !== 'object' || answer === null || answer.jsonrpc !== '2.0' || answer.id !== id || !('result' in answer)) {
-      throw createWidgetError('HTTP_REQUEST_FAILED', { details: `${method} to ${host} answered with something that is not a JSON-RPC response: ${text.slice(0, 200)}` })
-    }
-    return answer.result
+function readRpcAnswer(answer: HttpAnswer, id: number): unknown {
+  const { what, response, text } = answer
+  let reply: { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | undefined
+  try {
+    reply = parseJsonWithBigInts(text) as typeof reply
+  } catch {
+    reply = undefined
   }
-  return { url: host, request, ping: (signal) => request({ method: 'getSlot', params: [] }, signal) }
+  const status = response.ok ? undefined : response.status
+  const { code, message, data } = reply?.error ?? {}
+  const rpcError: SolanaRpcErrorCause | undefined = typeof code === 'number' && typeof message === 'string' ? { code, message, data } : undefined
+  // An error without an id is the whole request's (the node could not tell which request it answers).
+  if (rpcError && (reply?.id == null || reply.id === id)) {
+    const error = createWidgetError(standardRpcCodes[rpcError.code] ?? 'RPC_REQUEST_FAILED', { details: rpcError.message, cause: rpcError, status })
+    if (status !== undefined) rememberRetryAfter(error, answer.retryAfterMs)
+    throw error
+  }
+  if (status !== undefined) throw httpStatusError(answer)
+  if (typeof reply !== 'object' || reply === null || reply.jsonrpc !== '2.0' || !('result' in reply || rpcError)) {
+    throw createWidgetError('HTTP_REQUEST_FAILED', { details: `${what} answered with something that is not a JSON-RPC response: ${text.slice(0, 200)}` })
+  }
+  const mismatch = describeIds([id], [reply])
+  if (mismatch) throw createWidgetError('HTTP_REQUEST_FAILED', { details: `${what}: ${mismatch}` })
+  return reply.result
 }
 
 /** A node's result that is JSON-RPC but not what the method returns. */
@@ -242,45 +231,27 @@ function decodeTransaction(bytes: Uint8Array): Transaction {
   return getTransactionDecoder().decode(bytes)
 }
 
-/** Runs `body`; a throw that is not a WidgetError (a library's) becomes `code` with the raw text in details. */
-async function guard<T>(code: ErrorCode, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body()
-  } catch (error) {
-    if (error instanceof WidgetError) throw error
-    throw createWidgetError(code, { details: (error as Error)?.message ?? String(error), cause: error })
-  }
-}
-
 /**
  * The worker's client for one Solana cluster: balances, unsigned transfers for a wallet to sign, fees, sends and
  * bounded confirmation. Values are bigint and Uint8Array (structured-cloneable); every error is a WidgetError.
  * @example const solana = createSolanaClient({ rpcUrl: 'http://127.0.0.1:8899' }); await solana.getBalance(address)
  */
-export function createSolanaClient({
-  rpcUrl,
-  rpcUrls = rpcUrl === undefined ? [] : [rpcUrl],
-  rank = false,
-  onRanking,
-  commitment = 'confirmed',
-  fetch: fetchFn = (input, init) => fetch(input, init),
-  timeoutMs = 10_000,
-  retryCount = 3,
-  retryDelayMs = 150,
-  maxResponseBodyBytes = 10_485_760,
-  now = Date.now,
-  sleep = defaultSleep,
-}: CreateSolanaClientParameters) {
-  if (rpcUrls.length === 0) throw createWidgetError('NO_RPC_URL', { details: 'A Solana cluster needs at least one RPC URL' })
-  const endpoints = createRankedFallback(
-    rpcUrls.map((url) => solanaEndpoint({ rpcUrl: url, fetchFn, timeoutMs, maxResponseBodyBytes, now })),
-    {
-      ...solanaFailureRules,
-      timeoutError: ({ method }, hosts) => createWidgetError('RPC_TIMEOUT', { details: `${method} to ${hosts} got no answer within ${timeoutMs} ms` }),
-      abortError: ({ method }, signal) => createWidgetError('REQUEST_ABORTED', { details: method, cause: signal.reason }),
+export function createSolanaClient({ rpcUrl, rpcUrls = rpcUrl === undefined ? [] : [rpcUrl], commitment = 'confirmed', ...httpParameters }: CreateSolanaClientParameters) {
+  let nextId = 0
+  const endpoints = createHttpEndpoints<SolanaRpcCall>({
+    ...httpParameters,
+    urls: rpcUrls,
+    noUrlDetails: 'A Solana cluster needs at least one RPC URL',
+    notAUrlDetails: 'The Solana RPC URL is not a URL',
+    describe: ({ method }) => method,
+    call: async (send, { method, params }) => {
+      const id = ++nextId
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params })
+      return readRpcAnswer(await send({ method: 'POST', headers: { 'content-type': 'application/json' }, body }), id)
     },
-    rankedFallbackOptions({ rank, onRanking, timeoutMs, retryCount, retryDelayMs, sleep }),
-  )
+    ping: { method: 'getSlot', params: [] },
+    rules: solanaFailureRules,
+  })
 
   /** One try on the best endpoint, the next ones when it fails (sends, confirmation polls). */
   const request = (method: string, params: readonly unknown[], signal?: AbortSignal): Promise<unknown> => endpoints.request({ method, params }, { signal, retryCount: 0 })
@@ -435,32 +406,14 @@ export function createSolanaClient({
         const isSignature = typeof signature === 'string' && /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(signature) && getBase58Encoder().encode(signature).length === 64
         if (!isSignature) throw createWidgetError('INVALID_PARAMS', { field: 'signature', details: `"${String(signature).slice(0, 100)}" is not a base58 transaction signature` })
         if (typeof lastValidBlockHeight !== 'bigint') throw createWidgetError('INVALID_PARAMS', { field: 'lastValidBlockHeight', details: 'lastValidBlockHeight must be a bigint' })
-        const deadline = now() + maxWaitMs
-        let lastError: unknown
-        let failedPollsInARow = 0
-        for (let attempt = 0; ; attempt++) {
-          if (attempt > 0) {
-            if (now() + pollIntervalMs > deadline) {
-              throw createWidgetError('RPC_TIMEOUT', { details: `${signature} was not confirmed within ${maxWaitMs} ms; its outcome is unknown`, cause: lastError })
-            }
-            await sleep(pollIntervalMs)
-          }
-          if (signal?.aborted) throw createWidgetError('REQUEST_ABORTED', { details: 'waitForConfirmation', cause: signal.reason })
-          let status: Awaited<ReturnType<typeof getSignatureStatus>>
+        const confirmation = async (): Promise<SolanaConfirmation | undefined> => {
+          let status = await getSignatureStatus(signature, signal)
           let blockHeight: bigint | undefined
-          try {
-            status = await getSignatureStatus(signature, signal)
-            if (!status) {
-              blockHeight = readU64('getBlockHeight', await request('getBlockHeight', [{ commitment }], signal))
-              // It may have landed in the last block before the expiry: look once more before calling it expired.
-              if (blockHeight > lastValidBlockHeight) status = await getSignatureStatus(signature, signal)
-            }
-          } catch (error) {
-            if (!isRetryable(error) || ++failedPollsInARow > retryCount) throw error
-            lastError = error
-            continue
+          if (!status) {
+            blockHeight = readU64('getBlockHeight', await request('getBlockHeight', [{ commitment }], signal))
+            // It may have landed in the last block before the expiry: look once more before calling it expired.
+            if (blockHeight > lastValidBlockHeight) status = await getSignatureStatus(signature, signal)
           }
-          failedPollsInARow = 0
           if (status && COMMITMENT_RANK[status.confirmationStatus] >= COMMITMENT_RANK[commitment]) {
             if (status.err !== null) throw sendFailed(`The transaction failed on chain: ${excerpt(status.err)}`)
             return { signature, slot: status.slot, confirmationStatus: status.confirmationStatus }
@@ -468,7 +421,9 @@ export function createSolanaClient({
           if (!status && blockHeight !== undefined && blockHeight > lastValidBlockHeight) {
             throw sendFailed(`The transaction expired: block height ${blockHeight} passed its last valid block height ${lastValidBlockHeight} before it was confirmed`)
           }
+          return undefined
         }
+        return endpoints.waitForConfirmation({ id: signature, poll: confirmation, pollIntervalMs, maxWaitMs, signal })
       }),
   }
 }
