@@ -1,6 +1,5 @@
 import { transfer, transferHandlers, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
-import { parseCaipNetworkId } from '../../shared/protocol/caip'
 import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { ContractCall, CoreConfig, CoreWorkerApi, DecodedLog, LogFilter, LogSet, MulticallResult } from '../../shared/protocol/core/coreApi'
@@ -50,8 +49,9 @@ function withChainId<P extends EvmChainParameters>(parameters: P): Omit<P, 'caip
   // Without caipNetworkId, P is the `{ chainId: number }` side, which TypeScript does not narrow a type parameter to.
   if (!('caipNetworkId' in parameters)) return parameters as P & { chainId: number }
   const { caipNetworkId, ...rest } = parameters
-  const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
-  const chainId = parsed?.namespace === 'eip155' && /^[1-9]\d*$/.test(parsed.reference) ? Number(parsed.reference) : Number.NaN
+  // A regular expression, not caip.ts: that module's chunk would join the page's first-click JS.
+  const reference = typeof caipNetworkId === 'string' ? /^eip155:([1-9]\d*)$/.exec(caipNetworkId)?.[1] : undefined
+  const chainId = reference === undefined ? Number.NaN : Number(reference)
   if (!Number.isSafeInteger(chainId)) throw createWidgetError('NETWORK_NOT_FOUND', { details: `"${String(caipNetworkId).slice(0, 100)}" is not an EVM network id (eip155:<chain id>)` })
   return { ...rest, chainId }
 }
