@@ -7,12 +7,20 @@ import { createWalletConnectSession } from '../../src/worker/walletConnect/creat
  * with the sign client on this thread ('main') or in the connector's worker ('worker').
  */
 export async function pairAndSign(mode: 'main' | 'worker', relayUrl: string, onUri: (uri: string) => void) {
-  const parameters = { projectId: 'bench', relayUrl, storagePrefix: `bench-${Math.random()}`, metadata: { name: 'bench', description: 'bench', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337] }
-  const connector = mode === 'main' ? createWalletConnectSession(parameters) : createWalletConnectConnector(parameters)
+  const parameters = { projectId: 'bench', relayUrl, storagePrefix: `bench-${Math.random()}`, metadata: { name: 'bench', description: 'bench', url: 'http://127.0.0.1', icons: [] }, networks: { eip155: ['eip155:31337'] } }
+  const sign = (accounts: readonly string[]) => ({ method: 'personal_sign', params: [toHex('hello'), accounts[0]] })
+  if (mode === 'main') {
+    const session = createWalletConnectSession(parameters)
+    const pairing = await session.pair()
+    onUri(pairing.uri)
+    const signature = await session.eip155.request<string>(sign((await pairing.approval).eip155!.accounts))
+    await session.disconnect()
+    return { signature }
+  }
+  const connector = createWalletConnectConnector(parameters)
   const pairing = await connector.pair()
   onUri(pairing.uri)
-  const { accounts } = await pairing.approval
-  const signature = await connector.request<string>({ method: 'personal_sign', params: [toHex('hello'), accounts[0]] })
+  const signature = await connector.request<string>(sign((await pairing.approval).eip155!.accounts))
   await connector.disconnect()
   return { signature }
 }

@@ -44,9 +44,8 @@ describe('the WalletConnect connector’s solana member, through comlink and our
       relayUrl: relay.url,
       storagePrefix: `dapp-${Math.random()}`,
       metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] },
-      chainIds: [31337],
-      solanaCaipNetworkIds: [MAINNET, DEVNET, TESTNET],
-      getPreferredSolanaCaipNetworkId: () => preferredSolana,
+      networks: { eip155: ['eip155:31337'], solana: [MAINNET, DEVNET, TESTNET] },
+      getPreferredCaipNetworkId: (namespace) => (namespace === 'solana' ? preferredSolana : undefined),
       createWorker: createChannelWorker,
     })
     const pairing = await connector.pair()

@@ -1,5 +1,7 @@
 import { base58 } from '@scure/base'
 import { proxy, transferHandlers } from 'comlink'
+import type { Address } from 'viem'
+import { parseCaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import type { Pairing, SessionEvent, WalletConnectWorkerApi, WalletConnectWorkerConfig } from '../../shared/protocol/walletConnectApi'
 import { createWorkerClient } from '../core/createWorkerClient'
@@ -12,12 +14,8 @@ import { toBitcoinAccounts, type BitcoinAccount } from '../families/bip122/walle
 export type { Pairing } from '../../shared/protocol/walletConnectApi'
 
 export type WalletConnectConnectorParameters = WalletConnectWorkerConfig & {
-  /** The chain to act on when the wallet approves several: the widget's active one. */
-  getPreferredChainId?: () => number | undefined
-  /** The Solana cluster to act on when the wallet approves several: the widget's active one (CAIP-2). */
-  getPreferredSolanaCaipNetworkId?: () => string | undefined
-  /** The Bitcoin network to act on when the wallet approves several: the widget's active one (CAIP-2). */
-  getPreferredBip122CaipNetworkId?: () => string | undefined
+  /** The network a family acts on when the wallet approves several: the widget's active one (CAIP-2). */
+  getPreferredCaipNetworkId?: (namespace: ChainNamespace) => string | undefined
   /** Starts the WalletConnect worker; hosts with their own bundling (and tests) can pass one. */
   createWorker?: () => Worker
 }
@@ -42,17 +40,11 @@ function startWorker() {
  * slowed 4×), none with it in the worker. The worker exists only once a visitor opens a WalletConnect view or a
  * stored session is reconnected.
  */
-export function createWalletConnectConnector({
-  createWorker = startWorker,
-  getPreferredChainId = () => undefined,
-  getPreferredSolanaCaipNetworkId = () => undefined,
-  getPreferredBip122CaipNetworkId = () => undefined,
-  ...parameters
-}: WalletConnectConnectorParameters) {
+export function createWalletConnectConnector({ createWorker = startWorker, getPreferredCaipNetworkId = () => undefined, ...parameters }: WalletConnectConnectorParameters) {
   installErrorTransferHandler(transferHandlers)
   const watchers = new Set<ConnectorEvents>()
-  const solanaWatchers = new Set<NamespaceConnectorEvents>()
-  const bip122Watchers = new Set<NamespaceConnectorEvents>()
+  /** The watchers of each family's namespace connector (solana, bip122). */
+  const namespaceWatchers = new Map<ChainNamespace, Set<NamespaceConnectorEvents>>()
   /** The session's Bitcoin addresses as last read (payment first), with their purposes. */
   let bitcoinAccounts: BitcoinAccount[] = []
   const rememberBitcoin = (addresses: string[]) => {
@@ -60,101 +52,86 @@ export function createWalletConnectConnector({
     return addresses
   }
   const onEvent = (event: SessionEvent) => {
-    if (event.type === 'bip122AccountsChanged') {
-      // No Bitcoin address left is Bitcoin's disconnect; the other families of the session go on.
-      rememberBitcoin(event.accounts)
-      for (const watcher of bip122Watchers) {
-        if (event.accounts.length > 0) watcher.onAccountsChanged?.(event.accounts)
-        else watcher.onDisconnect?.()
-      }
-      return
-    }
-    if (event.type === 'solanaAccountsChanged') {
-      // No Solana account left is Solana's disconnect; the eip155 side of the session goes on.
-      for (const watcher of solanaWatchers) {
-        if (event.accounts.length > 0) watcher.onAccountsChanged?.(event.accounts)
-        else watcher.onDisconnect?.()
-      }
-      return
-    }
-    for (const watcher of watchers) {
-      if (event.type === 'accountsChanged') watcher.onAccountsChanged?.(event.accounts)
-      else if (event.type === 'chainChanged') watcher.onChainChanged?.(event.chainId)
-      else watcher.onDisconnect?.()
-    }
     if (event.type === 'disconnect') {
       bitcoinAccounts = []
-      for (const watcher of [...solanaWatchers, ...bip122Watchers]) watcher.onDisconnect?.()
+      for (const watcher of [...watchers, ...[...namespaceWatchers.values()].flatMap((own) => [...own])]) watcher.onDisconnect?.()
+    } else if (event.namespace === 'eip155') {
+      for (const watcher of watchers) {
+        if (event.type === 'accountsChanged') watcher.onAccountsChanged?.(event.accounts as Address[])
+        else watcher.onChainChanged?.(Number(parseCaipNetworkId(event.caipNetworkId)?.reference))
+      }
+    } else if (event.type === 'accountsChanged') {
+      if (event.namespace === 'bip122') rememberBitcoin(event.accounts)
+      // No account left is that family's disconnect; the other families of the session go on.
+      for (const watcher of namespaceWatchers.get(event.namespace) ?? []) {
+        if (event.accounts.length > 0) watcher.onAccountsChanged?.(event.accounts)
+        else watcher.onDisconnect?.()
+      }
     }
   }
   // Started at the first call; a worker that dies is replaced and configured again (the session is in its storage).
   const client = createWorkerClient<WalletConnectWorkerApi>({ createWorker, setUp: (remote) => ({ ready: Promise.resolve(remote.configure(parameters, proxy(onEvent))) }) })
   const { call } = client
+  const preferredNetworks = () => Object.fromEntries(Object.keys(parameters.networks).map((namespace) => [namespace, getPreferredCaipNetworkId(namespace as ChainNamespace)]))
 
   const request = <T = unknown,>(args: { method: string; params?: unknown }) => call((r) => r.request(args), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }) as Promise<T>
 
   /**
-   * The same session's `solana` namespace, as the connection layer drives a Solana wallet. It connects through the
-   * QR view (`pair`, whose approval carries `solana`); its clusters are the ones the wallet approved.
-   * @example const signature = await connector.solana.signMessage('hello', address) // base58
+   * The same session's namespace of a family, as the connection layer drives a wallet of it. It connects through the
+   * QR view (`pair`, whose approval carries the family); its networks are the ones the wallet approved.
    */
-  const solana: WalletConnectSolanaConnector = {
-    id: WALLET_CONNECT_ID,
-    name: 'WalletConnect',
-    type: 'WALLET_CONNECT',
-    namespace: 'solana',
-    imageUrl: undefined,
-    info: { rdns: '' },
-    connect: async () => {
-      throw createWidgetError('UNSUPPORTED_METHOD', { details: 'WalletConnect connects through its QR code view (pair)' })
-    },
-    isAuthorized: () => call((r) => r.solanaIsAuthorized(getPreferredSolanaCaipNetworkId())),
-    getAccounts: () => call((r) => r.solanaGetAccounts()),
-    getCaipNetworkId: (fallback) => call((r) => r.solanaGetCaipNetworkId(fallback)),
-    disconnect: () => call((r) => r.disconnect()),
-    switchNetwork: (network) => call((r) => r.solanaSwitchNetwork(network.caipNetworkId)),
-    signMessage: async (message, address) =>
-      base58.encode(await call((r) => r.solanaSignMessage({ message: new TextEncoder().encode(message), address }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS })),
-    signTransaction: (transaction, address, caipNetworkId) => call((r) => r.solanaSignTransaction({ transaction, address, caipNetworkId }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
-    watch(handlers) {
-      const own = { onAccountsChanged: handlers.onAccountsChanged, onDisconnect: handlers.onDisconnect }
-      solanaWatchers.add(own)
-      return () => void solanaWatchers.delete(own)
-    },
+  const namespaceConnector = <N extends ChainNamespace>(namespace: N) => {
+    const own = new Set<NamespaceConnectorEvents>()
+    namespaceWatchers.set(namespace, own)
+    return {
+      id: WALLET_CONNECT_ID,
+      name: 'WalletConnect',
+      type: 'WALLET_CONNECT' as const,
+      namespace,
+      imageUrl: undefined,
+      info: { rdns: '' },
+      connect: async (): Promise<never> => {
+        throw createWidgetError('UNSUPPORTED_METHOD', { details: 'WalletConnect connects through its QR code view (pair)' })
+      },
+      isAuthorized: () => call((r) => r.isAuthorized(namespace, getPreferredCaipNetworkId(namespace))),
+      getAccounts: () => call((r) => r.getAccounts(namespace)),
+      getCaipNetworkId: (fallback?: string) => call((r) => r.getCaipNetworkId(namespace, fallback)),
+      disconnect: () => call((r) => r.disconnect()),
+      switchNetwork: (network: { caipNetworkId: string }) => call((r) => r.switchNetwork(namespace, network.caipNetworkId)),
+      watch(handlers: NamespaceConnectorEvents) {
+        const events = { onAccountsChanged: handlers.onAccountsChanged, onDisconnect: handlers.onDisconnect }
+        own.add(events)
+        return () => void own.delete(events)
+      },
+    }
   }
 
   /**
-   * The same session's `bip122` namespace, as the connection layer drives a Bitcoin wallet. It connects through the QR
-   * view (`pair`, whose approval carries `bip122`); its networks are the ones the wallet approved, its addresses those
-   * the session gives there, payment first. Messages are signed with BIP-322 (base64), PSBTs are signed, never broadcast.
+   * The connection layer's Solana wallet on this session: it signs messages and transactions.
+   * @example const signature = await connector.solana.signMessage('hello', address) // base58
+   */
+  const solana: WalletConnectSolanaConnector = {
+    ...namespaceConnector('solana'),
+    signMessage: async (message, address) =>
+      base58.encode(await call((r) => r.solanaSignMessage({ message: new TextEncoder().encode(message), address }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS })),
+    signTransaction: (transaction, address, caipNetworkId) => call((r) => r.solanaSignTransaction({ transaction, address, caipNetworkId }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
+  }
+
+  /**
+   * The connection layer's Bitcoin wallet on this session: its addresses are those the session gives on the network,
+   * payment first. Messages are signed with BIP-322 (base64), PSBTs are signed, never broadcast.
    * @example const signature = await connector.bip122.signMessage('hello', address) // BIP-322, base64
    */
   const bip122: WalletConnectBip122Connector = {
-    id: WALLET_CONNECT_ID,
-    name: 'WalletConnect',
-    type: 'WALLET_CONNECT',
-    namespace: 'bip122',
-    imageUrl: undefined,
-    info: { rdns: '' },
-    connect: async () => {
-      throw createWidgetError('UNSUPPORTED_METHOD', { details: 'WalletConnect connects through its QR code view (pair)' })
-    },
-    isAuthorized: () => call((r) => r.bip122IsAuthorized(getPreferredBip122CaipNetworkId())),
-    getAccounts: async () => rememberBitcoin(await call((r) => r.bip122GetAccounts())),
-    getCaipNetworkId: (fallback) => call((r) => r.bip122GetCaipNetworkId(fallback)),
-    disconnect: () => call((r) => r.disconnect()),
+    ...namespaceConnector('bip122'),
+    getAccounts: async () => rememberBitcoin(await call((r) => r.getAccounts('bip122'))),
     async switchNetwork(network) {
-      await call((r) => r.bip122SwitchNetwork(network.caipNetworkId))
-      rememberBitcoin(await call((r) => r.bip122GetAccounts()))
+      await call((r) => r.switchNetwork('bip122', network.caipNetworkId))
+      rememberBitcoin(await call((r) => r.getAccounts('bip122')))
     },
     signMessage: (message, address) => call((r) => r.bip122SignMessage({ message, address }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
     bitcoinAccounts: () => bitcoinAccounts,
     signPsbt: ({ psbtBase64, address, signingIndexes, caipNetworkId }) => call((r) => r.bip122SignPsbt({ psbtBase64, address, signingIndexes, caipNetworkId }), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }),
-    watch(handlers) {
-      const own = { onAccountsChanged: handlers.onAccountsChanged, onDisconnect: handlers.onDisconnect }
-      bip122Watchers.add(own)
-      return () => void bip122Watchers.delete(own)
-    },
   }
 
   const connector = {
@@ -165,12 +142,12 @@ export function createWalletConnectConnector({
     imageUrl: undefined,
     info: { rdns: '' },
     request,
-    getAccounts: () => call((r) => r.getAccounts()),
-    getChainId: () => call((r) => r.getChainId()),
-    isAuthorized: () => call((r) => r.isAuthorized(getPreferredChainId())),
+    getAccounts: () => call((r) => r.getAccounts('eip155')) as Promise<Address[]>,
+    getChainId: async () => Number(parseCaipNetworkId(await call((r) => r.getCaipNetworkId('eip155')))?.reference),
+    isAuthorized: () => call((r) => r.isAuthorized('eip155', getPreferredCaipNetworkId('eip155'))),
     /** Proposes a session: the URI goes into the QR code or a deep link, the approval settles when the wallet answers. */
     async pair(): Promise<Pairing> {
-      const uri = await call((r) => r.pair(getPreferredChainId(), getPreferredSolanaCaipNetworkId(), getPreferredBip122CaipNetworkId()))
+      const uri = await call((r) => r.pair(preferredNetworks()))
       const approval = call((r) => r.approval(uri), { timeoutMs: WALLET_ANSWER_TIMEOUT_MS }).then((approved) => {
         if (approved.bip122) rememberBitcoin(approved.bip122.accounts)
         return approved
@@ -188,8 +165,7 @@ export function createWalletConnectConnector({
     /** Ends the worker (and its socket) and every pending call. */
     destroy: () => {
       watchers.clear()
-      solanaWatchers.clear()
-      bip122Watchers.clear()
+      for (const own of namespaceWatchers.values()) own.clear()
       client.destroy()
     },
     /** The same session's `solana` namespace, a connector of its own for the connection layer. */

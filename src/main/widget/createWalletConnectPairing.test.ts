@@ -64,9 +64,9 @@ describe('WalletConnect pairing lifetime (SPEC §4)', () => {
 
     await vi.advanceTimersByTimeAsync(1_000)
     await pairing.start()
-    answers[1]!.resolve({ accounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'], chainId: 31337 })
+    answers[1]!.resolve({ eip155: { accounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'], caipNetworkId: 'eip155:31337' } })
     await vi.advanceTimersByTimeAsync(0)
-    expect(onApproved).toHaveBeenCalledWith({ accounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'], chainId: 31337 })
+    expect(onApproved).toHaveBeenCalledWith({ eip155: { accounts: ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'], caipNetworkId: 'eip155:31337' } })
   })
 
   it('says so when the relay cannot be reached', async () => {

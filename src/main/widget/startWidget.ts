@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Address } from 'viem'
-import { parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
+import { namespaces, parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
 import { createCore, type Core } from '../core/createCore'
@@ -16,7 +16,7 @@ import { createAnalytics } from './createAnalytics'
 import { createConnectionController } from './createConnectionController'
 import type { ConnectionActions } from './createConnectionActions'
 import type { PairingState } from './createWalletConnectPairing'
-import type { PairingApproval } from '../../shared/protocol/walletConnectApi'
+import type { ApprovedNamespace, PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
 import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 import type { AuthLogin } from './createAuthLogin'
@@ -106,12 +106,8 @@ export function startWidget(
             url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
             icons: config.metadata?.icons ?? [],
           },
-          chainIds: evmNetworks.map((n) => Number(n.id)),
-          solanaCaipNetworkIds: networks.filter((n) => n.chainNamespace === 'solana').map((n) => n.caipNetworkId),
-          bip122CaipNetworkIds: networks.filter((n) => n.chainNamespace === 'bip122').map((n) => n.caipNetworkId),
-          getPreferredChainId: () => Number(parseCaipNetworkId(store.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
-          getPreferredSolanaCaipNetworkId: () => store.getState().namespaces.solana?.activeCaipNetworkId,
-          getPreferredBip122CaipNetworkId: () => store.getState().namespaces.bip122?.activeCaipNetworkId,
+          networks: Object.fromEntries(namespaces.map((ns) => [ns, networks.filter((n) => n.chainNamespace === ns).map((n) => n.caipNetworkId)])),
+          getPreferredCaipNetworkId: (namespace) => store.getState().namespaces[namespace]?.activeCaipNetworkId,
         },
         store,
         onApproved: (result) => void onWalletConnectApproved(result),
@@ -214,13 +210,11 @@ export function startWidget(
   }
 
   /** Successful connection (SPEC §4): the deep link and the recent wallet are stored, CONNECT_SUCCESS is tracked. */
-  const onWalletConnectApproved = async ({ accounts, chainId, solana, bip122 }: PairingApproval) => {
+  const onWalletConnectApproved = async (approval: PairingApproval) => {
     // One approval may carry several families: each one it carries is connected through its side of the session.
-    const approved = [
-      ...(accounts.length > 0 ? [{ ns: 'eip155' as const, accounts: accounts as string[], caipNetworkId: `eip155:${chainId}` as CaipNetworkId }] : []),
-      ...(solana && solana.accounts.length > 0 ? [{ ns: 'solana' as const, accounts: solana.accounts, caipNetworkId: solana.caipNetworkId }] : []),
-      ...(bip122 && bip122.accounts.length > 0 ? [{ ns: 'bip122' as const, accounts: bip122.accounts, caipNetworkId: bip122.caipNetworkId }] : []),
-    ].filter(({ ns }) => connection.getWalletConnect(ns) && store.getState().namespaces[ns]?.status !== 'connected')
+    const approved = (Object.entries(approval) as [ChainNamespace, ApprovedNamespace][])
+      .map(([ns, side]) => ({ ns, ...side }))
+      .filter(({ ns }) => connection.getWalletConnect(ns) && store.getState().namespaces[ns]?.status !== 'connected')
     if (approved.length === 0) return
     const { wcWallet, wcLinking } = store.getState()
     const wallet = wcWallet ?? { id: WALLET_CONNECT_ID, name: 'WalletConnect' }

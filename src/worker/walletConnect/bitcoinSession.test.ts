@@ -72,18 +72,18 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
   afterAll(() => closers.forEach((close) => close()))
 
   /** The WalletConnect worker's API as the page holds it: over a MessageChannel by comlink, its events in `events`. */
-  const setup = async (bip122CaipNetworkIds: string[] = [REGTEST, TESTNET]) => {
+  const setup = async (bip122: string[] = [REGTEST, TESTNET]) => {
     const { port1, port2 } = new MessageChannel()
     expose(createWalletConnectWorkerApi({ storage: memoryStorage() as never }), port2)
     const page: Remote<WalletConnectWorkerApi> = wrap<WalletConnectWorkerApi>(port1)
     const events: SessionEvent[] = []
     const metadata = { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }
-    await page.configure({ projectId: 'test', relayUrl: relay.url, storagePrefix: `dapp-${Math.random()}`, metadata, chainIds: [EIP155], bip122CaipNetworkIds }, proxy((event: SessionEvent) => void events.push(event)))
+    await page.configure({ projectId: 'test', relayUrl: relay.url, storagePrefix: `dapp-${Math.random()}`, metadata, networks: { eip155: [`eip155:${EIP155}`], bip122 } }, proxy((event: SessionEvent) => void events.push(event)))
     closers.push(() => (port1.close(), port2.close()))
     return { page, events }
   }
   const connect = async (page: Remote<WalletConnectWorkerApi>, preferredBip122?: string) => {
-    const uri = await page.pair(undefined, undefined, preferredBip122)
+    const uri = await page.pair({ bip122: preferredBip122 })
     await wallet.pair(uri)
     return page.approval(uri)
   }
@@ -100,19 +100,19 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
     const { page } = await setup()
     const approval = await connect(page, REGTEST)
     const { payment, ordinals } = regtest()
-    expect(approval).toEqual({ accounts: [wallet.address], chainId: EIP155, bip122: { accounts: [payment.address, ordinals.address], caipNetworkId: REGTEST } })
+    expect(approval).toEqual({ eip155: { accounts: [wallet.address], caipNetworkId: `eip155:${EIP155}` }, bip122: { accounts: [payment.address, ordinals.address], caipNetworkId: REGTEST } })
     // The session lists ordinals first, and testnet's addresses (the same keys) beside regtest's.
     const approved = wallet.sessions().at(-1)!.namespaces.bip122!
     expect(approved.accounts).toEqual([`${REGTEST}:${ordinals.address}`, `${REGTEST}:${payment.address}`, `${TESTNET}:${keysOf(TESTNET).ordinals.address}`, `${TESTNET}:${keysOf(TESTNET).payment.address}`])
     expect(approved.methods).toEqual(['getAccountAddresses', 'signMessage', 'signPsbt', 'sendTransfer'])
     expect(approved.events).toEqual(['bip122_addressesChanged'])
-    expect(await page.bip122GetAccounts()).toEqual([payment.address, ordinals.address])
-    expect(await page.getAccounts()).toEqual([wallet.address])
+    expect(await page.getAccounts('bip122')).toEqual([payment.address, ordinals.address])
+    expect(await page.getAccounts('eip155')).toEqual([wallet.address])
 
     // On testnet, testnet's addresses alone.
-    await page.bip122SwitchNetwork(TESTNET)
-    expect(await page.bip122GetCaipNetworkId()).toBe(TESTNET)
-    expect(await page.bip122GetAccounts()).toEqual([keysOf(TESTNET).payment.address, keysOf(TESTNET).ordinals.address])
+    await page.switchNetwork('bip122', TESTNET)
+    expect(await page.getCaipNetworkId('bip122')).toBe(TESTNET)
+    expect(await page.getAccounts('bip122')).toEqual([keysOf(TESTNET).payment.address, keysOf(TESTNET).ordinals.address])
     await page.disconnect()
   }, 30_000)
 
@@ -120,8 +120,8 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
     const { page } = await setup([REGTEST])
     expect((await connect(page, TESTNET)).bip122).toEqual({ accounts: [regtest().payment.address, regtest().ordinals.address], caipNetworkId: REGTEST })
     expect(wallet.sessions().at(-1)!.namespaces.bip122!.chains).toEqual([REGTEST, TESTNET])
-    expect(await page.bip122GetCaipNetworkId(TESTNET)).toBe(REGTEST)
-    await expect(page.bip122SwitchNetwork(TESTNET)).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
+    expect(await page.getCaipNetworkId('bip122', TESTNET)).toBe(REGTEST)
+    await expect(page.switchNetwork('bip122', TESTNET)).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
     await expect(page.bip122SignMessage({ message: 'hi', address: keysOf(TESTNET).payment.address, caipNetworkId: TESTNET })).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
     await page.disconnect()
   }, 30_000)
@@ -172,11 +172,11 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
     // Another network's announcement first: it must not reach the page (events arrive in order).
     await announce([keysOf(TESTNET).ordinals.address], TESTNET)
     await announce([{ address: otherOrdinals!.address }, { address: otherPayment!.address }])
-    await expect.poll(() => events).toEqual([{ type: 'bip122AccountsChanged', accounts: [otherPayment!.address, otherOrdinals!.address] }])
-    expect(await page.bip122GetAccounts()).toEqual([otherPayment!.address, otherOrdinals!.address])
+    await expect.poll(() => events).toEqual([{ type: 'accountsChanged', namespace: 'bip122', accounts: [otherPayment!.address, otherOrdinals!.address] }])
+    expect(await page.getAccounts('bip122')).toEqual([otherPayment!.address, otherOrdinals!.address])
     // Addresses as plain strings, as some wallets send them.
     await announce([regtest().payment.address])
-    await expect.poll(() => events.at(-1)).toEqual({ type: 'bip122AccountsChanged', accounts: [regtest().payment.address] })
+    await expect.poll(() => events.at(-1)).toEqual({ type: 'accountsChanged', namespace: 'bip122', accounts: [regtest().payment.address] })
     await page.disconnect()
   }, 30_000)
 
@@ -186,11 +186,11 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
     const { eip155 } = wallet.sessions().at(-1)!.namespaces
     const updated = await wallet.client.update({ topic: latestTopic(), namespaces: { eip155: eip155! } })
     await updated.acknowledged()
-    await expect.poll(() => events).toContainEqual({ type: 'bip122AccountsChanged', accounts: [] })
-    expect(events.filter((e) => e.type !== 'accountsChanged')).toEqual([{ type: 'bip122AccountsChanged', accounts: [] }])
-    await expect(page.bip122GetAccounts()).rejects.toMatchObject({ code: 'DISCONNECTED' })
+    await expect.poll(() => events).toContainEqual({ type: 'accountsChanged', namespace: 'bip122', accounts: [] })
+    expect(events.filter((e) => e.type !== 'accountsChanged' || e.namespace !== 'eip155')).toEqual([{ type: 'accountsChanged', namespace: 'bip122', accounts: [] }])
+    await expect(page.getAccounts('bip122')).rejects.toMatchObject({ code: 'DISCONNECTED' })
     await expect(page.bip122SignMessage({ message: 'hi', address: regtest().payment.address })).rejects.toMatchObject({ code: 'DISCONNECTED' })
-    expect(await page.getAccounts()).toEqual([wallet.address])
+    expect(await page.getAccounts('eip155')).toEqual([wallet.address])
     expect(await page.request({ method: 'eth_accounts' })).toEqual([wallet.address])
     await page.disconnect()
   }, 30_000)
@@ -232,11 +232,11 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
     hundred[50] = otherOrdinals!.address
     hundred[60] = 42
     await announce(hundred)
-    await expect.poll(() => events).toEqual([{ type: 'bip122AccountsChanged', accounts: [otherPayment!.address] }])
-    expect(await page.bip122GetAccounts()).toEqual([otherPayment!.address])
+    await expect.poll(() => events).toEqual([{ type: 'accountsChanged', namespace: 'bip122', accounts: [otherPayment!.address] }])
+    expect(await page.getAccounts('bip122')).toEqual([otherPayment!.address])
     // The session goes on: its own addresses are back with the next announcement, and they still sign.
     await announce([ordinals.address, payment.address])
-    await expect.poll(() => events.at(-1)).toEqual({ type: 'bip122AccountsChanged', accounts: [payment.address, ordinals.address] })
+    await expect.poll(() => events.at(-1)).toEqual({ type: 'accountsChanged', namespace: 'bip122', accounts: [payment.address, ordinals.address] })
     const signature = await page.bip122SignMessage({ message: 'still here', address: payment.address })
     expect(verifyBip322({ address: payment.address, message: 'still here', signature })).toBe(true)
     await page.disconnect()
@@ -248,13 +248,13 @@ describe('WalletConnect’s bip122 namespace through our relay, from the page’
     const { eip155, bip122 } = wallet.sessions().at(-1)!.namespaces
     const update = async (accounts: string[]) => (await wallet.client.update({ topic: latestTopic(), namespaces: { eip155: eip155!, bip122: { ...bip122!, accounts } } })).acknowledged()
     await update([`${REGTEST}:42`])
-    await expect(page.bip122GetAccounts()).rejects.toMatchObject({ code: 'WALLET_BAD_RESPONSE', details: `The wallet reported an invalid address for ${REGTEST}: 42` })
+    await expect(page.getAccounts('bip122')).rejects.toMatchObject({ code: 'WALLET_BAD_RESPONSE', details: `The wallet reported an invalid address for ${REGTEST}: 42` })
     const hundred = Array.from({ length: 100 }, (_, i) => `${REGTEST}:${fillerAddress(i + 1)}`)
     hundred[0] = `${REGTEST}:${otherPayment!.address}`
     hundred[50] = `${REGTEST}:${otherOrdinals!.address}`
     hundred[60] = `${REGTEST}:42`
     await update(hundred)
-    await expect.poll(() => page.bip122GetAccounts()).toEqual([otherPayment!.address])
+    await expect.poll(() => page.getAccounts('bip122')).toEqual([otherPayment!.address])
     await page.disconnect()
   }, 30_000)
 })

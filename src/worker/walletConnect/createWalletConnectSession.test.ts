@@ -27,7 +27,7 @@ describe('WalletConnect session through our relay, with a real wallet client', (
     const storage = memoryStorage()
     const storagePrefix = `dapp-${Math.random()}`
     const make = () =>
-      createWalletConnectSession({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337, 1], storage: storage as never })
+      createWalletConnectSession({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, networks: { eip155: ['eip155:31337', 'eip155:1'] }, storage: storage as never })
     return { connector: make(), make }
   }
   const connect = async (connector: ReturnType<typeof setup>['connector']) => {
@@ -38,15 +38,15 @@ describe('WalletConnect session through our relay, with a real wallet client', (
 
   it('pairs, signs a message, sends a transaction that lands, and answers accounts and chain from the session', async () => {
     const { connector } = setup()
-    expect(await connector.isAuthorized()).toBe(false)
-    expect(await connect(connector)).toEqual({ accounts: [wallet.address], chainId: 31337 })
-    expect(await connector.request({ method: 'eth_accounts' })).toEqual([wallet.address])
-    expect(await connector.request({ method: 'eth_chainId' })).toBe('0x7a69')
+    expect(await connector.isAuthorized('eip155')).toBe(false)
+    expect(await connect(connector)).toEqual({ eip155: { accounts: [wallet.address], caipNetworkId: 'eip155:31337' } })
+    expect(await connector.eip155.request({ method: 'eth_accounts' })).toEqual([wallet.address])
+    expect(await connector.eip155.request({ method: 'eth_chainId' })).toBe('0x7a69')
 
-    const signature = await connector.request<Hex>({ method: 'personal_sign', params: [toHex('hello Tessera'), wallet.address] })
+    const signature = await connector.eip155.request<Hex>({ method: 'personal_sign', params: [toHex('hello Tessera'), wallet.address] })
     expect(await verifyMessage({ address: wallet.address, message: 'hello Tessera', signature })).toBe(true)
 
-    const hash = await connector.request<Hex>({ method: 'eth_sendTransaction', params: [{ from: wallet.address, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }] })
+    const hash = await connector.eip155.request<Hex>({ method: 'eth_sendTransaction', params: [{ from: wallet.address, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }] })
     const receipt = await createPublicClient({ transport: http(anvil.rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 50 })
     expect(receipt.status).toBe('success')
     await connector.disconnect()
@@ -58,7 +58,7 @@ describe('WalletConnect session through our relay, with a real wallet client', (
     await expect(connect(connector)).rejects.toMatchObject({ code: 'USER_REJECTED' })
     await connect(connector)
     wallet.declineNextRequest()
-    await expect(connector.request({ method: 'personal_sign', params: ['0x68', wallet.address] })).rejects.toMatchObject({ code: 'USER_REJECTED', rpcCode: 4001 })
+    await expect(connector.eip155.request({ method: 'personal_sign', params: ['0x68', wallet.address] })).rejects.toMatchObject({ code: 'USER_REJECTED', rpcCode: 4001 })
     await connector.disconnect()
   }, 30_000)
 
@@ -66,30 +66,30 @@ describe('WalletConnect session through our relay, with a real wallet client', (
     const { connector, make } = setup()
     await connect(connector)
     const reloaded = make()
-    expect(await reloaded.isAuthorized()).toBe(true)
-    expect(await reloaded.getAccounts()).toEqual([wallet.address])
+    expect(await reloaded.isAuthorized('eip155')).toBe(true)
+    expect(await reloaded.getAccounts('eip155')).toEqual([wallet.address])
     const ended = new Promise<void>((resolve) => reloaded.watch({ onDisconnect: resolve }))
     await wallet.disconnectAll()
     await ended
-    await expect(reloaded.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 'DISCONNECTED' })
+    await expect(reloaded.eip155.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 'DISCONNECTED' })
   }, 30_000)
 
   it('switches among the approved chains without a round trip, and asks the wallet about others', async () => {
     const { connector } = setup()
     await connect(connector)
-    const changes: number[] = []
-    connector.watch({ onChainChanged: (id) => changes.push(id) })
-    await expect(connector.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1' }] })).rejects.toMatchObject({ rpcCode: 4902 })
+    const changes: string[] = []
+    connector.watch({ onNetworkChanged: (namespace, id) => changes.push(`${namespace} ${id}`) })
+    await expect(connector.eip155.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x1' }] })).rejects.toMatchObject({ rpcCode: 4902 })
     expect(changes).toEqual([])
     const asked = wallet.requests.length
-    await connector.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a69' }] })
-    expect(changes).toEqual([31337])
+    await connector.eip155.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a69' }] })
+    expect(changes).toEqual(['eip155 eip155:31337'])
     expect(wallet.requests.length).toBe(asked)
     await connector.disconnect()
   }, 30_000)
 
   it('names the relay it could not reach', async () => {
-    const connector = createWalletConnectSession({ projectId: 'test', relayUrl: 'ws://127.0.0.1:9', relayTimeoutMs: 500, storagePrefix: 'down', metadata: { name: 'd', description: 'd', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337], storage: memoryStorage() as never })
+    const connector = createWalletConnectSession({ projectId: 'test', relayUrl: 'ws://127.0.0.1:9', relayTimeoutMs: 500, storagePrefix: 'down', metadata: { name: 'd', description: 'd', url: 'http://127.0.0.1', icons: [] }, networks: { eip155: ['eip155:31337'] }, storage: memoryStorage() as never })
     await expect(connector.pair()).rejects.toMatchObject({ code: 'WALLETCONNECT_UNAVAILABLE', shortMessage: 'Could not reach the WalletConnect relay', details: 'ws://127.0.0.1:9: no answer in 500 ms' })
   }, 30_000)
 })

@@ -63,27 +63,27 @@ describe('WalletConnect’s solana namespace through our relay, with a real wall
     relay.close()
   })
 
-  const setup = (solanaCaipNetworkIds: string[] = [MAINNET, DEVNET, TESTNET]) => {
+  const setup = (solana: string[] = [MAINNET, DEVNET, TESTNET]) => {
     const storage = memoryStorage()
     const storagePrefix = `dapp-${Math.random()}`
     const make = () =>
-      createWalletConnectSession({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, chainIds: [31337], solanaCaipNetworkIds, storage: storage as never })
+      createWalletConnectSession({ projectId: 'test', relayUrl: relay.url, storagePrefix, metadata: { name: 'dApp', description: 'dApp', url: 'http://127.0.0.1', icons: [] }, networks: { eip155: ['eip155:31337'], solana }, storage: storage as never })
     return { session: make(), make }
   }
   const connect = async (session: ReturnType<typeof setup>['session'], by: NodeWallet = wallet, preferredSolana?: string) => {
-    const pairing = await session.pair(undefined, preferredSolana)
+    const pairing = await session.pair({ solana: preferredSolana })
     await by.pair(pairing.uri)
     return pairing.approval
   }
 
   it('proposes solana beside eip155, and the approval carries both namespaces', async () => {
     const { session } = setup()
-    expect(await connect(session, wallet, DEVNET)).toEqual({ accounts: [wallet.address], chainId: 31337, solana: { accounts: [wallet.solanaAddress], caipNetworkId: DEVNET } })
+    expect(await connect(session, wallet, DEVNET)).toEqual({ eip155: { accounts: [wallet.address], caipNetworkId: 'eip155:31337' }, solana: { accounts: [wallet.solanaAddress], caipNetworkId: DEVNET } })
     const [approved] = wallet.sessions().slice(-1)
     expect(approved!.requiredNamespaces).toEqual({})
     expect(approved!.namespaces.solana).toEqual({ chains: [MAINNET, DEVNET], accounts: [`${MAINNET}:${wallet.solanaAddress}`, `${DEVNET}:${wallet.solanaAddress}`], methods: ['solana_signMessage', 'solana_signTransaction', 'solana_signAndSendTransaction'], events: [] })
-    expect(await session.solana.getAccounts()).toEqual([wallet.solanaAddress])
-    expect(await session.getAccounts()).toEqual([wallet.address])
+    expect(await session.getAccounts('solana')).toEqual([wallet.solanaAddress])
+    expect(await session.getAccounts('eip155')).toEqual([wallet.address])
     await session.disconnect()
   }, 30_000)
 
@@ -143,31 +143,31 @@ describe('WalletConnect’s solana namespace through our relay, with a real wall
   it('leaves solana undefined when the wallet approves eip155 only, and answers Solana calls with DISCONNECTED', async () => {
     const { session } = setup()
     const approval = await connect(session, evmOnlyWallet)
-    expect(approval).toEqual({ accounts: [evmOnlyWallet.address], chainId: 31337 })
+    expect(approval).toEqual({ eip155: { accounts: [evmOnlyWallet.address], caipNetworkId: 'eip155:31337' } })
     expect(approval.solana).toBeUndefined()
     expect(evmOnlyWallet.sessions().at(-1)!.namespaces.solana).toBeUndefined()
-    await expect(session.solana.getAccounts()).rejects.toMatchObject({ code: 'DISCONNECTED' })
+    await expect(session.getAccounts('solana')).rejects.toMatchObject({ code: 'DISCONNECTED' })
     await expect(session.solana.signMessage({ message: new Uint8Array([1]), address: wallet.solanaAddress })).rejects.toMatchObject({ code: 'DISCONNECTED' })
-    expect(await session.request({ method: 'eth_accounts' })).toEqual([evmOnlyWallet.address])
+    expect(await session.eip155.request({ method: 'eth_accounts' })).toEqual([evmOnlyWallet.address])
     await session.disconnect()
   }, 30_000)
 
-  it('takes a wallet approving Solana only: no eip155 account, the asked chain, and eip155 calls DISCONNECTED', async () => {
+  it('takes a wallet approving Solana only: no eip155 side in the approval, and eip155 calls DISCONNECTED', async () => {
     const { session, make } = setup()
-    expect(await connect(session, solanaOnlyWallet)).toEqual({ accounts: [], chainId: 31337, solana: { accounts: [solanaOnlyWallet.solanaAddress], caipNetworkId: DEVNET } })
-    await expect(session.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 'DISCONNECTED' })
+    expect(await connect(session, solanaOnlyWallet)).toEqual({ solana: { accounts: [solanaOnlyWallet.solanaAddress], caipNetworkId: DEVNET } })
+    await expect(session.eip155.request({ method: 'eth_accounts' })).rejects.toMatchObject({ code: 'DISCONNECTED' })
     const signature = await session.solana.signMessage({ message: new Uint8Array([7]), address: solanaOnlyWallet.solanaAddress })
     expect(ed25519.verify(signature, new Uint8Array([7]), base58.decode(solanaOnlyWallet.solanaAddress))).toBe(true)
     const reloaded = make()
-    expect(await reloaded.isAuthorized()).toBe(false)
-    expect(await reloaded.solana.isAuthorized()).toBe(true)
-    expect(await reloaded.solana.getAccounts()).toEqual([solanaOnlyWallet.solanaAddress])
+    expect(await reloaded.isAuthorized('eip155')).toBe(false)
+    expect(await reloaded.isAuthorized('solana')).toBe(true)
+    expect(await reloaded.getAccounts('solana')).toEqual([solanaOnlyWallet.solanaAddress])
     await reloaded.disconnect()
   }, 30_000)
 
   it('proposes eip155 alone when the host configured no Solana cluster', async () => {
     const { session } = setup([])
-    expect(await connect(session)).toEqual({ accounts: [wallet.address], chainId: 31337 })
+    expect(await connect(session)).toEqual({ eip155: { accounts: [wallet.address], caipNetworkId: 'eip155:31337' } })
     expect(wallet.sessions().at(-1)!.namespaces.solana).toBeUndefined()
     await session.disconnect()
   }, 30_000)
@@ -175,12 +175,12 @@ describe('WalletConnect’s solana namespace through our relay, with a real wall
   it('switches among approved clusters without a round trip, and refuses others with CHAIN_NOT_SUPPORTED', async () => {
     const { session } = setup()
     expect((await connect(session)).solana?.caipNetworkId).toBe(MAINNET)
-    expect(await session.solana.getCaipNetworkId(DEVNET)).toBe(DEVNET)
-    expect(await session.solana.getCaipNetworkId(TESTNET)).toBe(MAINNET)
+    expect(await session.getCaipNetworkId('solana', DEVNET)).toBe(DEVNET)
+    expect(await session.getCaipNetworkId('solana', TESTNET)).toBe(MAINNET)
     const asked = wallet.requests.length
-    await session.solana.switchNetwork(DEVNET)
-    expect(await session.solana.getCaipNetworkId()).toBe(DEVNET)
-    await expect(session.solana.switchNetwork(TESTNET)).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
+    await session.switchNetwork('solana', DEVNET)
+    expect(await session.getCaipNetworkId('solana')).toBe(DEVNET)
+    await expect(session.switchNetwork('solana', TESTNET)).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
     await expect(session.solana.signMessage({ message: new Uint8Array([1]), address: wallet.solanaAddress, caipNetworkId: TESTNET })).rejects.toMatchObject({ code: 'CHAIN_NOT_SUPPORTED' })
     expect(wallet.requests.length).toBe(asked)
     await session.disconnect()
@@ -199,28 +199,28 @@ describe('WalletConnect’s solana namespace through our relay, with a real wall
     const { session, make } = setup()
     await connect(session, wallet, DEVNET)
     const reloaded = make()
-    expect(await reloaded.solana.isAuthorized(DEVNET)).toBe(true)
-    expect(await reloaded.isAuthorized()).toBe(true)
-    expect(await reloaded.solana.getAccounts()).toEqual([wallet.solanaAddress])
-    expect(await reloaded.solana.getCaipNetworkId()).toBe(DEVNET)
+    expect(await reloaded.isAuthorized('solana', DEVNET)).toBe(true)
+    expect(await reloaded.isAuthorized('eip155')).toBe(true)
+    expect(await reloaded.getAccounts('solana')).toEqual([wallet.solanaAddress])
+    expect(await reloaded.getCaipNetworkId('solana')).toBe(DEVNET)
 
     const changes: string[][] = []
-    const ended = new Promise<void>((resolve) => reloaded.watch({ onSolanaAccountsChanged: (accounts) => changes.push(accounts), onDisconnect: resolve }))
+    const ended = new Promise<void>((resolve) => reloaded.watch({ onAccountsChanged: (namespace, accounts) => namespace === 'solana' && changes.push(accounts), onDisconnect: resolve }))
     const topic = wallet.sessions().at(-1)!.topic
     const { eip155, solana } = wallet.sessions().at(-1)!.namespaces
     const next = deriveSolanaDevKey('tessera-wc-test-next').address
     const updated = await wallet.client.update({ topic, namespaces: { eip155: eip155!, solana: { ...solana!, accounts: [`${DEVNET}:${next}`] } } })
     await updated.acknowledged()
     await expect.poll(() => changes).toEqual([[next]])
-    expect(await reloaded.solana.getAccounts()).toEqual([next])
+    expect(await reloaded.getAccounts('solana')).toEqual([next])
     const dropped = await wallet.client.update({ topic, namespaces: { eip155: eip155! } })
     await dropped.acknowledged()
     await expect.poll(() => changes).toEqual([[next], []])
-    await expect(reloaded.solana.getAccounts()).rejects.toMatchObject({ code: 'DISCONNECTED' })
-    expect(await reloaded.getAccounts()).toEqual([wallet.address])
+    await expect(reloaded.getAccounts('solana')).rejects.toMatchObject({ code: 'DISCONNECTED' })
+    expect(await reloaded.getAccounts('eip155')).toEqual([wallet.address])
 
     await wallet.disconnectAll()
     await ended
-    await expect(reloaded.solana.getAccounts()).rejects.toMatchObject({ code: 'DISCONNECTED' })
+    await expect(reloaded.getAccounts('solana')).rejects.toMatchObject({ code: 'DISCONNECTED' })
   }, 30_000)
 })
