@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { checkReady } from './checkReady'
 import { errorBody, escapeForLog, originNotAllowed, resolveLimits, type ApiConfig } from './config'
 import { analyticsRoutes } from './routes/analytics'
 import { assetRoutes } from './routes/assets'
@@ -8,6 +9,7 @@ import { historyRoutes } from './routes/history'
 import { createHistoryCache, HISTORY_CACHE_MS } from './routes/historyCache'
 import { nameRoutes } from './routes/names'
 import { onrampRoutes } from './routes/onramp'
+import { rpcRoutes } from './routes/rpc'
 import { sessionRoutes } from './routes/sessions'
 import { createEvmSignatureVerifier } from './routes/signInMessage'
 import { findUnsafeUrl } from './routes/validate'
@@ -15,7 +17,7 @@ import { requestBodyLimit } from './requestBodyLimit'
 import { walletRoutes } from './routes/wallets'
 
 /** Paths that need no project id. */
-const openPaths = new Set(['/health'])
+const openPaths = new Set(['/health', '/ready'])
 
 /**
  * The data service's HTTP app (SPEC §7): blockchain data, names, history, swaps, wallet registry, network and token
@@ -36,6 +38,8 @@ export function createApiApp(appConfig: ApiConfig): Hono {
   }
   const app = new Hono()
   const projects = new Map(config.projects.map((p) => [p.id, { ...p, origins: new Set(p.allowedOrigins) }]))
+  // The hosted RPC endpoint answers every refusal as JSON-RPC (origins, projects, its larger bodies): before the middleware.
+  app.route('/', rpcRoutes(config))
 
   // CORS per project: the preflight carries the query string, so each project answers for its own origins only. A
   // page of another origin is refused with the way out named (a browser shows it in the network panel).
@@ -87,7 +91,15 @@ export function createApiApp(appConfig: ApiConfig): Hono {
     return next()
   })
 
-  app.get('/health', (c) => c.json({ status: 'ok', service: 'tessera-api', database: config.db.kind }))
+  // Liveness, and which instance indexes; readiness: not shutting down, and the database answers.
+  app.get('/health', (c) => {
+    const indexerRole = config.instance?.indexerRole
+    return c.json({ status: 'ok', service: 'tessera-api', database: config.db.kind, ...(indexerRole && { indexer: indexerRole }) })
+  })
+  app.get('/ready', async (c) => {
+    const ready = await checkReady({ db: config.db, isDraining: config.instance?.isDraining ?? false })
+    return ready.isReady ? c.json({ status: 'ready', database: config.db.kind }) : c.json({ status: 'unavailable', reason: ready.reason }, 503)
+  })
   app.get('/v1/supported-chains', (c) => c.json({ http: config.chains.map((chain) => `eip155:${chain.chainId}`), ws: [] }))
   app.route('/', balanceRoutes(config))
   app.route('/', nameRoutes(config))

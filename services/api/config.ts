@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { Database } from './db/createDatabase'
+import type { LeaderRole } from './db/leaderLock'
 import type { OnrampProvider } from './onramp/provider'
 import type { OnrampProviderConfig } from './onramp/providers'
 import type { HistoryCache } from './routes/historyCache'
@@ -63,6 +64,8 @@ export type ApiConfig = {
    * its X-Forwarded-For names (the visitor's IP, which an on-ramp provider such as Coinbase asks with a checkout).
    */
   trustedProxies?: readonly string[]
+  /** The hosted RPC endpoint (`/v1/?chainId=&projectId=`, routes/rpc.ts); every field has a default (`defaultRpcConfig`). */
+  rpc?: Partial<RpcConfig>
   /** Providers made by the caller instead of from `onramp` (tests with a stand-in `fetch`). */
   onrampProviders?: readonly OnrampProvider[]
   now?: () => number
@@ -87,6 +90,45 @@ export type ApiConfig = {
    * (createEvmSignatureVerifier: one client per chain, shared by both routes).
    */
   evmSignatureVerifier?: VerifyEvmSignature
+  /** What startApiServer tells the app about the running instance, for `/health` and `/ready`. */
+  instance?: ApiInstanceState
+}
+
+/** The running instance as its health and readiness answers show it. */
+export type ApiInstanceState = {
+  /** Whether it indexes (`leader`) or another instance does (`follower`); undefined when there is no chain to index. */
+  readonly indexerRole: LeaderRole | undefined
+  /** True once it is shutting down: `/ready` answers 503 so a load balancer sends it nothing new. */
+  readonly isDraining: boolean
+}
+
+/** A chain the hosted RPC endpoint serves, and its upstream nodes: the first is asked first while it answers. */
+export type RpcChain = { chainId: number; upstreams: readonly string[] }
+
+/** The hosted RPC endpoint (SPEC §7): which chains it serves, how much a project may ask, how long a node may take. */
+export type RpcConfig = {
+  /** The chains served; by default each of `chains`, forwarded to its `rpcUrl`. */
+  chains?: readonly RpcChain[]
+  /** HTTP requests a project may make per minute, a batch counting once, counted by every instance together. */
+  requestsPerMinute: number
+  /** Largest request body; a batch may also hold at most 1,000 calls (SPEC §7). */
+  bodyBytes: number
+  /** Final answers kept (chain ids, blocks and receipts by hash), least recently used dropped first: entries and bytes. */
+  cacheEntries: number
+  cacheBytes: number
+  /** One node's time to answer a call before the next is asked, and the call's whole budget across nodes and rounds. */
+  attemptTimeoutMs: number
+  callTimeoutMs: number
+}
+
+/** The hosted RPC endpoint's bounds when the configuration sets none. */
+export const defaultRpcConfig: Omit<RpcConfig, 'chains'> = {
+  requestsPerMinute: 6_000,
+  bodyBytes: 1_048_576,
+  cacheEntries: 10_000,
+  cacheBytes: 8 * 1_024 * 1_024,
+  attemptTimeoutMs: 5_000,
+  callTimeoutMs: 15_000,
 }
 
 export type ApiLimits = {

@@ -1,5 +1,6 @@
 import { BlockNotFoundError, createPublicClient, getAddress, http, parseAbiItem, type Address, type Hash, type Hex, type PublicClient } from 'viem'
 import type { ServiceChain } from './config'
+import { createRepeatingTask } from './createRepeatingTask'
 import type { Database } from './db/createDatabase'
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
@@ -87,9 +88,6 @@ export function createIndexer({ db, chain, pollIntervalMs = 1_000, maxBlocksPerT
   const keptRecentBlocks = BigInt(Math.max(1, recentBlocks))
   // Hashes below this height are pruned already. It starts at 0, so the first write prunes what an earlier run kept.
   let prunedBelow = 0n
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let running: Promise<number> | undefined
-  let isStopped = true
 
   const hashAt = async (number: bigint) => (await client.getBlock({ blockNumber: number }).catch(undefinedIfMissing))?.hash
 
@@ -242,15 +240,15 @@ export function createIndexer({ db, chain, pollIntervalMs = 1_000, maxBlocksPerT
     return next
   }
 
-  const loop = async () => {
-    if (isStopped) return
-    running = tick().catch((error: unknown) => {
-      onError(error)
-      return 0
-    })
-    const indexed = await running
-    if (!isStopped) timer = setTimeout(loop, indexed > 0 ? 0 : pollIntervalMs)
-  }
+  // At once again while there are blocks to index, else after the poll interval.
+  const polling = createRepeatingTask({
+    run: () =>
+      tick().catch((error: unknown) => {
+        onError(error)
+        return 0
+      }),
+    delayMs: (indexed) => (indexed > 0 ? 0 : pollIntervalMs),
+  })
 
   return {
     tick,
@@ -258,16 +256,8 @@ export function createIndexer({ db, chain, pollIntervalMs = 1_000, maxBlocksPerT
     async catchUp() {
       while ((await tick()) > 0);
     },
-    start() {
-      if (!isStopped) return
-      isStopped = false
-      void loop()
-    },
-    async stop() {
-      isStopped = true
-      clearTimeout(timer)
-      await running
-    },
+    start: polling.start,
+    stop: polling.stop,
   }
 }
 

@@ -1,5 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono, type Context } from 'hono'
+import { checkReady } from '../api/checkReady'
 import { escapeForLog } from '../api/config'
 import { requestBodyLimit } from '../api/requestBodyLimit'
 import { findUnsafeUrl } from '../api/routes/validate'
@@ -15,6 +16,9 @@ import { socialRoutes } from './routes/social'
 import { testingRoutes } from './routes/testing'
 import { createCodeHasher } from './secrets'
 import type { AuthDeps, AuthEnv } from './deps'
+
+/** A load balancer's liveness and readiness checks: never rate limited. */
+const probePaths = new Set(['/health', '/ready'])
 
 /** Pages a person opens from a mail or a provider's redirect: not called by the frame, so no Origin or project rules. */
 export const pagePaths = new Set(['/v1/social/callback', '/v1/email/device/approve'])
@@ -98,7 +102,8 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
       waiters++
       try {
         const deadline = performance.now() + limits.longPollMs
-        while (performance.now() + limits.pollIntervalMs < deadline && !c.req.raw.signal.aborted) {
+        // A draining instance lets its waits go at once: the frame asks again, and a load balancer sends it elsewhere.
+        while (performance.now() + limits.pollIntervalMs < deadline && !c.req.raw.signal.aborted && !config.instance?.isDraining) {
           await new Promise((resolve) => setTimeout(resolve, limits.pollIntervalMs))
           result = await step()
           if (result.done) return result.value
@@ -128,7 +133,12 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
       c.header('access-control-allow-origin', origin)
       c.header('vary', 'origin', { append: true })
     }
-    if (c.req.path !== '/health' && !requestLimiter.take(ip)) return userError(c, 'AUTH_RATE_LIMITED', { n: 1 }, { 'retry-after': '60' })
+    if (!probePaths.has(c.req.path)) {
+      if (!requestLimiter.take(ip)) return userError(c, 'AUTH_RATE_LIMITED', { n: 1 }, { 'retry-after': '60' })
+      // The instance's bucket spares the database a flood; the window in the database holds the allowance across instances.
+      const exceeded = await allowances.count([{ key: `requests:ip:${ip}`, max: limits.requestsPerIpPerMinute, windowMs: 60_000 }])
+      if (exceeded) throw refuseLimit('AUTH_RATE_LIMITED', exceeded.retryAfterMs)
+    }
     await next()
   })
 
@@ -175,6 +185,10 @@ export async function createAuthApp(config: AuthConfig): Promise<Hono<AuthEnv>> 
   })
 
   app.get('/health', (c) => c.json({ status: 'ok', service: 'tessera-auth', database: db.kind }))
+  app.get('/ready', async (c) => {
+    const ready = await checkReady({ db, isDraining: config.instance?.isDraining ?? false })
+    return ready.isReady ? c.json({ status: 'ready', database: db.kind }) : c.json({ status: 'unavailable', reason: ready.reason }, 503)
+  })
   app.route('/', emailRoutes(deps))
   app.route('/', sessionRoutes(deps))
   app.route('/', socialRoutes(deps))

@@ -71,9 +71,12 @@ export type AuthLimits = {
   /** Social and Farcaster sign-ins started per IP per window. */
   loginStartsPerIp: number
   loginStartWindowMs: number
-  /** Requests per IP per minute, any route (in memory, per instance). */
+  /**
+   * Requests per IP per minute, any route, counted by every instance together (a window per minute in the database),
+   * after a token bucket of the same size in each instance's memory that spares the database a flood.
+   */
   requestsPerIpPerMinute: number
-  /** IPs the in-memory limiter remembers; past it the least recent go. */
+  /** IPs each instance's token bucket remembers; past it the least recent go. */
   rateLimiterEntries: number
   /** A session's lifetime from login. */
   sessionTtlMs: number
@@ -147,6 +150,8 @@ export type AuthConfig = {
   now?: () => number
   /** Error lines (default console.error); each goes through escapeForLog. */
   log?: (line: string) => void
+  /** What startAuthServer tells the app about the running instance: once it drains, `/ready` answers 503 and long polls end. */
+  instance?: { readonly isDraining: boolean }
 }
 
 export const resolveAuthLimits = (limits: Partial<AuthLimits> = {}): AuthLimits => ({ ...defaultAuthLimits, ...limits })

@@ -5,19 +5,22 @@ export type Allowance = { key: string; max: number; windowMs: number }
 /** What a refused allowance says: how long until its window ends. */
 export type Exceeded = { retryAfterMs: number }
 
+/** The tables of fixed windows: the auth service's, and the data service's hosted RPC endpoint's. */
+export type RateWindowsTable = 'auth_rate_windows' | 'rpc_rate_windows'
+
 const windowOf = (nowMs: number, windowMs: number) => Math.floor(nowMs / windowMs) * windowMs
 
 /**
  * Fixed-window counters kept in the database, so every instance of the service counts together.
  * `check` looks without counting; `count` adds one to each and answers the first that is now past its max.
  */
-export function createAllowances(db: Queryable, now: () => number) {
+export function createAllowances(db: Queryable, now: () => number, { table = 'auth_rate_windows' }: { table?: RateWindowsTable } = {}) {
   return {
     async check(allowances: readonly Allowance[]): Promise<Exceeded | undefined> {
       const nowMs = now()
       for (const { key, max, windowMs } of allowances) {
         const start = windowOf(nowMs, windowMs)
-        const [row] = await db.query<{ count: number }>('select count from auth_rate_windows where key = $1 and window_start = $2', [key, start])
+        const [row] = await db.query<{ count: number }>(`select count from ${table} where key = $1 and window_start = $2`, [key, start])
         if (row && Number(row.count) >= max) return { retryAfterMs: start + windowMs - nowMs }
       }
       return undefined
@@ -28,8 +31,8 @@ export function createAllowances(db: Queryable, now: () => number) {
       for (const { key, max, windowMs } of allowances) {
         const start = windowOf(nowMs, windowMs)
         const [row] = await db.query<{ count: number }>(
-          `insert into auth_rate_windows (key, window_start, window_end, count) values ($1, $2, $3, 1)
-           on conflict (key, window_start) do update set count = auth_rate_windows.count + 1 returning count`,
+          `insert into ${table} (key, window_start, window_end, count) values ($1, $2, $3, 1)
+           on conflict (key, window_start) do update set count = ${table}.count + 1 returning count`,
           [key, start, start + windowMs],
         )
         if (!exceeded && Number(row!.count) > max) exceeded = { retryAfterMs: start + windowMs - nowMs }

@@ -1,6 +1,6 @@
-import type { ServerType } from '@hono/node-server'
 import { listen } from '../listen'
 import { escapeForLog } from '../api/config'
+import { drainServer } from '../api/drainServer'
 import type { Queryable } from '../api/db/createDatabase'
 import { createAuthApp } from './app'
 import { resolveAuthLimits, type AuthConfig } from './config'
@@ -18,13 +18,23 @@ export async function pruneAuthTables(db: Queryable, { nowMs, cooldownMs }: { no
 
 /**
  * Starts the auth service on host:port and resolves once it listens; expired rows are pruned every
- * `limits.pruneIntervalMs`. stop() ends the server and the mailer, not the database (the data service shares it).
+ * `limits.pruneIntervalMs`. Every instance on one database shares codes, throttles, allowances and sessions (all in
+ * the database). stop() drains: `/ready` answers 503, long polls end at once (the frame asks again), requests under
+ * way have `drainMs` to finish; then the mailer is closed, not the database (the data service shares it).
  * @example const auth = await startAuthServer({ port: 8791, db, publicUrl, frameOrigins, projects, mailer })
  */
-export async function startAuthServer({ host = '127.0.0.1', port, ...config }: AuthConfig & { host?: string; port: number }): Promise<AuthServer> {
+export async function startAuthServer({ host = '127.0.0.1', port, drainMs = 5_000, ...config }: AuthConfig & { host?: string; port: number; drainMs?: number }): Promise<AuthServer> {
   const { log = console.error, now = Date.now } = config
   const limits = resolveAuthLimits(config.limits)
-  const app = await createAuthApp(config)
+  let isDraining = false
+  const app = await createAuthApp({
+    ...config,
+    instance: {
+      get isDraining() {
+        return isDraining
+      },
+    },
+  })
   const prune = () => pruneAuthTables(config.db, { nowMs: now(), cooldownMs: limits.resendCooldownMs }).catch((error: unknown) => log(escapeForLog(`auth service: pruning failed: ${(error as Error)?.message ?? String(error)}`)))
   await prune()
   const server = await listen({ fetch: app.fetch, host, port, limits })
@@ -34,10 +44,9 @@ export async function startAuthServer({ host = '127.0.0.1', port, ...config }: A
   return {
     url: `http://${host}:${bound}`,
     async stop() {
+      isDraining = true
       clearInterval(pruneTimer)
-      // Long polls would hold close() for up to their 25 s: end every connection now.
-      ;(server as ServerType & { closeAllConnections?: () => void }).closeAllConnections?.()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await drainServer(server, { graceMs: drainMs })
       config.mailer.close()
     },
   }

@@ -6,10 +6,10 @@ import { pathToFileURL } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import type { Database, PreparedParam } from './database'
+import type { Database, DatabaseConnection, PreparedParam } from './database'
 import { migrate } from './migrations'
 
-export type { Database, PreparedParam, Queryable } from './database'
+export type { Database, DatabaseConnection, PreparedParam, Queryable } from './database'
 
 /**
  * PGlite's memory: PostgreSQL's defaults size its buffer cache for a server (shared_buffers 128 MB, inside the WASM
@@ -96,11 +96,41 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
+/** One PostgreSQL connection outside the pool; it tells its listener once when the server ends it or it fails. */
+async function openPostgresConnection(connectionString: string): Promise<DatabaseConnection> {
+  const client = new pg.Client({ connectionString, keepAlive: true })
+  let lostWith: Error | undefined
+  let onLost = (_error: Error) => {}
+  const lose = (error: Error) => {
+    if (lostWith) return
+    lostWith = error
+    onLost(error)
+  }
+  client.on('error', lose)
+  client.on('end', () => lose(new Error('The connection to PostgreSQL ended')))
+  await client.connect()
+  return {
+    query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+    onLost(listener) {
+      onLost = listener
+      if (lostWith) listener(lostWith)
+    },
+    async close() {
+      lostWith ??= new Error('closed')
+      await client.end()
+    },
+  }
+}
+
 async function openPostgres(connectionString: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: 8 })
+  // An idle pooled connection that the server ended (a restart, a terminated backend) is dropped by the pool and the
+  // next query opens another; without a listener, its 'error' event would end the process.
+  pool.on('error', () => {})
   await pool.query('select 1')
   return {
     kind: 'postgres',
+    openConnection: () => openPostgresConnection(connectionString),
     query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
     // node-postgres prepares a named statement once per pooled connection.
     prepared: async <T>(name: string, sql: string, params: readonly PreparedParam[]) => {

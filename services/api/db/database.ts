@@ -15,4 +15,16 @@ export type Database = Queryable & {
   transaction<T>(run: (tx: Queryable) => Promise<T>): Promise<T>
   close(): Promise<void>
   kind: 'pglite' | 'postgres'
+  /**
+   * PostgreSQL only: a connection of its own, outside the pool, for what lives as long as a connection does (a
+   * session's advisory lock). PGlite is one process's: there is nothing to share, so it has none.
+   */
+  openConnection?: () => Promise<DatabaseConnection>
+}
+
+/** One connection to PostgreSQL, outside the pool (see `Database.openConnection`). */
+export type DatabaseConnection = Queryable & {
+  /** Called once when the connection is lost: the server ended it, or it failed. Not called after close(). */
+  onLost(listener: (error: Error) => void): void
+  close(): Promise<void>
 }

@@ -1,3 +1,4 @@
+import { applyMigrations } from './applyMigrations'
 import type { Database } from './database'
 
 /** Schema changes in order; each runs once, in a transaction, recorded in schema_migrations. */
@@ -137,16 +138,16 @@ export const migrations: readonly string[] = [
    create index onramp_events_age on onramp_events (received_at)`,
   // History marks the transfers that paid a purchase: completed orders found by their transaction.
   `create index onramp_orders_paid on onramp_orders (lower(tx_hash)) where status = 'completed'`,
+  // The hosted RPC endpoint's requests per project, counted by every instance together (services/auth/rateLimits.ts).
+  `create table rpc_rate_windows (
+     key text not null,
+     window_start bigint not null,
+     window_end bigint not null,
+     count integer not null,
+     primary key (key, window_start)
+   );
+   create index rpc_rate_windows_end on rpc_rate_windows (window_end)`,
 ]
 
-export async function migrate(db: Database) {
-  await db.query('create table if not exists schema_migrations (version integer primary key, applied_at timestamptz not null default now())')
-  const applied = new Set((await db.query<{ version: number }>('select version from schema_migrations')).map((r) => Number(r.version)))
-  for (const [index, sql] of migrations.entries()) {
-    if (applied.has(index + 1)) continue
-    await db.transaction(async (tx) => {
-      for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement)
-      await tx.query('insert into schema_migrations (version) values ($1)', [index + 1])
-    })
-  }
-}
+/** Brings the data service's tables up to date; safe to run from every instance at once (see applyMigrations). */
+export const migrate = (db: Database) => applyMigrations(db, { versionsTable: 'schema_migrations', migrations })

@@ -1,3 +1,4 @@
+import { applyMigrations } from '../../api/db/applyMigrations'
 import type { Database } from '../../api/db/createDatabase'
 
 /**
@@ -95,15 +96,5 @@ export const authMigrations: readonly string[] = [
    )`,
 ]
 
-/** Brings the auth tables up to date; safe to run from every instance at start (each version runs once). */
-export async function migrateAuth(db: Database) {
-  await db.query('create table if not exists auth_schema_migrations (version integer primary key, applied_at timestamptz not null default now())')
-  const applied = new Set((await db.query<{ version: number }>('select version from auth_schema_migrations')).map((r) => Number(r.version)))
-  for (const [index, sql] of authMigrations.entries()) {
-    if (applied.has(index + 1)) continue
-    await db.transaction(async (tx) => {
-      for (const statement of sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement)
-      await tx.query('insert into auth_schema_migrations (version) values ($1)', [index + 1])
-    })
-  }
-}
+/** Brings the auth tables up to date; safe to run from every instance at once (see applyMigrations). */
+export const migrateAuth = (db: Database) => applyMigrations(db, { versionsTable: 'auth_schema_migrations', migrations: authMigrations })
