@@ -1,22 +1,25 @@
 // `npm test`: installs what is missing, then typecheck, lint, size budgets (size-limit), unit tests and browser/e2e tests.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { ensureDeps } from './ensureDeps.mjs'
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/** Whether `binary` (a path, or a name to find on PATH) exists. */
+const isInstalled = (binary) => (binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(':').map((dir) => join(dir, binary))).some((path) => existsSync(path))
 
-function ensureChromium() {
-  if (existsSync(chromiumPath)) return
+/** Installs a Debian package with apt-get when its binary is missing and we are root; otherwise says how to get it. */
+function ensureAptPackage({ aptPackage, binary, envVar, neededFor }) {
+  if (isInstalled(binary)) return
   if (process.getuid?.() !== 0) {
-    console.error(`Chromium is missing at ${chromiumPath}: run \`sudo apt-get install -y chromium\` (Debian) or set CHROMIUM_PATH.`)
+    console.error(`${aptPackage} is missing (${binary}): run \`sudo apt-get install -y ${aptPackage}\` (Debian) or set ${envVar}.`)
     process.exit(1)
   }
-  console.log("Installing Debian's chromium (apt-get)…")
+  console.log(`Installing Debian's ${aptPackage} (apt-get)…`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', aptPackage]]) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env })
     if (result.status !== 0) {
-      console.error(`apt-get ${args.join(' ')} failed: Chromium is needed for the browser tests.`)
+      console.error(`apt-get ${args.join(' ')} failed: ${aptPackage} is needed for ${neededFor}.`)
       process.exit(1)
     }
   }
@@ -72,7 +75,9 @@ function readCounts(path, pick) {
 }
 
 ensureDeps()
-ensureChromium()
+ensureAptPackage({ aptPackage: 'chromium', binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', envVar: 'CHROMIUM_PATH', neededFor: 'the browser tests' })
+// The relay's tests run it on Redis too (services/relay/testing/startRedis.ts).
+ensureAptPackage({ aptPackage: 'redis-server', binary: process.env.REDIS_SERVER ?? 'redis-server', envVar: 'REDIS_SERVER', neededFor: "the relay's tests" })
 rmSync('.tessera/reports', { recursive: true, force: true })
 mkdirSync('.tessera/reports', { recursive: true })
 

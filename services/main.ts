@@ -4,8 +4,11 @@
 //   TESSERA_API_CONFIG  JSON file: { projects: [{ id, allowedOrigins }], chains, prices?, nameSuffix?, onramp?, wallets? }
 //   DATABASE_URL        PostgreSQL (postgres://…); without it, embedded PGlite in TESSERA_DATA_DIR (.tessera/api-data)
 //   HOST                interface to listen on (127.0.0.1)
-//   API_PORT            data service port (8787); health: GET /health
-//   RELAY_PORT          relay port (8790); health: GET /health, WebSocket on the same port
+//   API_PORT            data service port (8787); health: GET /health, readiness: GET /ready (both services)
+//   RELAY_PORT          relay port (8790); health: GET /health, readiness: GET /ready (503 while its store is unreachable
+//                       or it drains), WebSocket on the same port
+//   REDIS_URL           the relay's store (redis://[:password@]host:port[/db]), shared by any number of relay
+//                       instances; without it, messages are kept in this process's memory (one instance)
 //   AUTH_PORT           auth service port (8791), started when TESSERA_API_CONFIG has an `auth` section
 //                       ({ publicUrl, frameOrigins, mailFrom, social?, farcaster?, trustProxy? }, services/auth/README.md)
 //   TESSERA_SMTP_URL    the SMTP server the auth service sends codes through (smtp://user:pass@host:587, smtps://…)
@@ -16,6 +19,7 @@ import { openDatabase } from './api/db/createDatabase'
 import { loadWallets } from './api/routes/wallets'
 import { startApiServer } from './api/server'
 import { createRelay } from './relay/createRelay'
+import { redactRedisUrl, redisStore } from './relay/redisStore'
 import { readAuthDeployConfig } from './auth/deployConfig'
 import { startAuthServer, type AuthServer } from './auth/server'
 
@@ -50,10 +54,11 @@ try {
 
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.TESSERA_DATA_DIR ?? '.tessera/api-data' })
 const api = await startApiServer({ ...config, wallets: config.wallets ?? loadWallets(), db, host, port: apiPort })
-const relay = createRelay({ host, port: relayPort })
+const redisUrl = process.env.REDIS_URL || undefined
+const relay = createRelay({ host, port: relayPort, store: redisUrl ? redisStore({ url: redisUrl }) : undefined })
 await relay.ready
 console.log(`Tessera data service on ${api.url} (${db.kind}; health ${api.url}/health)`)
-console.log(`WalletConnect relay on ${relay.url} (health ${relay.url.replace('ws:', 'http:')}/health)`)
+console.log(`WalletConnect relay on ${relay.url} (messages ${redisUrl ? `in Redis at ${redactRedisUrl(redisUrl)}` : 'in memory'}; health ${relay.url.replace('ws:', 'http:')}/health)`)
 let auth: AuthServer | undefined
 if (authConfig) {
   auth = await startAuthServer({ ...authConfig, db, host, port: authPort })
@@ -62,6 +67,13 @@ if (authConfig) {
   console.log('Auth service off: add an `auth` section to TESSERA_API_CONFIG for e-mail and social sign-in.')
 }
 
-// The auth service first: it shares the data service's database, which the data service closes.
-const stop = () => void Promise.allSettled([auth?.stop()]).then(() => Promise.allSettled([api.stop(), relay.close()])).then(() => process.exit(0))
+// Drain once, on the first signal: each service answers what is under way (/ready turns 503), the data service
+// releases its indexer lock for another instance. The auth service first: it shares the data service's database,
+// which the data service closes.
+let isStopping = false
+const stop = () => {
+  if (isStopping) return
+  isStopping = true
+  void Promise.allSettled([auth?.stop()]).then(() => Promise.allSettled([api.stop(), relay.close()])).then(() => process.exit(0))
+}
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)

@@ -5,13 +5,14 @@ import { freePorts } from '../stack/ports'
 import { createRelay, RECORD_BYTES, type CreateRelayParameters, type Relay } from './createRelay'
 import { connectRawClient, type RawClient } from './testing/connectRawClient'
 import { createClientJwt } from './testing/createClientJwt'
+import { relayStoreCases } from './testing/relayStoreCases'
 
 const relays: Relay[] = []
 afterEach(async () => {
   await Promise.all(relays.splice(0).map((relay) => relay.close()))
 })
 
-async function startRelay(parameters: Omit<CreateRelayParameters, 'port'> = {}) {
+async function launchRelay(parameters: Omit<CreateRelayParameters, 'port'>) {
   const relay = createRelay({ port: (await freePorts()).relay, ...parameters })
   relays.push(relay)
   await relay.ready
@@ -25,7 +26,9 @@ const limitError = (message: string) => ({ error: { code: -32005, message } })
 /** Stops reading: the kernel buffers fill, then the relay's send buffer grows. */
 const pauseReading = (client: RawClient) => (client.socket as unknown as { _socket: Socket })._socket.pause()
 
-describe('relay limits', () => {
+// Every rule holds on both stores: one instance's memory, and Redis (shared by instances: see redis.test.ts).
+describe.each(relayStoreCases())('relay limits (%s store)', (_name, store) => {
+  const startRelay = (parameters: Omit<CreateRelayParameters, 'port'> = {}) => launchRelay({ store: store(), ...parameters })
   const sharedTopic = freshTopic()
   it.each<[string, CreateRelayParameters['limits'], (client: RawClient, relayUrl: string) => Promise<unknown>, (client: RawClient) => Promise<unknown>, string]>([
     ['maxMessageBytes', { maxMessageBytes: 100 }, async () => {}, (a) => publish(a, freshTopic(), 'x'.repeat(101)), 'maxMessageBytes: the message is 101 bytes, at most 100'],
@@ -60,9 +63,9 @@ describe('relay limits', () => {
     const relay = await startRelay({ limits })
     const [a, b] = await Promise.all([connectRawClient(relay.url), connectRawClient(relay.url)])
     await fill(a, relay.url)
-    const before = relay.relayStats()
+    const before = await relay.relayStats()
     expect(await exceed(a)).toMatchObject(limitError(message))
-    expect(relay.relayStats()).toEqual(before)
+    expect(await relay.relayStats()).toEqual(before)
     // The refused client is still connected, and the others are served.
     expect(await a.request('irn_subscribe', { topic: freshTopic() })).toMatchObject({ result: expect.any(String) })
     const topic = freshTopic()
@@ -80,7 +83,7 @@ describe('relay limits', () => {
     const topics = Array.from({ length: 5 }, freshTopic)
     // a fills the relay first; b's messages later push a's oldest out.
     for (const [i, topic] of topics.entries()) expect(await publish(i < 3 ? a : b, topic, `${i}`.repeat(100))).toMatchObject({ result: true })
-    expect(relay.relayStats()).toMatchObject({ storedMessages: 3, topics: 3, evictedMessages: 2 })
+    expect(await relay.relayStats()).toMatchObject({ storedMessages: 3, topics: 3, evictedMessages: 2 })
     const reader = await connectRawClient(relay.url)
     const { result } = (await reader.request('irn_batchFetchMessages', { topics })) as { result: { messages: { message: string }[] } }
     expect(result.messages.map((m) => m.message[0])).toEqual(['2', '3', '4'])
@@ -92,7 +95,7 @@ describe('relay limits', () => {
     const client = await connectRawClient(relay.url)
     expect(await publish(client, freshTopic(), '€'.repeat(34))).toMatchObject(limitError('maxMessageBytes: the message is 102 bytes, at most 100'))
     expect(await publish(client, freshTopic(), '€'.repeat(33))).toMatchObject({ result: true })
-    expect(relay.relayStats()).toMatchObject({ storedMessages: 1, storedBytes: 99 + RECORD_BYTES })
+    expect(await relay.relayStats()).toMatchObject({ storedMessages: 1, storedBytes: 99 + RECORD_BYTES })
     client.close()
   })
 
@@ -110,7 +113,7 @@ describe('relay limits', () => {
     const accepted = replies.flat().filter((reply) => reply.result === true).length
     const refusals = new Set(replies.flat().filter((reply) => reply.error).map((reply) => `${reply.error!.code} ${reply.error!.message.split(':')[0]}`))
     expect([...refusals].every((refusal) => /^-32005 maxStored(Topics|Bytes)PerClient$/.test(refusal))).toBe(true)
-    const stats = relay.relayStats()
+    const stats = await relay.relayStats()
     expect(stats.storedBytes).toBeLessThanOrEqual(limits.maxStoredBytesTotal)
     expect(stats.topics).toBeLessThanOrEqual(limits.maxStoredTopicsTotal)
     expect(stats.evictedMessages).toBeGreaterThan(0)
@@ -124,7 +127,7 @@ describe('relay limits', () => {
     const topic = freshTopic()
     // A fourth message fits the writer's quota only because the topic lets its first one go.
     for (const message of ['m1', 'm2', 'm3', 'm4']) expect(await publish(writer, topic, message)).toMatchObject({ result: true })
-    expect(relay.relayStats()).toMatchObject({ storedMessages: 3, storedBytes: 3 * (2 + RECORD_BYTES) })
+    expect(await relay.relayStats()).toMatchObject({ storedMessages: 3, storedBytes: 3 * (2 + RECORD_BYTES) })
     await reader.request('irn_subscribe', { topic })
     await expect.poll(() => reader.pushes.map((push) => push.message)).toEqual(['m2', 'm3', 'm4'])
     writer.close()
@@ -154,7 +157,7 @@ describe('relay limits', () => {
     const wallet = await connectRawClient(relay.url)
     const reply = await wallet.request('wc_approveSession', { pairingTopic: freshTopic(), sessionTopic: freshTopic(), sessionProposalResponse: 'r1', sessionSettlementRequest: 's1', ttl: 300 })
     expect(reply).toMatchObject({ error: { code: -32005, message: expect.stringMatching(/^maxStoredBytesPerClient: /) } })
-    expect(relay.relayStats()).toMatchObject({ storedMessages: 0, storedBytes: 0, topics: 0 })
+    expect(await relay.relayStats()).toMatchObject({ storedMessages: 0, storedBytes: 0, topics: 0 })
     wallet.close()
   })
 
@@ -220,7 +223,7 @@ describe('relay limits', () => {
     const expected = field === 'ttl' ? 'ttl: expected an integer number of seconds from 10 to 2592000' : 'tag: expected an integer from 0 to 4294967295'
     expect(await client.request('irn_publish', { topic: freshTopic(), message: 'm', ttl: 300, tag: 1108, ...params })).toMatchObject({ error: { code: -32602, message: expected } })
     expect(await client.request('wc_proposeSession', { pairingTopic: freshTopic(), sessionProposal: 'p', ttl: 300, ...params })).toMatchObject({ error: { code: -32602, message: expected } })
-    expect(relay.relayStats()).toMatchObject({ storedMessages: 0 })
+    expect(await relay.relayStats()).toMatchObject({ storedMessages: 0 })
     client.close()
   })
 
@@ -277,11 +280,11 @@ describe('relay limits', () => {
     // Bounded: 400 × 64 KiB, far more than loopback's kernel buffers and the limit together.
     for (let i = 0; i < 400 && !dropped.length; i++) {
       expect(await publish(writer, topic, 'x'.repeat(64 * 1_024))).toMatchObject({ result: true })
-      mostBuffered = Math.max(mostBuffered, relay.relayStats().bufferedBytes)
+      mostBuffered = Math.max(mostBuffered, (await relay.relayStats()).bufferedBytes)
     }
     expect(dropped).toEqual([{ publicKey: expect.stringMatching(/^did:key:z/), reason: expect.stringMatching(new RegExp(`^maxBufferedBytesPerClient: \\d+ bytes unread, at most ${maxBufferedBytesPerClient}$`)) }])
     expect(mostBuffered).toBeGreaterThan(64 * 1_024)
-    expect(relay.relayStats()).toMatchObject({ clients: 1, bufferedBytes: 0, droppedClients: 1 })
+    expect(await relay.relayStats()).toMatchObject({ clients: 1, bufferedBytes: 0, droppedClients: 1 })
     expect(await publish(writer, topic, 'still served')).toMatchObject({ result: true })
     ;(reader.socket as unknown as { _socket: Socket })._socket.resume() // it reads what the kernel held, then the end
     expect(await reader.closed).toMatchObject({ code: 1006 })

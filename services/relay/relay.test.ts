@@ -7,20 +7,21 @@ import { freePorts } from '../stack/ports'
 import { createRelay, type Relay } from './createRelay'
 import { createClientJwt } from './testing/createClientJwt'
 import { memoryStorage } from './testing/createNodeWallet'
+import { relayStoreCases } from './testing/relayStoreCases'
 
 const account = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
 const metadata = (name: string) => ({ name, description: name, url: 'http://127.0.0.1', icons: [] })
 
-describe('local WalletConnect relay with real sign clients', () => {
+describe.each(relayStoreCases())('local WalletConnect relay with real sign clients (%s store)', (storeName, store) => {
   let relay: Relay
   beforeAll(async () => {
-    relay = createRelay({ port: (await freePorts()).api })
+    relay = createRelay({ port: (await freePorts()).api, store: store() })
     await relay.ready
   })
   afterAll(() => relay.close())
 
   const client = (name: string) =>
-    SignClient.init({ projectId: 'tessera-local', relayUrl: relay.url, metadata: metadata(name), storage: memoryStorage() as never, telemetryEnabled: false, logger: 'silent', customStoragePrefix: name } as never)
+    SignClient.init({ projectId: 'tessera-local', relayUrl: relay.url, metadata: metadata(name), storage: memoryStorage() as never, telemetryEnabled: false, logger: 'silent', customStoragePrefix: `${name}-${storeName}` } as never)
 
   it('pairs a dApp and a wallet, approves eip155 accounts, carries a personal_sign, and a disconnect', async () => {
     const [dapp, wallet] = await Promise.all([client('dApp'), client('Wallet')])
@@ -54,11 +55,12 @@ describe('local WalletConnect relay with real sign clients', () => {
     await Promise.all([dapp.core.relayer.transportClose(), wallet.core.relayer.transportClose()])
   }, 30_000)
 
-  it('answers a health check over plain HTTP, and any other plain request with 426 Upgrade Required', async () => {
+  it('answers a health check (and readiness) over plain HTTP, and any other plain request with 426 Upgrade Required', async () => {
     const base = relay.url.replace('ws:', 'http:')
     const health = await fetch(`${base}/health`)
     expect(health.status).toBe(200)
     expect(await health.json()).toMatchObject({ status: 'ok', service: 'tessera-relay' })
+    expect((await fetch(`${base}/ready`)).status).toBe(200)
     expect((await fetch(`${base}/`)).status).toBe(426)
   })
 

@@ -14,6 +14,8 @@ export async function connectRawClient(relayUrl: string, { jwt = createClientJwt
   const socket = new WebSocket(`${relayUrl}/?auth=${jwt}`)
   const pending = new Map<number | string, (reply: RelayReply) => void>()
   const pushes: RelayPush[] = []
+  /** The subscription id each push came with, in the order of `pushes`. */
+  const pushSubscriptionIds: string[] = []
   /** Replies no request of ours was waiting for (errors with id null). */
   const unmatched: RelayReply[] = []
   const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })))
@@ -23,9 +25,11 @@ export async function connectRawClient(relayUrl: string, { jwt = createClientJwt
   })
   socket.on('error', () => {}) // the close event says what happened
   socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as RelayReply & { method?: string; params?: { data: RelayPush } }
-    if (frame.method === 'irn_subscription') pushes.push(frame.params!.data)
-    else if (frame.id !== null && pending.has(frame.id)) {
+    const frame = JSON.parse(data.toString()) as RelayReply & { method?: string; params?: { id: string; data: RelayPush } }
+    if (frame.method === 'irn_subscription') {
+      pushes.push(frame.params!.data)
+      pushSubscriptionIds.push(frame.params!.id)
+    } else if (frame.id !== null && pending.has(frame.id)) {
       pending.get(frame.id)!(frame)
       pending.delete(frame.id)
     } else unmatched.push(frame)
@@ -42,7 +46,7 @@ export async function connectRawClient(relayUrl: string, { jwt = createClientJwt
       pending.set(id, resolve)
       socket.send(JSON.stringify({ id, jsonrpc: '2.0', method, params }))
     })
-  return { socket, request, pushes, unmatched, closed, close: () => socket.terminate() }
+  return { socket, request, pushes, pushSubscriptionIds, unmatched, closed, close: () => socket.terminate() }
 }
 
 export type RawClient = Awaited<ReturnType<typeof connectRawClient>>
