@@ -1,7 +1,9 @@
-import { parseGwei, type Hex } from 'viem'
+import { createPublicClient, parseGwei, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hostedRpcUrl } from '../../../src/shared/protocol/hostedRpcUrl'
 import { garbage, hang, startFaultServer, type FaultHandler, type FaultServer } from '../../../src/worker/rpc-transport/faultServer'
+import { httpTransport } from '../../../src/worker/rpc-transport/http'
 import { startAnvil, type Anvil } from '../../chain/anvil'
 import { freePorts } from '../../stack/ports'
 import { createApiApp } from '../app'
@@ -77,6 +79,17 @@ describe('the hosted RPC endpoint, on anvil', () => {
     await Promise.all([nodes?.proxy.close(), nodes?.hanging.close(), nodes?.html.close()])
     await db?.close()
     await anvil?.stop()
+  })
+
+  it("serves as a network's RPC: the widget's own transport reads the chain through hostedRpcUrl, batching included", async () => {
+    const url = hostedRpcUrl({ api: BASE, caipNetworkId: `eip155:${LOCAL}`, projectId: PROJECT })
+    expect(url).toBe(`${BASE}/v1/?chainId=eip155%3A${LOCAL}&projectId=${PROJECT}`)
+    const client = createPublicClient({ transport: httpTransport(url, { fetchFn: (input, init) => Promise.resolve(app.request(input, init)) }) })
+    // Asked in one tick: the transport sends them as one JSON-RPC batch.
+    const [chainId, balance, blockNumber] = await Promise.all([client.getChainId(), client.getBalance({ address: sender.address }), client.getBlockNumber()])
+    expect(chainId).toBe(LOCAL)
+    expect(balance).toBe(BigInt((await anvilCall('eth_getBalance', [sender.address, 'latest'])) as Hex))
+    expect(blockNumber).toBe(BigInt((await anvilCall('eth_blockNumber')) as Hex))
   })
 
   it('answers one call, and a batch in order with the ids sent, as anvil does', async () => {
