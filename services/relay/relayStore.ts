@@ -1,4 +1,4 @@
-import type { RelayLimits } from './createRelay'
+import type { RelayLimits } from './relayLimits'
 
 /**
  * A message as the store keeps it. `id` grows with every message stored relay-wide, so a connection's progress on a topic

@@ -1,10 +1,10 @@
 import type { Abi, Address, Hex, Log } from 'viem'
 import { PENDING_TRANSACTIONS_LIMIT } from '../shared/protocol/constants'
-import { parseCaipNetworkId, type ChainNamespace } from '../shared/protocol/caip'
+import { parseCaipNetworkId } from '../shared/protocol/caip'
 import { createWidgetError } from '../shared/protocol/errors'
 import { withWidgetErrors } from './rpc-transport/withWidgetErrors'
 import { createChainClientRegistry } from './families/createChainClientRegistry'
-import type { ContractCall, CoreConfig, CoreWorkerApi, LogFilter } from '../shared/protocol/core/coreApi'
+import type { ContractCall, CoreConfig, CoreWorkerApi, FamilyCallRule, FamilyNamespace, LogFilter } from '../shared/protocol/core/coreApi'
 import { balanceKey, type PendingTransaction } from '../shared/protocol/core/coreState'
 import { dataServiceMethods, type DataServiceMethod } from '../shared/protocol/core/dataService'
 import { createEip155Client, decodeLogs, type Eip155Client } from './families/eip155/eip155'
@@ -13,10 +13,8 @@ import { createLogSets } from './families/eip155/createLogSets'
 import type { TransportRanking } from './rpc-transport/ranking'
 import { createIndexedDbPersister } from './query-cache/createIndexedDbPersister'
 import { createQueryCache, type QueryCache, type QueryKey } from './query-cache/createQueryCache'
-import type { SolanaWorkerApi } from './families/solana/solanaWorkerApi'
-import type { BitcoinWorkerApi } from './families/bip122/bitcoinWorkerApi'
-import type { PolkadotWorkerApi } from './families/polkadot/polkadotWorkerApi'
-import { loadFamily, type FamilyFactories } from './families/familyRegistry'
+import { createFamilySlot, type FamilySlot } from './families/createFamilySlot'
+import { workerFamilies } from './families/index'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
 import { createCoreStore } from './state/coreStore'
 import { publishStore } from './state/publishStore'
@@ -34,6 +32,10 @@ const cachedDataServiceKeys: Partial<Record<DataServiceMethod, (args: Record<str
 
 
 type ChainEntry = { client: Eip155Client; ranking?: TransportRanking; rpcUrls: readonly string[] }
+type BalanceQuery = { caipNetworkId: string; address: string; force?: boolean }
+
+const familyNamespaces = Object.keys(workerFamilies) as FamilyNamespace[]
+const isFamilyNamespace = (namespace: unknown): namespace is FamilyNamespace => familyNamespaces.includes(namespace as FamilyNamespace)
 
 /**
  * The worker's API, exposed to the main thread with comlink. Each worker holds its own clients and store:
@@ -52,17 +54,9 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   let blockPollingIntervalMs = 1_000
   let isVisible = true
   let unpublish: (() => void) | undefined
-  // Each family's client loads from its module only for a configuration with one of its networks: Solana's
-  // (@solana/kit) and Bitcoin's (bitcoinjs-lib) when configured, Polkadot's (@polkadot/api, about 195 KiB gz, the
-  // largest library of all) at its first call. A new config closes the old clients (rankings, WebSockets).
-  const families = {
-    solana: createFamilySlot<SolanaWorkerApi>('Solana'),
-    bitcoin: createFamilySlot<BitcoinWorkerApi>('Bitcoin'),
-    polkadot: createFamilySlot<PolkadotWorkerApi>('Polkadot', { loadsAtFirstCall: true }),
-  }
-  const solanaApi = families.solana.api
-  const bitcoinApi = families.bitcoin.api
-  const polkadotApi = families.polkadot.api
+  // Each family's API loads from its module only for a config with one of its networks (families/index.ts); a new
+  // config closes the old clients (rankings, WebSockets).
+  const families = Object.fromEntries(familyNamespaces.map((namespace) => [namespace, createFamilySlot(namespace, workerFamilies[namespace])])) as Record<FamilyNamespace, FamilySlot>
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
   const clientFor = (chainId: number) => chainFor(chainId).client
@@ -119,12 +113,10 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const api = {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, solanaChains = [], bitcoinChains = [], polkadotChains = [], familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
-      const loaderOf = <F extends keyof typeof families>(family: F, label: string, make: (create: FamilyFactories[F]) => Awaited<ReturnType<(typeof families)[F]['api']>>) =>
-        () => loadFamily(family, familyModules[family], label).then(make)
-      families.solana.configure(solanaChains.length > 0 ? loaderOf('solana', 'Solana', (create) => create({ chains: solanaChains, rank: rankTransports })) : undefined)
-      families.bitcoin.configure(bitcoinChains.length > 0 ? loaderOf('bitcoin', 'Bitcoin', (create) => create({ chains: bitcoinChains, rank: rankTransports })) : undefined)
-      families.polkadot.configure(polkadotChains.length > 0 ? loaderOf('polkadot', 'Polkadot', (create) => create({ chains: polkadotChains })) : undefined)
+    configure({ chains: configured, familyChains = {}, familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+      for (const namespace of familyNamespaces) {
+        families[namespace].configure({ chains: familyChains[namespace] ?? [], moduleUrl: familyModules[namespace], rank: rankTransports })
+      }
       dataService = service
         ? createDataServiceClient({
             ...service,
@@ -255,92 +247,44 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 
     getState: () => store.getState(),
 
-    /** SOL in lamports, cached for 30 s (SPEC §9) unless `force`, and kept in the store like EVM balances. */
-    solanaGetBalance: async ({ caipNetworkId, address, force = false }: { caipNetworkId: string; address: string; force?: boolean }) => {
-      await hydrated
-      const api = await solanaApi()
-      const value = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => api.solanaGetBalance({ caipNetworkId, address }), { force })
-      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value, updatedAt: now() } } }))
-      return value
-    },
-    solanaGetTokenBalances: async (parameters: { caipNetworkId: string; owner: string }) => (await solanaApi()).solanaGetTokenBalances(parameters),
-    solanaBuildTransfer: async (parameters: Parameters<SolanaWorkerApi['solanaBuildTransfer']>[0]) => (await solanaApi()).solanaBuildTransfer(parameters),
-    solanaEstimateFee: async (parameters: { caipNetworkId: string; transaction: Uint8Array }) => (await solanaApi()).solanaEstimateFee(parameters),
-    solanaSendTransaction: async (parameters: { caipNetworkId: string; transaction: Uint8Array }) => (await solanaApi()).solanaSendTransaction(parameters),
-    async solanaWaitForConfirmation(parameters: Parameters<SolanaWorkerApi['solanaWaitForConfirmation']>[0]) {
-      const confirmation = await (await solanaApi()).solanaWaitForConfirmation(parameters)
-      cache.invalidate(['balance', parameters.caipNetworkId])
-      return confirmation
-    },
-
-    /** Sats, cached for 30 s (SPEC §9) unless `force`; the store keeps confirmed + pending, what the account can count on spending. */
-    bitcoinGetBalance: async ({ caipNetworkId, address, force = false }: { caipNetworkId: string; address: string; force?: boolean }) => {
-      await hydrated
-      const api = await bitcoinApi()
-      const balance = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => api.bitcoinGetBalance({ caipNetworkId, address }), { force })
-      const value = balance.confirmed + balance.pending
-      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value, updatedAt: now() } } }))
-      return balance
-    },
-    bitcoinGetFeeRates: async (parameters: { caipNetworkId: string }) => (await bitcoinApi()).bitcoinGetFeeRates(parameters),
-    bitcoinBuildTransfer: async (parameters: Parameters<BitcoinWorkerApi['bitcoinBuildTransfer']>[0]) => (await bitcoinApi()).bitcoinBuildTransfer(parameters),
-    // A sent transaction changes balances at once (pending): cached ones are stale.
-    async bitcoinBroadcast(parameters: { caipNetworkId: string; txHex: string }) {
-      const txid = await (await bitcoinApi()).bitcoinBroadcast(parameters)
-      cache.invalidate(['balance', parameters.caipNetworkId])
-      return txid
-    },
-    async bitcoinFinalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }) {
-      const txid = await (await bitcoinApi()).bitcoinFinalizeAndBroadcast(parameters)
-      cache.invalidate(['balance', parameters.caipNetworkId])
-      return txid
-    },
-    async bitcoinWaitForConfirmation(parameters: Parameters<BitcoinWorkerApi['bitcoinWaitForConfirmation']>[0]) {
-      const confirmation = await (await bitcoinApi()).bitcoinWaitForConfirmation(parameters)
-      cache.invalidate(['balance', parameters.caipNetworkId])
-      return confirmation
-    },
-
-    polkadotGetChainInfo: async (parameters: { caipNetworkId: string }) => (await polkadotApi()).polkadotGetChainInfo(parameters),
-    /** Planck, cached for 30 s (SPEC §9) unless `force`; the store keeps `free`, the balance wallets show. */
-    polkadotGetBalance: async ({ caipNetworkId, address, force = false }: { caipNetworkId: string; address: string; force?: boolean }) => {
-      await hydrated
-      const api = await polkadotApi()
-      const balance = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => api.polkadotGetBalance({ caipNetworkId, address }), { force })
-      store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value: balance.free, updatedAt: now() } } }))
-      return balance
-    },
-    polkadotEstimateTransferFee: async (parameters: Parameters<PolkadotWorkerApi['polkadotEstimateTransferFee']>[0]) => (await polkadotApi()).polkadotEstimateTransferFee(parameters),
-    polkadotBuildTransfer: async (parameters: Parameters<PolkadotWorkerApi['polkadotBuildTransfer']>[0]) => (await polkadotApi()).polkadotBuildTransfer(parameters),
-    // A submitted transfer changes balances as soon as a block holds it: cached ones are stale.
-    async polkadotSubmitTransfer(parameters: Parameters<PolkadotWorkerApi['polkadotSubmitTransfer']>[0]) {
-      const submission = await (await polkadotApi()).polkadotSubmitTransfer(parameters)
-      cache.invalidate(['balance', parameters.caipNetworkId])
-      return submission
-    },
-    async polkadotWaitForTransaction(parameters: Parameters<PolkadotWorkerApi['polkadotWaitForTransaction']>[0]) {
-      const inclusion = await (await polkadotApi()).polkadotWaitForTransaction(parameters)
-      cache.invalidate(['balance', parameters.caipNetworkId])
-      return inclusion
-    },
+    /**
+     * One call of a family's API (`core.solana.buildTransfer`, …). getBalance is cached and kept in the store; after a
+     * call that changes balances (a send, its confirmation), the network's cached ones are stale.
+     */
+    familyCall: (async ({ namespace, method, args }: { namespace: FamilyNamespace; method: string; args: { caipNetworkId: string } }) => {
+      const calls: Record<string, FamilyCallRule> | undefined = isFamilyNamespace(namespace) ? workerFamilies[namespace].calls : undefined
+      const rule = calls && Object.hasOwn(calls, method) ? calls[method] : undefined
+      if (!rule) throw createWidgetError('INVALID_MESSAGE', { details: `unknown family call: ${String(namespace).slice(0, 100)}.${String(method).slice(0, 100)}`, field: 'method' })
+      if (method === 'getBalance') return (await familyBalance(namespace, args as BalanceQuery)).balance
+      const answer = await (await families[namespace].api())[method]!(args)
+      if (rule.changesBalances) cache.invalidate(['balance', args.caipNetworkId])
+      return answer
+    }) as CoreWorkerApi['familyCall'],
   }
 
-  /** Each family's native balance, in its smallest unit, as the mirrored store holds it under balanceKey(caipNetworkId, address). */
-  const nativeBalanceOf: Record<ChainNamespace, (parameters: { caipNetworkId: string; address: string; force?: boolean }) => Promise<bigint>> = {
-    eip155: ({ caipNetworkId, address, force }) => api.getBalance({ chainId: Number(parseCaipNetworkId(caipNetworkId)!.reference), address: address as Address, force }),
-    solana: (parameters) => api.solanaGetBalance(parameters),
-    bip122: async (parameters) => {
-      const { confirmed, pending } = await api.bitcoinGetBalance(parameters)
-      return confirmed + pending
-    },
-    polkadot: async (parameters) => (await api.polkadotGetBalance(parameters)).free,
+  /**
+   * A family's balance as its API answers it (cached for 30 s, SPEC §9, unless `force`), and its native amount in the
+   * smallest unit, which the store keeps like EVM balances.
+   */
+  const familyBalance = async (namespace: FamilyNamespace, { caipNetworkId, address, force = false }: BalanceQuery) => {
+    await hydrated
+    const family = await families[namespace].api()
+    const balance = await cache.fetch(['balance', caipNetworkId, address, 'native'], () => family.getBalance({ caipNetworkId, address }), { force })
+    const value = family.nativeBalance(balance)
+    store.setState((s) => ({ balances: { ...s.balances, [balanceKey(caipNetworkId, address)]: { caipNetworkId, owner: address, token: null, value, updatedAt: now() } } }))
+    return { balance, value }
   }
+
   const byNetwork = {
-    /** The native balance of `address` on any configured network, by CAIP-2 id: wei, lamports, sats (confirmed and pending), planck (free). */
-    getNativeBalance: async ({ caipNetworkId, address, force }: { caipNetworkId: string; address: string; force?: boolean }) => {
+    /**
+     * The native balance of `address` on any configured network, by CAIP-2 id, as the mirrored store holds it under
+     * balanceKey(caipNetworkId, address): wei, lamports, sats (confirmed and pending), planck (free).
+     */
+    getNativeBalance: async ({ caipNetworkId, address, force }: BalanceQuery) => {
       const parsed = typeof caipNetworkId === 'string' ? parseCaipNetworkId(caipNetworkId) : undefined
       if (!parsed) throw createWidgetError('NETWORK_NOT_FOUND', { details: `"${String(caipNetworkId).slice(0, 100)}" is not a CAIP-2 network id` })
-      return nativeBalanceOf[parsed.namespace]({ caipNetworkId, address, force })
+      if (parsed.namespace === 'eip155') return api.getBalance({ chainId: Number(parsed.reference), address: address as Address, force })
+      return (await familyBalance(parsed.namespace, { caipNetworkId, address, force })).value
     },
   }
   // The page calls this API through its protocol type: any drift is a type error here.
@@ -349,28 +293,3 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 
 export type WorkerApi = ReturnType<typeof createWorkerApi>
 
-/**
- * One chain family's worker API in the core: loaded from its module by the `load` the config gives (at once, or at
- * its first call with `loadsAtFirstCall`); a load that failed is tried again by the next call; a new config destroys
- * the one loaded before. Without a config, a call says no network of the family is configured.
- */
-function createFamilySlot<Api extends { destroy: () => unknown }>(label: string, { loadsAtFirstCall = false } = {}) {
-  let load: (() => Promise<Api>) | undefined
-  let loading: Promise<Api> | undefined
-  const api = (): Promise<Api> => {
-    if (!load) throw createWidgetError('NETWORK_NOT_FOUND', { details: `no ${label} network is configured in the core` })
-    return (loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    }))
-  }
-  return {
-    api,
-    configure(next: (() => Promise<Api>) | undefined) {
-      void loading?.then((previous) => previous.destroy()).catch(() => {})
-      loading = undefined
-      load = next
-      if (next && !loadsAtFirstCall) api().catch(() => {})
-    },
-  }
-}

@@ -2,13 +2,22 @@ import { transfer, transferHandlers, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
 import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
-import type { ContractCall, CoreConfig, CoreWorkerApi, DecodedLog, LogFilter, LogSet, MulticallResult } from '../../shared/protocol/core/coreApi'
+import type {
+  ContractCall,
+  CoreConfig,
+  CoreFamilies,
+  CoreWorkerApi,
+  DecodedLog,
+  FamilyCallRule,
+  FamilyNamespace,
+  LogFilter,
+  LogSet,
+  MulticallResult,
+} from '../../shared/protocol/core/coreApi'
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
-import type { SolanaTransferParameters } from '../../shared/families/solana/coreApi'
-import type { BitcoinTransferParameters } from '../../shared/families/bip122/coreApi'
-import type { PolkadotSignerPayload, PolkadotSubmission, PolkadotTransferParameters } from '../../shared/families/polkadot/coreApi'
+import { coreFamilies, familyModulesFor } from './familyModules'
 import { createStoreMirror } from './createStoreMirror'
-import { createWorkerClient } from './createWorkerClient'
+import { createWorkerClient, type WorkerClient } from './createWorkerClient'
 import { PageWorker as Worker } from './pageWorker'
 import { START_UP_IDLE_TIMEOUT_MS, yieldToPage } from './whenPageIdle'
 
@@ -26,7 +35,16 @@ export type CreateCoreParameters = CoreConfig & {
   createWorker?: () => Worker
   /** How long one call may take before it fails with CORE_TIMEOUT. */
   callTimeoutMs?: number
+  /** @deprecated `familyChains.solana`, taken as well. */
+  solanaChains?: readonly CoreFamilies['solana']['chain'][]
+  /** @deprecated `familyChains.bip122`, taken as well. */
+  bitcoinChains?: readonly CoreFamilies['bip122']['chain'][]
+  /** @deprecated `familyChains.polkadot`, taken as well. */
+  polkadotChains?: readonly CoreFamilies['polkadot']['chain'][]
 }
+
+/** The chain families' members of the core, by the name the core gives each (`core.bitcoin` for bip122): their calls, made in the worker. */
+export type CoreFamilyMembers = { [N in FamilyNamespace as (typeof coreFamilies)[N]['member']]: CoreFamilies[N]['api'] }
 
 /** The data-service calls as the main thread sees them: same names and arguments, answered by the worker. */
 export type CoreDataService = DataServiceApi
@@ -57,27 +75,41 @@ function withChainId<P extends EvmChainParameters>(parameters: P): Omit<P, 'caip
 }
 
 /**
+ * A family's member of the core (`core.solana`, …): each of its calls made in the worker. A call that waits on the
+ * chain gets its `maxWaitMs` (the family's default unless given), and the page waits 5 s more for the answer.
+ */
+function createFamilyMember(namespace: FamilyNamespace, calls: Readonly<Record<string, FamilyCallRule>>, { call }: Pick<WorkerClient<CoreWorkerApi>, 'call'>): Record<string, unknown> {
+  // The worker's familyCall is typed per family and call; here both are data.
+  type FamilyCall = (familyCall: { namespace: FamilyNamespace; method: string; args: unknown }) => Promise<unknown>
+  const callFamily = (method: string, args: unknown, timeoutMs?: number) => call((r) => (r.familyCall as unknown as FamilyCall)({ namespace, method, args }), { timeoutMs })
+  return Object.fromEntries(
+    Object.entries(calls).map(([method, rule]) => [
+      method,
+      (args: { maxWaitMs?: number }) => {
+        if (rule.maxWaitMs === undefined) return callFamily(method, args)
+        const { maxWaitMs = rule.maxWaitMs } = args
+        return callFamily(method, { ...args, maxWaitMs }, maxWaitMs + 5_000)
+      },
+    ]),
+  )
+}
+
+/**
  * Starts Tessera's core in a dedicated Web Worker and returns its client (`widget.core`). Every call has a
  * timeout; if the worker dies, pending calls fail with CORE_WORKER_DIED and a fresh worker takes over.
  * @example
  * const core = createCore({ chains: [{ chainId: 31337, rpcUrls: ['http://127.0.0.1:8545'] }] })
  * const blockNumber = await core.getBlockNumber({ caipNetworkId: 'eip155:31337' })
  */
-export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000, ...config }: CreateCoreParameters) {
+export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000, solanaChains, bitcoinChains, polkadotChains, ...config }: CreateCoreParameters) {
   // Here rather than on import: a page that imports Tessera but starts no core keeps comlink as it was.
   installErrorTransferHandler(transferHandlers)
   const mirror = createStoreMirror()
+  // Before familyChains, each family's networks had a key of their own: hosts may still give them so.
+  const familyChains = { solana: solanaChains, bip122: bitcoinChains, polkadot: polkadotChains, ...config.familyChains }
   // The families' client modules load (and their URLs are computed) only for a config that has such networks.
-  const families = {
-    solana: (config.solanaChains?.length ?? 0) > 0,
-    bitcoin: (config.bitcoinChains?.length ?? 0) > 0,
-    polkadot: (config.polkadotChains?.length ?? 0) > 0,
-  }
-  const hasFamilies = families.solana || families.bitcoin || families.polkadot
-  const configureWithFamilies = async (remote: Remote<CoreWorkerApi>) => {
-    const familyModules = hasFamilies && !config.familyModules ? (await import('./familyModules')).familyModulesFor(families) : config.familyModules
-    return remote.configure({ ...config, ...(familyModules ? { familyModules } : {}) })
-  }
+  const configureWithFamilies = async (remote: Remote<CoreWorkerApi>) =>
+    remote.configure({ ...config, familyChains, familyModules: config.familyModules ?? familyModulesFor(familyChains) })
   const blockWatches = new Map<string, { chainId: number }>()
   let nextId = 0
   // The worker starts once the page is idle (or at the first call), not in the page's task that creates the core.
@@ -226,48 +258,8 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
         void call((r) => r.unwatchBlockNumber({ watchId })).catch(() => {})
       }
     },
-    /** Solana clusters of the config (`solanaChains`), read and sent through the worker. */
-    solana: {
-      /** SOL in lamports, into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
-      getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.solanaGetBalance(parameters)),
-      getTokenBalances: (parameters: { caipNetworkId: string; owner: string }) => call((r) => r.solanaGetTokenBalances(parameters)),
-      buildTransfer: (parameters: SolanaTransferParameters & { caipNetworkId: string }) => call((r) => r.solanaBuildTransfer(parameters)),
-      estimateFee: (parameters: { caipNetworkId: string; transaction: Uint8Array }) => call((r) => r.solanaEstimateFee(parameters)),
-      sendTransaction: (parameters: { caipNetworkId: string; transaction: Uint8Array }) => call((r) => r.solanaSendTransaction(parameters)),
-      waitForConfirmation: ({ maxWaitMs = 120_000, ...parameters }: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }) =>
-        call((r) => r.solanaWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
-    },
-    /** Bitcoin networks of the config (`bitcoinChains`), read and sent through the worker; amounts in sats (bigint). */
-    bitcoin: {
-      /** `{ confirmed, pending }`; confirmed + pending goes into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
-      getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.bitcoinGetBalance(parameters)),
-      getFeeRates: (parameters: { caipNetworkId: string }) => call((r) => r.bitcoinGetFeeRates(parameters)),
-      /** The unsigned PSBT (base64) for the wallet's signPsbt, with its fee, inputs and change; dust, funds and address rules checked. */
-      buildTransfer: (parameters: BitcoinTransferParameters & { caipNetworkId: string }) => call((r) => r.bitcoinBuildTransfer(parameters)),
-      broadcast: (parameters: { caipNetworkId: string; txHex: string }) => call((r) => r.bitcoinBroadcast(parameters)),
-      /** Finalizes the PSBT the wallet signed and sends it; answers the txid. */
-      finalizeAndBroadcast: (parameters: { caipNetworkId: string; psbtBase64: string }) => call((r) => r.bitcoinFinalizeAndBroadcast(parameters)),
-      waitForConfirmation: ({ maxWaitMs = 3_600_000, ...parameters }: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }) =>
-        call((r) => r.bitcoinWaitForConfirmation({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
-    },
-    /**
-     * Polkadot networks of the config (`polkadotChains`), read and sent through the worker (@polkadot/api never loads on
-     * the page); amounts in planck (bigint). A transfer: buildTransfer → the extension's signer.signPayload(payload) →
-     * submitTransfer({ payload, signature }) → waitForTransaction({ submission }).
-     */
-    polkadot: {
-      /** Genesis, SS58 prefix, token, existential deposit, as the node says. */
-      getChainInfo: (parameters: { caipNetworkId: string }) => call((r) => r.polkadotGetChainInfo(parameters)),
-      /** `{ free, reserved, frozen, transferable }`; free goes into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
-      getBalance: (parameters: { caipNetworkId: string; address: string; force?: boolean }) => call((r) => r.polkadotGetBalance(parameters)),
-      estimateTransferFee: (parameters: PolkadotTransferParameters & { caipNetworkId: string }) => call((r) => r.polkadotEstimateTransferFee(parameters)),
-      /** The payload for the extension's signPayload (and `raw` for signRaw), the fee; existential-deposit and funds rules checked. */
-      buildTransfer: (parameters: PolkadotTransferParameters & { caipNetworkId: string }) => call((r) => r.polkadotBuildTransfer(parameters)),
-      submitTransfer: (parameters: { caipNetworkId: string; payload: PolkadotSignerPayload; signature: string }) => call((r) => r.polkadotSubmitTransfer(parameters)),
-      /** Resolves once a block holds it ('inBlock') or that block is final ('finalized', the default). */
-      waitForTransaction: ({ maxWaitMs = 600_000, ...parameters }: { caipNetworkId: string; submission: PolkadotSubmission; until?: 'inBlock' | 'finalized'; pollIntervalMs?: number; maxWaitMs?: number }) =>
-        call((r) => r.polkadotWaitForTransaction({ ...parameters, maxWaitMs }), { timeoutMs: maxWaitMs + 5_000 }),
-    },
+    // core.solana, core.bitcoin, core.polkadot: each family's calls (src/shared/families/<namespace>/coreApi.ts).
+    ...(Object.fromEntries(Object.entries(coreFamilies).map(([namespace, { member, calls }]) => [member, createFamilyMember(namespace as FamilyNamespace, calls, client)])) as CoreFamilyMembers),
     /** How many times a dead worker was replaced. */
     getRestartCount: client.getRestartCount,
     /** Ends the worker, its store port and every pending call; nothing of the core is left running. */

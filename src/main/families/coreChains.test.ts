@@ -17,12 +17,14 @@ describe('familyCoreChains', () => {
         network('polkadot', 'polkadot:91b171bb158e2d3848fa23a9f1c25182', ['https://rpc.polkadot.io']),
       ]),
     ).toEqual({
-      solanaChains: [{ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', rpcUrls: ['https://a.example', 'https://b.example'] }],
-      bitcoinChains: [{ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', apiUrls: ['https://esplora.example/api', 'https://mempool.example/api'] }],
-      polkadotChains: [
-        { caipNetworkId: 'polkadot:45454545454545454545454545454545', rpcUrls: ['wss://a.dot.example', 'wss://b.dot.example'] },
-        { caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', rpcUrls: ['wss://rpc.polkadot.io'] },
-      ],
+      familyChains: {
+        solana: [{ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', rpcUrls: ['https://a.example', 'https://b.example'] }],
+        bip122: [{ caipNetworkId: 'bip122:0f9188f13cb7b2c71f2a335e3a4fc328', apiUrls: ['https://esplora.example/api', 'https://mempool.example/api'] }],
+        polkadot: [
+          { caipNetworkId: 'polkadot:45454545454545454545454545454545', rpcUrls: ['wss://a.dot.example', 'wss://b.dot.example'] },
+          { caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', rpcUrls: ['wss://rpc.polkadot.io'] },
+        ],
+      },
     })
   })
 

@@ -2,8 +2,9 @@ import type { ChainNamespace } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
 
 /**
- * The worker's chain clients, keyed by CAIP-2 network id so each namespace (eip155 now; solana, polkadot and bip122
- * with their issues) keeps its own clients side by side.
+ * Chain clients keyed by CAIP-2 network id: the core worker's EVM chains, and each family's networks in its worker
+ * API, every namespace's clients side by side.
+ * @example const clients = createChainClientRegistry<SolanaClient>(); clients.set('solana', reference, client); clients.get('solana', reference)
  */
 export function createChainClientRegistry<Client>() {
   const clients = new Map<string, Client>()

@@ -42,3 +42,36 @@ export type BitcoinTransfer = {
 }
 
 export type BitcoinConfirmation = { txid: string; blockHeight: number; blockHash: string; blockTime?: number }
+
+/**
+ * `core.bitcoin`: the Bitcoin networks of the core's config, read and sent through the worker; amounts in sats
+ * (bigint). The Bitcoin worker module answers each call under the same name (src/worker/families/bip122/bitcoinWorkerApi.ts).
+ */
+export type BitcoinCoreApi = {
+  /** `{ confirmed, pending }`, cached 30 s (SPEC §9) unless `force`; confirmed + pending goes into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
+  getBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<BitcoinBalance>
+  /** sat/vB for about 1, 3 and 6 blocks. */
+  getFeeRates(parameters: { caipNetworkId: string }): Promise<BitcoinFeeRates>
+  /** The unsigned PSBT (base64) for the wallet's signPsbt, with its fee, inputs and change; dust, funds and address rules checked. */
+  buildTransfer(parameters: BitcoinTransferParameters & { caipNetworkId: string }): Promise<BitcoinTransfer>
+  /** Sends a signed raw transaction (hex); answers its txid. */
+  broadcast(parameters: { caipNetworkId: string; txHex: string }): Promise<string>
+  /** Finalizes the PSBT the wallet signed, extracts and sends it; answers its txid. */
+  finalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }): Promise<string>
+  /** Resolves once the transaction is in a block (within an hour unless `maxWaitMs`); RPC_TIMEOUT after that. */
+  waitForConfirmation(parameters: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }): Promise<BitcoinConfirmation>
+}
+
+/**
+ * The calls of `core.bitcoin`, each with how the core treats it: `maxWaitMs`, how long one that waits on the chain
+ * waits unless told (the page 5 s more); `changesBalances`, the worker's cached balances of the network are stale once
+ * it answers (a sent transaction counts at once, as pending).
+ */
+export const bitcoinCoreCalls = {
+  getBalance: {},
+  getFeeRates: {},
+  buildTransfer: {},
+  broadcast: { changesBalances: true },
+  finalizeAndBroadcast: { changesBalances: true },
+  waitForConfirmation: { maxWaitMs: 3_600_000, changesBalances: true },
+}

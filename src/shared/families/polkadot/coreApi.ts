@@ -101,3 +101,44 @@ export type PolkadotInclusion = {
   /** Why the call failed: `pallet.Error` (`balances.InsufficientBalance`) or the dispatch error's kind (`Token.FundsUnavailable`). */
   failure?: string
 }
+
+/**
+ * `core.polkadot`: the Polkadot networks of the core's config, read and sent through the worker (@polkadot/api never
+ * loads on the page); amounts in planck (bigint). A transfer: buildTransfer → the extension's
+ * signer.signPayload(payload) → submitTransfer({ payload, signature }) → waitForTransaction({ submission }). The
+ * Polkadot worker module answers each call under the same name (src/worker/families/polkadot/polkadotWorkerApi.ts).
+ */
+export type PolkadotCoreApi = {
+  /** Genesis, SS58 prefix, token, existential deposit and runtime version, as the node says. */
+  getChainInfo(parameters: { caipNetworkId: string }): Promise<PolkadotChainInfo>
+  /** `{ free, reserved, frozen, transferable }`, cached 30 s (SPEC §9) unless `force`; free goes into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
+  getBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<PolkadotBalance>
+  /** The fee in planck of `balances.transferKeepAlive`, the node's estimate. */
+  estimateTransferFee(parameters: PolkadotTransferParameters & { caipNetworkId: string }): Promise<bigint>
+  /** The payload for the extension's signPayload (and `raw` for signRaw), the fee and the era's end; existential-deposit and funds rules checked. */
+  buildTransfer(parameters: PolkadotTransferParameters & { caipNetworkId: string }): Promise<PolkadotTransfer>
+  /** Adds the extension's signature to the payload and submits the transaction. */
+  submitTransfer(parameters: { caipNetworkId: string; payload: PolkadotSignerPayload; signature: string }): Promise<PolkadotSubmission>
+  /** Resolves once a block holds the transaction ('inBlock') or that block is final ('finalized', the default), within 10 min unless `maxWaitMs`. */
+  waitForTransaction(parameters: {
+    caipNetworkId: string
+    submission: PolkadotSubmission
+    until?: 'inBlock' | 'finalized'
+    pollIntervalMs?: number
+    maxWaitMs?: number
+  }): Promise<PolkadotInclusion>
+}
+
+/**
+ * The calls of `core.polkadot`, each with how the core treats it: `maxWaitMs`, how long one that waits on the chain
+ * waits unless told (the page 5 s more); `changesBalances`, the worker's cached balances of the network are stale once
+ * it answers (a submitted transfer counts as soon as a block holds it).
+ */
+export const polkadotCoreCalls = {
+  getChainInfo: {},
+  getBalance: {},
+  estimateTransferFee: {},
+  buildTransfer: {},
+  submitTransfer: { changesBalances: true },
+  waitForTransaction: { maxWaitMs: 600_000, changesBalances: true },
+}

@@ -31,3 +31,36 @@ export type SolanaConfirmation = { signature: string; slot: bigint; confirmation
  * endpoints (`rpcUrls`, ranked with fallback; `rpcUrl` for one).
  */
 export type SolanaChainConfig = { caipNetworkId: string; rpcUrl?: string; rpcUrls?: readonly string[] }
+
+/**
+ * `core.solana`: the Solana clusters of the core's config, read and sent through the worker. The Solana worker module
+ * answers each call under the same name (src/worker/families/solana/solanaWorkerApi.ts).
+ */
+export type SolanaCoreApi = {
+  /** SOL in lamports, cached 30 s (SPEC §9) unless `force`; into the mirrored store's balances (balanceKey(caipNetworkId, address)). */
+  getBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<bigint>
+  /** SPL Token and Token-2022 balances, 0-decimal tokens dropped. */
+  getTokenBalances(parameters: { caipNetworkId: string; owner: string }): Promise<SolanaTokenBalance[]>
+  /** The unsigned wire transaction for the wallet to sign, and the block height it is valid until. */
+  buildTransfer(parameters: SolanaTransferParameters & { caipNetworkId: string }): Promise<SolanaTransfer>
+  /** The fee in lamports a wire transaction would pay. */
+  estimateFee(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<bigint>
+  /** Sends the wallet's signed wire transaction; answers its base58 signature. */
+  sendTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<string>
+  /** Resolves once the transaction reaches the commitment (within 2 min unless `maxWaitMs`); SOLANA_SEND_FAILED when it failed or expired. */
+  waitForConfirmation(parameters: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }): Promise<SolanaConfirmation>
+}
+
+/**
+ * The calls of `core.solana`, each with how the core treats it: `maxWaitMs`, how long one that waits on the chain
+ * waits unless told (the page 5 s more); `changesBalances`, the worker's cached balances of the network are stale once
+ * it answers.
+ */
+export const solanaCoreCalls = {
+  getBalance: {},
+  getTokenBalances: {},
+  buildTransfer: {},
+  estimateFee: {},
+  sendTransaction: {},
+  waitForConfirmation: { maxWaitMs: 120_000, changesBalances: true },
+}

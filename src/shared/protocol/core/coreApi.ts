@@ -1,18 +1,9 @@
 import type { Abi, Address, Hex, Log, TransactionReceipt } from 'viem'
 import type { CoreState, MessageTarget } from './coreState'
-import type { BitcoinBalance, BitcoinChainConfig, BitcoinConfirmation, BitcoinFeeRates, BitcoinTransfer, BitcoinTransferParameters } from '../../families/bip122/coreApi'
+import type { BitcoinChainConfig, BitcoinCoreApi } from '../../families/bip122/coreApi'
 import type { DataServiceMethod } from './dataService'
-import type {
-  PolkadotBalance,
-  PolkadotChainConfig,
-  PolkadotChainInfo,
-  PolkadotInclusion,
-  PolkadotSignerPayload,
-  PolkadotSubmission,
-  PolkadotTransfer,
-  PolkadotTransferParameters,
-} from '../../families/polkadot/coreApi'
-import type { SolanaChainConfig, SolanaConfirmation, SolanaTokenBalance, SolanaTransfer, SolanaTransferParameters } from '../../families/solana/coreApi'
+import type { PolkadotChainConfig, PolkadotCoreApi } from '../../families/polkadot/coreApi'
+import type { SolanaChainConfig, SolanaCoreApi } from '../../families/solana/coreApi'
 
 /** One EVM chain the core reads: its RPC URLs, in order of preference until ranking has run. */
 export type Eip155ChainConfig = {
@@ -23,17 +14,44 @@ export type Eip155ChainConfig = {
   multicall3?: Address
 }
 
+/**
+ * The chain families the core serves besides EVM, by namespace: each one's calls (`core.solana`, `core.bitcoin`, …)
+ * and the config of one of its networks, as its folder in src/shared/families declares them. The family tables of the
+ * page (src/main/core/familyModules.ts) and of the worker (src/worker/families/index.ts) have a line for each.
+ */
+export type CoreFamilies = {
+  solana: { api: SolanaCoreApi; chain: SolanaChainConfig }
+  bip122: { api: BitcoinCoreApi; chain: BitcoinChainConfig }
+  polkadot: { api: PolkadotCoreApi; chain: PolkadotChainConfig }
+}
+
+export type FamilyNamespace = keyof CoreFamilies
+
+/**
+ * How the core treats one of a family's calls: `maxWaitMs`, how long a call that waits on the chain waits unless told
+ * (the page 5 s more); `changesBalances`, the worker's cached balances of the network are stale once it answers.
+ */
+export type FamilyCallRule = { maxWaitMs?: number; changesBalances?: boolean }
+
+/** A family's calls by name, each with its rule (`<family>CoreCalls` in src/shared/families/<namespace>/coreApi.ts). */
+export type FamilyCalls<N extends FamilyNamespace> = { [M in keyof CoreFamilies[N]['api']]: FamilyCallRule }
+
+/** What `core.<family>.<method>` takes. */
+export type FamilyCallParameters<N extends FamilyNamespace, M extends keyof CoreFamilies[N]['api']> = CoreFamilies[N]['api'][M] extends (parameters: infer P) => unknown ? P : never
+
+/** What `core.<family>.<method>` answers. */
+export type FamilyCallAnswer<N extends FamilyNamespace, M extends keyof CoreFamilies[N]['api']> = CoreFamilies[N]['api'][M] extends (...parameters: never[]) => infer A ? A : never
+
 /** What the page gives the core's worker. */
 export type CoreConfig = {
   chains: readonly Eip155ChainConfig[]
-  /** Solana clusters; their client loads in the worker only when there is one. */
+  /**
+   * The other families' networks by namespace (`{ solana: [...], bip122: [...], polkadot: [...] }`); a family's client
+   * (and its libraries: @solana/kit, bitcoinjs-lib, @polkadot/api) loads in the worker only when it has one.
+   */
+  familyChains?: { [N in FamilyNamespace]?: readonly CoreFamilies[N]['chain'][] }
   /** Where the core worker imports each configured family's client from (see src/main/core/familyModules.ts). */
   familyModules?: FamilyModules
-  solanaChains?: readonly SolanaChainConfig[]
-  /** Bitcoin networks and their Esplora APIs; their client (and bitcoinjs-lib) loads in the worker only when there is one. */
-  bitcoinChains?: readonly BitcoinChainConfig[]
-  /** Polkadot-SDK networks and their WebSocket RPC; their client (and @polkadot/api) loads in the worker only when there is one. */
-  polkadotChains?: readonly PolkadotChainConfig[]
   /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
@@ -105,42 +123,13 @@ export type CoreWorkerApi = {
   /** One call to the data service (its methods: dataServiceMethods), cached by kind where SPEC §9 gives a lifetime. */
   callDataService(parameters: { method: DataServiceMethod; args?: Record<string, unknown> }): Promise<unknown>
   getState(): Awaitable<CoreState>
-  /** SOL in lamports; kept in the store's balances under balanceKey(caipNetworkId, address). */
-  solanaGetBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<bigint>
-  solanaGetTokenBalances(parameters: { caipNetworkId: string; owner: string }): Promise<SolanaTokenBalance[]>
-  /** The unsigned wire transaction for the wallet to sign. */
-  solanaBuildTransfer(parameters: SolanaTransferParameters & { caipNetworkId: string }): Promise<SolanaTransfer>
-  /** The fee in lamports a wire transaction would pay. */
-  solanaEstimateFee(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<bigint>
-  /** Sends the wallet's signed wire transaction; answers its base58 signature. */
-  solanaSendTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<string>
-  solanaWaitForConfirmation(parameters: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }): Promise<SolanaConfirmation>
-  /** Sats; confirmed + pending kept in the store's balances under balanceKey(caipNetworkId, address). */
-  bitcoinGetBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<BitcoinBalance>
-  bitcoinGetFeeRates(parameters: { caipNetworkId: string }): Promise<BitcoinFeeRates>
-  /** The unsigned PSBT for the wallet to sign, with its fee, inputs and change. */
-  bitcoinBuildTransfer(parameters: BitcoinTransferParameters & { caipNetworkId: string }): Promise<BitcoinTransfer>
-  /** Sends a signed raw transaction (hex); answers its txid. */
-  bitcoinBroadcast(parameters: { caipNetworkId: string; txHex: string }): Promise<string>
-  /** Finalizes the PSBT the wallet signed, extracts and sends it; answers its txid. */
-  bitcoinFinalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }): Promise<string>
-  bitcoinWaitForConfirmation(parameters: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }): Promise<BitcoinConfirmation>
-  polkadotGetChainInfo(parameters: { caipNetworkId: string }): Promise<PolkadotChainInfo>
-  /** Planck; `free` kept in the store's balances under balanceKey(caipNetworkId, address). */
-  polkadotGetBalance(parameters: { caipNetworkId: string; address: string; force?: boolean }): Promise<PolkadotBalance>
-  polkadotEstimateTransferFee(parameters: PolkadotTransferParameters & { caipNetworkId: string }): Promise<bigint>
-  /** The signing payload of a transferKeepAlive for the extension's signer, its fee and the era's end. */
-  polkadotBuildTransfer(parameters: PolkadotTransferParameters & { caipNetworkId: string }): Promise<PolkadotTransfer>
-  /** Adds the extension's signature to the payload and submits it. */
-  polkadotSubmitTransfer(parameters: { caipNetworkId: string; payload: PolkadotSignerPayload; signature: string }): Promise<PolkadotSubmission>
-  polkadotWaitForTransaction(parameters: {
-    caipNetworkId: string
-    submission: PolkadotSubmission
-    until?: 'inBlock' | 'finalized'
-    pollIntervalMs?: number
-    maxWaitMs?: number
-  }): Promise<PolkadotInclusion>
+  /**
+   * One call of a family's worker API, `core.<family>.<method>(args)` on the page: getBalance is cached (30 s, SPEC §9,
+   * unless `force`) and its native amount kept in the store's balances under balanceKey(caipNetworkId, address).
+   * @example await remote.familyCall({ namespace: 'bip122', method: 'getFeeRates', args: { caipNetworkId } })
+   */
+  familyCall<N extends FamilyNamespace, M extends keyof CoreFamilies[N]['api']>(call: { namespace: N; method: M; args: FamilyCallParameters<N, M> }): FamilyCallAnswer<N, M>
 }
 
-/** The URLs of the chain families' worker modules, by family. */
-export type FamilyModules = { solana?: string; bitcoin?: string; polkadot?: string }
+/** The URLs of the chain families' worker modules, by namespace. */
+export type FamilyModules = { [N in FamilyNamespace]?: string }

@@ -231,8 +231,8 @@ describe('the worker Bitcoin client against a local regtest chain', () => {
     const { payment } = accounts[4]!
     const api = createWorkerApi()
     // The page gives the URL of the Bitcoin module (src/main/core/familyModules.ts); here, its source.
-    api.configure({ chains: [], familyModules: { bitcoin: new URL('./bitcoinFamily.ts', import.meta.url).href }, bitcoinChains: [{ caipNetworkId: chain.caipNetworkId, apiUrl: chain.apiUrl }] })
-    const balance = await api.bitcoinGetBalance({ caipNetworkId: chain.caipNetworkId, address: payment.address })
+    api.configure({ chains: [], familyModules: { bip122: new URL('./bitcoinFamily.ts', import.meta.url).href }, familyChains: { bip122: [{ caipNetworkId: chain.caipNetworkId, apiUrl: chain.apiUrl }] } })
+    const balance = await api.familyCall({ namespace: 'bip122', method: 'getBalance', args: { caipNetworkId: chain.caipNetworkId, address: payment.address } })
     expect(structuredClone(balance)).toEqual(balance)
     expect(api.getState().balances[balanceKey(chain.caipNetworkId, payment.address)]).toMatchObject({
       caipNetworkId: chain.caipNetworkId,
@@ -243,14 +243,14 @@ describe('the worker Bitcoin client against a local regtest chain', () => {
     // The one balance call of every family, by CAIP-2 id: the amount the store mirrors.
     expect(await api.getNativeBalance({ caipNetworkId: chain.caipNetworkId, address: payment.address })).toBe(balance.confirmed + balance.pending)
     await expect(api.getNativeBalance({ caipNetworkId: 'not a network', address: payment.address })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
-    const transfer = await api.bitcoinBuildTransfer({ caipNetworkId: chain.caipNetworkId, from: payment, to: accounts[0]!.payment.address, amount: BTC })
+    const transfer = await api.familyCall({ namespace: 'bip122', method: 'buildTransfer', args: { caipNetworkId: chain.caipNetworkId, from: payment, to: accounts[0]!.payment.address, amount: BTC } })
     expect(structuredClone(transfer)).toEqual(transfer)
-    await expect(api.bitcoinGetBalance({ caipNetworkId: 'bip122:000000000019d6689c085ae165831e93', address: MAINNET_ADDRESS })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
-    await expect(api.bitcoinGetFeeRates({ caipNetworkId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
+    await expect(api.familyCall({ namespace: 'bip122', method: 'getBalance', args: { caipNetworkId: 'bip122:000000000019d6689c085ae165831e93', address: MAINNET_ADDRESS } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
+    await expect(api.familyCall({ namespace: 'bip122', method: 'getFeeRates', args: { caipNetworkId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
 
     const withoutBitcoin = createWorkerApi()
     withoutBitcoin.configure({ chains: [] })
-    await expect(withoutBitcoin.bitcoinGetFeeRates({ caipNetworkId: chain.caipNetworkId })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: 'no Bitcoin network is configured in the core' })
+    await expect(withoutBitcoin.familyCall({ namespace: 'bip122', method: 'getFeeRates', args: { caipNetworkId: chain.caipNetworkId } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: 'no Bitcoin network is configured in the core' })
     expect(() => createBitcoinWorkerApi({ chains: [{ caipNetworkId: 'bip122:00000000da84f2bafbbc53dee25a72ae', apiUrl: chain.apiUrl }] })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }))
     expect(() => createBitcoinWorkerApi({ chains: [{ caipNetworkId: chain.caipNetworkId, apiUrl: '' }] })).toThrow(expect.objectContaining({ code: 'NO_RPC_URL' }))
   })

@@ -1,5 +1,5 @@
-// The Bitcoin client as a module of its own, which the core worker imports by URL (see familyRegistry.ts).
+// The Bitcoin client as a module of its own, which the core worker imports by URL (see familyRegistry.ts and index.ts).
 import { registerFamily } from '../familyRegistry'
 import { createBitcoinWorkerApi } from './bitcoinWorkerApi'
 
-registerFamily('bitcoin', createBitcoinWorkerApi)
+registerFamily('bip122', createBitcoinWorkerApi)

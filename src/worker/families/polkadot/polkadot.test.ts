@@ -233,17 +233,17 @@ describe('the worker Polkadot client against a local chopsticks chain', () => {
   it('serves configured networks by CAIP-2 id through the worker, mirrors the free balance into the store, and refuses others', async () => {
     const worker = createWorkerApi()
     // The page gives the URL of the Polkadot module (src/main/core/familyModules.ts); here, its source.
-    worker.configure({ chains: [], familyModules: { polkadot: new URL('./polkadotFamily.ts', import.meta.url).href }, polkadotChains: [{ caipNetworkId: LOCAL, rpcUrl: chain.rpcUrl }] })
+    worker.configure({ chains: [], familyModules: { polkadot: new URL('./polkadotFamily.ts', import.meta.url).href }, familyChains: { polkadot: [{ caipNetworkId: LOCAL, rpcUrl: chain.rpcUrl }] } })
     const { bob } = pairs
-    const balance = await worker.polkadotGetBalance({ caipNetworkId: LOCAL, address: bob.address })
+    const balance = await worker.familyCall({ namespace: 'polkadot', method: 'getBalance', args: { caipNetworkId: LOCAL, address: bob.address } })
     expect(balance.free).toBe((await chainAccount(bob.address)).free)
     expect((await worker.getState()).balances[balanceKey(LOCAL, bob.address)]).toMatchObject({ caipNetworkId: LOCAL, owner: bob.address, token: null, value: balance.free })
     // The one balance call of every family, by CAIP-2 id: the free balance, which the store mirrors.
     expect(await worker.getNativeBalance({ caipNetworkId: LOCAL, address: bob.address })).toBe(balance.free)
-    await expect(worker.polkadotGetBalance({ caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', address: ALICE_POLKADOT })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
+    await expect(worker.familyCall({ namespace: 'polkadot', method: 'getBalance', args: { caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', address: ALICE_POLKADOT } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND' })
     // A new config closes the old connections.
     worker.configure({ chains: [] })
-    await expect(worker.polkadotGetChainInfo({ caipNetworkId: LOCAL })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: 'no Polkadot network is configured in the core' })
+    await expect(worker.familyCall({ namespace: 'polkadot', method: 'getChainInfo', args: { caipNetworkId: LOCAL } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: 'no Polkadot network is configured in the core' })
   })
 })
 

@@ -7,7 +7,7 @@ vi.mock('./polkadotWorkerApi', () => {
   loads.polkadot++
   return {
     createPolkadotWorkerApi: ({ chains }: { chains: { caipNetworkId: string }[] }) => ({
-      polkadotGetChainInfo: async () => ({ caipNetworkId: chains[0]!.caipNetworkId }),
+      getChainInfo: async () => ({ caipNetworkId: chains[0]!.caipNetworkId }),
       destroy: async () => void loads.destroyed++,
     }),
   }
@@ -23,22 +23,31 @@ describe('the Polkadot client loads lazily in the worker', () => {
   it('is fetched only once a Polkadot network is configured, and a new config closes the previous connections', async () => {
     const api = createWorkerApi()
     api.configure({ chains: [] })
-    await expect(api.polkadotGetChainInfo({ caipNetworkId: LOCAL })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: 'no Polkadot network is configured in the core' })
+    await expect(api.familyCall({ namespace: 'polkadot', method: 'getChainInfo', args: { caipNetworkId: LOCAL } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: 'no Polkadot network is configured in the core' })
     expect(loads).toEqual({ polkadot: 0, destroyed: 0 })
 
     // Without the module's URL, the family's calls say what is missing.
-    api.configure({ chains: [], polkadotChains: [{ caipNetworkId: LOCAL, rpcUrl: 'ws://127.0.0.1:9' }] })
-    await expect(api.polkadotGetChainInfo({ caipNetworkId: LOCAL })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: "Polkadot networks are configured, but not the URL of the Polkadot client's module" })
+    api.configure({ chains: [], familyChains: { polkadot: [{ caipNetworkId: LOCAL, rpcUrl: 'ws://127.0.0.1:9' }] } })
+    await expect(api.familyCall({ namespace: 'polkadot', method: 'getChainInfo', args: { caipNetworkId: LOCAL } })).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', details: "Polkadot networks are configured, but not the URL of the Polkadot client's module" })
     expect(loads.polkadot).toBe(0)
 
-    api.configure({ chains: [], familyModules, polkadotChains: [{ caipNetworkId: LOCAL, rpcUrl: 'ws://127.0.0.1:9' }] })
-    expect(await api.polkadotGetChainInfo({ caipNetworkId: LOCAL })).toEqual({ caipNetworkId: LOCAL })
+    api.configure({ chains: [], familyModules, familyChains: { polkadot: [{ caipNetworkId: LOCAL, rpcUrl: 'ws://127.0.0.1:9' }] } })
+    expect(await api.familyCall({ namespace: 'polkadot', method: 'getChainInfo', args: { caipNetworkId: LOCAL } })).toEqual({ caipNetworkId: LOCAL })
     expect(loads).toEqual({ polkadot: 1, destroyed: 0 })
 
-    api.configure({ chains: [], familyModules, polkadotChains: [{ caipNetworkId: WESTEND, rpcUrl: 'wss://westend-rpc.polkadot.io' }] })
-    expect(await api.polkadotGetChainInfo({ caipNetworkId: WESTEND })).toEqual({ caipNetworkId: WESTEND })
+    api.configure({ chains: [], familyModules, familyChains: { polkadot: [{ caipNetworkId: WESTEND, rpcUrl: 'wss://westend-rpc.polkadot.io' }] } })
+    expect(await api.familyCall({ namespace: 'polkadot', method: 'getChainInfo', args: { caipNetworkId: WESTEND } })).toEqual({ caipNetworkId: WESTEND })
     expect(loads).toEqual({ polkadot: 1, destroyed: 1 })
     api.configure({ chains: [] })
     await vi.waitFor(() => expect(loads.destroyed).toBe(2))
+  })
+
+  it('answers the calls of core.polkadot only, not the rest of its module (destroy, nativeBalance)', async () => {
+    const api = createWorkerApi()
+    api.configure({ chains: [], familyModules, familyChains: { polkadot: [{ caipNetworkId: LOCAL, rpcUrl: 'ws://127.0.0.1:9' }] } })
+    for (const method of ['destroy', 'nativeBalance', 'toString', '__proto__']) {
+      await expect(api.familyCall({ namespace: 'polkadot', method: method as 'getChainInfo', args: { caipNetworkId: LOCAL } })).rejects.toMatchObject({ code: 'INVALID_MESSAGE', field: 'method' })
+    }
+    await expect(api.familyCall({ namespace: 'cosmos' as 'polkadot', method: 'getChainInfo', args: { caipNetworkId: LOCAL } })).rejects.toMatchObject({ code: 'INVALID_MESSAGE' })
   })
 })

@@ -331,7 +331,7 @@ describe('the worker Solana client against a local chain', () => {
   it('answers the core’s one balance call by CAIP-2 id with the lamports the store mirrors', async () => {
     const api = createWorkerApi()
     // The page gives the URL of the Solana module (src/main/core/familyModules.ts); here, its source.
-    api.configure({ chains: [], familyModules: { solana: new URL('./solanaFamily.ts', import.meta.url).href }, solanaChains: [{ caipNetworkId, rpcUrls: [solana.rpcUrl] }] })
+    api.configure({ chains: [], familyModules: { solana: new URL('./solanaFamily.ts', import.meta.url).href }, familyChains: { solana: [{ caipNetworkId, rpcUrls: [solana.rpcUrl] }] } })
     const owner = dev[3]!.address
     expect(await api.getNativeBalance({ caipNetworkId, address: owner })).toBe(await lamportsOf(owner))
     expect(api.getState().balances[balanceKey(caipNetworkId, owner)]).toMatchObject({ value: await lamportsOf(owner) })
@@ -343,16 +343,16 @@ describe('the worker Solana client against a local chain', () => {
     const cross = <T>(value: T): T => structuredClone(value)
     const [from, to] = [dev[9]!, (await generateKeyPairSigner()).address]
 
-    const built = cross(await api.solanaBuildTransfer(cross({ caipNetworkId, from: from.address, to, amount: 1_000n, mint: seeded.mint, decimals: 6 })))
-    expect(cross(await api.solanaEstimateFee({ caipNetworkId, transaction: built.transaction }))).toBe(5_000n)
-    const signature = cross(await api.solanaSendTransaction(cross({ caipNetworkId, transaction: await signAsWallet(built.transaction, secretKeyOf(from)) })))
-    const confirmation = cross(await api.solanaWaitForConfirmation(cross({ caipNetworkId, signature, lastValidBlockHeight: built.lastValidBlockHeight, pollIntervalMs: 20 })))
+    const built = cross(await api.buildTransfer(cross({ caipNetworkId, from: from.address, to, amount: 1_000n, mint: seeded.mint, decimals: 6 })))
+    expect(cross(await api.estimateFee({ caipNetworkId, transaction: built.transaction }))).toBe(5_000n)
+    const signature = cross(await api.sendTransaction(cross({ caipNetworkId, transaction: await signAsWallet(built.transaction, secretKeyOf(from)) })))
+    const confirmation = cross(await api.waitForConfirmation(cross({ caipNetworkId, signature, lastValidBlockHeight: built.lastValidBlockHeight, pollIntervalMs: 20 })))
     expect(confirmation.signature).toBe(signature)
-    expect(cross(await api.solanaGetTokenBalances({ caipNetworkId, owner: to }))).toEqual([expect.objectContaining({ mint: seeded.mint, amount: 1_000n, decimals: 6 })])
-    expect(cross(await api.solanaGetBalance({ caipNetworkId, address: from.address }))).toBeLessThan(SOLANA_DEV_LAMPORTS_EACH)
+    expect(cross(await api.getTokenBalances({ caipNetworkId, owner: to }))).toEqual([expect.objectContaining({ mint: seeded.mint, amount: 1_000n, decimals: 6 })])
+    expect(cross(await api.getBalance({ caipNetworkId, address: from.address }))).toBeLessThan(SOLANA_DEV_LAMPORTS_EACH)
 
     for (const unknown of ['solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z', 'eip155:1', 'solana', 'not a network']) {
-      await expect(api.solanaGetBalance({ caipNetworkId: unknown, address: from.address }), unknown).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', shortMessage: 'Network not found' })
+      await expect(api.getBalance({ caipNetworkId: unknown, address: from.address }), unknown).rejects.toMatchObject({ code: 'NETWORK_NOT_FOUND', shortMessage: 'Network not found' })
     }
     expect(() => createSolanaWorkerApi({ chains: [{ caipNetworkId: 'eip155:1', rpcUrl: solana.rpcUrl }] })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG', field: 'chains.0.caipNetworkId' }))
   })

@@ -11,8 +11,9 @@ export type CreateSolanaWorkerApiParameters = Omit<CreateSolanaClientParameters,
 type OnNetwork = { caipNetworkId: string }
 
 /**
- * The Solana methods the core worker exposes, one client per configured cluster picked by CAIP-2 id; an id that is
- * not configured (or not Solana) answers NETWORK_NOT_FOUND. Arguments and results are structured-cloneable.
+ * The Solana calls of the core worker (`core.solana`, SolanaCoreApi), one client per configured cluster picked by
+ * CAIP-2 id; an id that is not configured (or not Solana) answers NETWORK_NOT_FOUND. Arguments and results are
+ * structured-cloneable.
  * @example const solana = createSolanaWorkerApi({ chains: [{ caipNetworkId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', rpcUrl }] })
  */
 export function createSolanaWorkerApi({ chains, ...clientOptions }: CreateSolanaWorkerApiParameters) {
@@ -35,18 +36,20 @@ export function createSolanaWorkerApi({ chains, ...clientOptions }: CreateSolana
   return {
     /** Stops every cluster's ranking pings (the core configured anew). */
     destroy: () => clients.values().forEach((client) => client.close()),
+    /** What the store keeps of a balance: the lamports. */
+    nativeBalance: (lamports: bigint) => lamports,
     /** SOL balance in lamports. */
-    solanaGetBalance: async ({ caipNetworkId, address }: OnNetwork & { address: string }) => clientFor(caipNetworkId).getBalance(address),
+    getBalance: async ({ caipNetworkId, address }: OnNetwork & { address: string }) => clientFor(caipNetworkId).getBalance(address),
     /** SPL Token and Token-2022 balances, 0-decimal tokens dropped. */
-    solanaGetTokenBalances: async ({ caipNetworkId, owner }: OnNetwork & { owner: string }) => clientFor(caipNetworkId).getTokenBalances(owner),
+    getTokenBalances: async ({ caipNetworkId, owner }: OnNetwork & { owner: string }) => clientFor(caipNetworkId).getTokenBalances(owner),
     /** The unsigned wire transaction for the wallet to sign, and the block height it is valid until. */
-    solanaBuildTransfer: async ({ caipNetworkId, ...transfer }: OnNetwork & SolanaTransferParameters) => clientFor(caipNetworkId).buildTransfer(transfer),
+    buildTransfer: async ({ caipNetworkId, ...transfer }: OnNetwork & SolanaTransferParameters) => clientFor(caipNetworkId).buildTransfer(transfer),
     /** The fee in lamports for a wire transaction. */
-    solanaEstimateFee: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).estimateFee(transaction),
+    estimateFee: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).estimateFee(transaction),
     /** Sends the wallet's signed wire transaction; answers its base58 signature. */
-    solanaSendTransaction: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).sendTransaction(transaction),
+    sendTransaction: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).sendTransaction(transaction),
     /** Resolves once the transaction reaches the commitment; SOLANA_SEND_FAILED when it failed or expired. */
-    solanaWaitForConfirmation: async ({ caipNetworkId, signature, lastValidBlockHeight, pollIntervalMs, maxWaitMs }: OnNetwork & {
+    waitForConfirmation: async ({ caipNetworkId, signature, lastValidBlockHeight, pollIntervalMs, maxWaitMs }: OnNetwork & {
       signature: string
       lastValidBlockHeight: bigint
       pollIntervalMs?: number

@@ -1,0 +1,34 @@
+import type { ChainNamespace } from '../../shared/protocol/caip'
+import type { CoreFamilies, FamilyNamespace } from '../../shared/protocol/core/coreApi'
+import type { WidgetNetwork } from '../widget/config'
+import { polkadotRpcUrls } from '../widget/polkadotRpcUrl'
+import type { NamespaceAdapter } from './types'
+
+/** A chain family on the page: its adapter, and how one of its networks reaches the core. */
+export type PageFamily<N extends ChainNamespace> = {
+  /** The family's code (a chunk of its own), fetched when the host configures one of its networks. */
+  loadAdapter: () => Promise<NamespaceAdapter>
+  /** The network's entry in the core's `familyChains`, with every one of its endpoints; none without an endpoint the core can use. */
+  coreEntry: N extends FamilyNamespace ? (network: WidgetNetwork) => CoreFamilies[N]['chain'] | undefined : undefined
+}
+
+/**
+ * The chain families on the page, one line each: a site with EVM networks only never downloads Solana's, Bitcoin's or
+ * Polkadot's code, and the reverse. What the core needs of a family (its calls, its worker module) is in
+ * src/main/core/familyModules.ts.
+ */
+export const pageFamilies: { [N in ChainNamespace]: PageFamily<N> } = {
+  // EVM is the core's own: its networks go by numeric chain id (`chains`).
+  eip155: { loadAdapter: () => import('./eip155/adapter').then((m) => m.eip155Adapter), coreEntry: undefined },
+  solana: { loadAdapter: () => import('./solana/adapter').then((m) => m.solanaAdapter), coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls: n.rpcUrls.default.http } : undefined) },
+  // A Bitcoin network's http URLs are Esplora-style APIs.
+  bip122: { loadAdapter: () => import('./bip122/adapter').then((m) => m.bip122Adapter), coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http } : undefined) },
+  // A Polkadot network is reached over WebSocket (its webSocket URLs, or its http ones as ws).
+  polkadot: {
+    loadAdapter: () => import('./polkadot/adapter').then((m) => m.polkadotAdapter),
+    coreEntry: (n) => {
+      const rpcUrls = polkadotRpcUrls(n)
+      return rpcUrls.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls } : undefined
+    },
+  },
+}
