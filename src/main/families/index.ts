@@ -10,6 +10,8 @@ export type PageFamily<N extends ChainNamespace> = {
   loadAdapter: () => Promise<NamespaceAdapter>
   /** The network's entry in the core's `familyChains`, with every one of its endpoints; none without an endpoint the core can use. */
   coreEntry: N extends FamilyNamespace ? (network: WidgetNetwork) => CoreFamilies[N]['chain'] | undefined : undefined
+  /** Whether its wallets also connect through WalletConnect (a codec in src/worker/families/<namespace>/walletConnect.ts). */
+  hasWalletConnect: boolean
 }
 
 /**
@@ -19,13 +21,22 @@ export type PageFamily<N extends ChainNamespace> = {
  */
 export const pageFamilies: { [N in ChainNamespace]: PageFamily<N> } = {
   // EVM is the core's own: its networks go by numeric chain id (`chains`).
-  eip155: { loadAdapter: () => import('./eip155/adapter').then((m) => m.eip155Adapter), coreEntry: undefined },
-  solana: { loadAdapter: () => import('./solana/adapter').then((m) => m.solanaAdapter), coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls: n.rpcUrls.default.http } : undefined) },
+  eip155: { loadAdapter: () => import('./eip155/adapter').then((m) => m.eip155Adapter), coreEntry: undefined, hasWalletConnect: true },
+  solana: {
+    loadAdapter: () => import('./solana/adapter').then((m) => m.solanaAdapter),
+    hasWalletConnect: true,
+    coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls: n.rpcUrls.default.http } : undefined),
+  },
   // A Bitcoin network's http URLs are Esplora-style APIs.
-  bip122: { loadAdapter: () => import('./bip122/adapter').then((m) => m.bip122Adapter), coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http } : undefined) },
+  bip122: {
+    loadAdapter: () => import('./bip122/adapter').then((m) => m.bip122Adapter),
+    hasWalletConnect: true,
+    coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http } : undefined),
+  },
   // A Polkadot network is reached over WebSocket (its webSocket URLs, or its http ones as ws).
   polkadot: {
     loadAdapter: () => import('./polkadot/adapter').then((m) => m.polkadotAdapter),
+    hasWalletConnect: false,
     coreEntry: (n) => {
       const rpcUrls = polkadotRpcUrls(n)
       return rpcUrls.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls } : undefined

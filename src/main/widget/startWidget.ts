@@ -25,6 +25,7 @@ import { widgetLocale } from './locale'
 import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
 import { familyCoreChains } from '../families/coreChains'
+import { pageFamilies } from '../families/index'
 
 /** The site's parameters (createWidget's), but the library adapters and `isMobile`, which the shell keeps. */
 export type StartWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
@@ -92,7 +93,7 @@ export function startWidget(
   // WalletConnect (eip155 sessions, through our relay): its code and worker load when a WalletConnect view opens or a
   // stored session reconnects.
   const relayUrl = config.services?.relay
-  const hasWalletConnectFamily = networks.some((n) => n.chainNamespace === 'eip155' || n.chainNamespace === 'solana' || n.chainNamespace === 'bip122')
+  const hasWalletConnectFamily = networks.some((n) => pageFamilies[n.chainNamespace].hasWalletConnect)
   let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
   const loadWalletConnect = (relay: string) =>
     (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
