@@ -78,6 +78,7 @@ ensureDeps()
 ensureAptPackage({ aptPackage: 'chromium', binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', envVar: 'CHROMIUM_PATH', neededFor: 'the browser tests' })
 // The relay's tests run it on Redis too (services/relay/testing/startRedis.ts).
 ensureAptPackage({ aptPackage: 'redis-server', binary: process.env.REDIS_SERVER ?? 'redis-server', envVar: 'REDIS_SERVER', neededFor: "the relay's tests" })
+ensureAptPackage({ aptPackage: 'haproxy', binary: process.env.HAPROXY || '/usr/sbin/haproxy', envVar: 'HAPROXY', neededFor: 'the tests of `npm run services -- --instances N` (services/cluster)' })
 rmSync('.tessera/reports', { recursive: true, force: true })
 mkdirSync('.tessera/reports', { recursive: true })
 

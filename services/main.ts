@@ -13,6 +13,11 @@
 //                       ({ publicUrl, frameOrigins, mailFrom, social?, farcaster?, trustProxy? }, services/auth/README.md)
 //   TESSERA_SMTP_URL    the SMTP server the auth service sends codes through (smtp://user:pass@host:587, smtps://…)
 //   TESSERA_AUTH_SECRET optional key for hashing codes at rest (else a random one kept in the database)
+//   RELAY_PUBLIC_URL    the relay's URL as clients reach it (wss://relay.example.com behind a balancer; a comma-separated
+//                       list for several): clients sign their JWT for it. ws://HOST:RELAY_PORT is accepted as well.
+//
+// `--instances N` (N > 1) runs N instances of all this behind HAProxy on those ports, sharing DATABASE_URL and REDIS_URL
+// (services/cluster/runCluster.ts; docs/deploy.md).
 import { readFileSync } from 'node:fs'
 import type { ApiConfig } from './api/config'
 import { openDatabase } from './api/db/createDatabase'
@@ -22,6 +27,8 @@ import { createRelay } from './relay/createRelay'
 import { redactRedisUrl, redisStore } from './relay/redisStore'
 import { readAuthDeployConfig } from './auth/deployConfig'
 import { startAuthServer, type AuthServer } from './auth/server'
+import { readInstanceCount } from './cluster/readInstanceCount'
+import { runCluster } from './cluster/runCluster'
 
 function fail(message: string): never {
   console.error(message)
@@ -33,6 +40,12 @@ function portOf(name: string, fallback: number) {
   return value
 }
 
+let instances = 1
+try {
+  instances = readInstanceCount(process.argv.slice(2))
+} catch (error) {
+  fail((error as Error).message)
+}
 const configPath = process.env.TESSERA_API_CONFIG || fail('Set TESSERA_API_CONFIG to a JSON file with { projects, chains, prices?, nameSuffix?, onramp? } (see README, "Self-hosting").')
 let config: Omit<ApiConfig, 'db'>
 try {
@@ -51,11 +64,13 @@ try {
 } catch (error) {
   fail(`TESSERA_API_CONFIG: ${(error as Error).message}`)
 }
+if (instances > 1) await runCluster({ instances, host, publicPorts: { api: apiPort, relay: relayPort, auth: authConfig && authPort }, env: process.env })
 
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.TESSERA_DATA_DIR ?? '.tessera/api-data' })
 const api = await startApiServer({ ...config, wallets: config.wallets ?? loadWallets(), db, host, port: apiPort })
 const redisUrl = process.env.REDIS_URL || undefined
-const relay = createRelay({ host, port: relayPort, store: redisUrl ? redisStore({ url: redisUrl }) : undefined })
+const relayPublicUrls = process.env.RELAY_PUBLIC_URL?.split(',').map((url) => url.trim()).filter(Boolean)
+const relay = createRelay({ host, port: relayPort, publicUrls: relayPublicUrls && [...relayPublicUrls, `ws://${host}:${relayPort}`], store: redisUrl ? redisStore({ url: redisUrl }) : undefined })
 await relay.ready
 console.log(`Tessera data service on ${api.url} (${db.kind}; health ${api.url}/health)`)
 console.log(`WalletConnect relay on ${relay.url} (messages ${redisUrl ? `in Redis at ${redactRedisUrl(redisUrl)}` : 'in memory'}; health ${relay.url.replace('ws:', 'http:')}/health)`)
@@ -77,3 +92,5 @@ const stop = () => {
   void Promise.allSettled([auth?.stop()]).then(() => Promise.allSettled([api.stop(), relay.close()])).then(() => process.exit(0))
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)
+// An instance started by `--instances` leaves with its launcher (its IPC channel closes).
+process.on('disconnect', stop)
