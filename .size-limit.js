@@ -68,6 +68,14 @@ export default [
     limit: '75 KiB',
   },
   {
+    // Decoding, ERC-7730 descriptors and eth_simulateV1 (issue #36): loaded by the worker at the first review.
+    name: "the review engine's worker module (at the first review of a request)",
+    path: 'dist/assets/reviewModule-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '72 KiB',
+  },
+  {
     // @polkadot/api with its types and metadata decoding; @polkadot/wasm-crypto's WebAssembly (never run here) is left
     // out by the build's alias (vite.aliases.ts).
     name: "the Polkadot family's worker module (only with a Polkadot network)",

@@ -17,6 +17,8 @@ import { createFamilySlot, type FamilySlot } from './families/createFamilySlot'
 import { workerFamilies } from './families/index'
 import { createDataServiceClient, type DataServiceClient } from './services/createDataServiceClient'
 import { createCoreStore } from './state/coreStore'
+import type { ReviewCallsParameters, ReviewTransactionParameters, ReviewTypedDataParameters } from './review/createReview'
+import { loadReviewEngine } from './review/loadReviewEngine'
 import { publishStore } from './state/publishStore'
 
 export type { CoreConfig } from '../shared/protocol/core/coreApi'
@@ -54,6 +56,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   let blockPollingIntervalMs = 1_000
   let isVisible = true
   let unpublish: (() => void) | undefined
+  let reviewModule: string | undefined
   // Each family's API loads from its module only for a config with one of its networks (families/index.ts); a new
   // config closes the old clients (rankings, WebSockets).
   const families = Object.fromEntries(familyNamespaces.map((namespace) => [namespace, createFamilySlot(namespace, workerFamilies[namespace])])) as Record<FamilyNamespace, FamilySlot>
@@ -113,7 +116,8 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
   const api = {
     ping: () => ({ isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined', at: now() }),
 
-    configure({ chains: configured, familyChains = {}, familyModules = {}, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+    configure({ chains: configured, familyChains = {}, familyModules = {}, reviewModule: reviewModuleUrl, rankTransports = true, blockPollingIntervalMs: interval = 1_000, dataService: service }: CoreConfig) {
+      reviewModule = reviewModuleUrl
       for (const namespace of familyNamespaces) {
         families[namespace].configure({ chains: familyChains[namespace] ?? [], moduleUrl: familyModules[namespace], rank: rankTransports })
       }
@@ -246,6 +250,13 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     },
 
     getState: () => store.getState(),
+
+    // Reviews before a wallet is asked (issue #36). The engine loads from its own module at the first review.
+    reviewTransaction: async ({ chainId, ...rest }: Omit<ReviewTransactionParameters, 'client'>) =>
+      (await loadReviewEngine(reviewModule)).reviewTransaction({ ...rest, chainId, client: clientFor(chainId) }),
+    reviewCalls: async ({ chainId, ...rest }: Omit<ReviewCallsParameters, 'client'>) =>
+      (await loadReviewEngine(reviewModule)).reviewCalls({ ...rest, chainId, client: clientFor(chainId) }),
+    reviewTypedData: async (parameters: ReviewTypedDataParameters) => (await loadReviewEngine(reviewModule)).reviewTypedData(parameters),
 
     /**
      * One call of a family's API (`core.solana.buildTransfer`, …). getBalance is cached and kept in the store; after a

@@ -1,8 +1,12 @@
 import { transfer, transferHandlers, type Remote } from 'comlink'
 import type { Abi, Address, Hex, Log } from 'viem'
+// A URL, not worker code on the page: the bundler emits the review engine as a file of its own, like the families'.
+// eslint-disable-next-line no-restricted-imports -- a URL, like new URL(…) for the workers
+import reviewModule from '../../worker/review/reviewModule.ts?worker&url'
 import { createWidgetError, installErrorTransferHandler } from '../../shared/protocol/errors'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type {
+  ChainReviewQuery,
   ContractCall,
   CoreConfig,
   CoreFamilies,
@@ -13,12 +17,14 @@ import type {
   LogFilter,
   LogSet,
   MulticallResult,
+  TypedDataReviewQuery,
 } from '../../shared/protocol/core/coreApi'
+import type { CallToReview, TransactionToReview } from '../../shared/protocol/review'
 import { dataServiceMethods, type DataServiceApi } from '../../shared/protocol/core/dataService'
 import { coreFamilies, familyModulesFor } from './familyModules'
 import { createStoreMirror } from './createStoreMirror'
 import { createWorkerClient, type WorkerClient } from './createWorkerClient'
-import { PageWorker as Worker } from './pageWorker'
+import { PageWorker as Worker, pageWorkerUrl } from './pageWorker'
 import { START_UP_IDLE_TIMEOUT_MS, yieldToPage } from './whenPageIdle'
 
 /** A native balance asked by CAIP-2 network id, on any family. */
@@ -29,6 +35,12 @@ export type EvmChainParameters = { caipNetworkId: string } | { chainId: number }
 
 /** A log filter whose chain is named either way (see EvmChainParameters). */
 export type LogQuery = Omit<LogFilter, 'chainId'> & EvmChainParameters
+
+/**
+ * A request to review on an EVM chain named either way (see EvmChainParameters), with the site's ERC-7730 calldata
+ * descriptors (JSON) and how long the page waits for the review (REVIEW_TIMEOUT_MS unless given).
+ */
+export type ReviewQuery = EvmChainParameters & Omit<ChainReviewQuery, 'chainId'> & { timeoutMs?: number }
 
 export type CreateCoreParameters = CoreConfig & {
   /** Starts the worker; hosts with their own bundling (and tests) can pass one. */
@@ -55,6 +67,16 @@ function startWorker() {
 }
 
 const isPageVisible = () => typeof document === 'undefined' || document.visibilityState !== 'hidden'
+
+/**
+ * How long the page waits for a review: the worker asks the node twice in a row (the simulation with the gas price,
+ * then the tokens' symbols and decimals), each bounded by the transport's 10 s, and answers with what it could not
+ * check rather than fail. So a hung node still gives a review, not CORE_TIMEOUT.
+ */
+const REVIEW_TIMEOUT_MS = 25_000
+
+/** The review engine's module as the worker imports it: from the page's origin (see pageWorker.ts); with no page (Node), next to this module. */
+const reviewModuleUrl = () => pageWorkerUrl(new URL(reviewModule, globalThis.location?.href ?? import.meta.url)).href
 
 /** Calls per message to the worker: copying one part (structured clone) stays far below a 50 ms task. */
 const MULTICALL_PART_SIZE = 2_048
@@ -109,7 +131,7 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
   const familyChains = { solana: solanaChains, bip122: bitcoinChains, polkadot: polkadotChains, ...config.familyChains }
   // The families' client modules load (and their URLs are computed) only for a config that has such networks.
   const configureWithFamilies = async (remote: Remote<CoreWorkerApi>) =>
-    remote.configure({ ...config, familyChains, familyModules: config.familyModules ?? familyModulesFor(familyChains) })
+    remote.configure({ ...config, familyChains, familyModules: config.familyModules ?? familyModulesFor(familyChains), reviewModule: config.reviewModule ?? reviewModuleUrl() })
   const blockWatches = new Map<string, { chainId: number }>()
   let nextId = 0
   // The worker starts once the page is idle (or at the first call), not in the page's task that creates the core.
@@ -257,6 +279,33 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
         blockWatches.delete(watchId)
         void call((r) => r.unwatchBlockNumber({ watchId })).catch(() => {})
       }
+    },
+    /**
+     * What a transaction will do, worked out in the worker before the wallet is asked (issue #36): the call decoded,
+     * the account's balance changes simulated on the chain's node, the fee, and warnings (an unlimited approval with
+     * token and spender, a revert and why, what could not be checked).
+     * @example const review = await core.reviewTransaction({ caipNetworkId: 'eip155:1', request: { from, to: usdc, data } })
+     */
+    async reviewTransaction(parameters: ReviewQuery & { request: TransactionToReview }) {
+      const { timeoutMs = REVIEW_TIMEOUT_MS, ...review } = withChainId(parameters)
+      return call((r) => r.reviewTransaction(review), { timeoutMs })
+    },
+    /**
+     * What a wallet_sendCalls batch will do: each call decoded, the batch simulated as one, in order.
+     * @example const review = await core.reviewCalls({ caipNetworkId: 'eip155:1', from, calls: [{ to: usdc, data }] })
+     */
+    async reviewCalls(parameters: ReviewQuery & { from: Address; calls: readonly CallToReview[] }) {
+      const { timeoutMs = REVIEW_TIMEOUT_MS, ...review } = withChainId(parameters)
+      return call((r) => r.reviewCalls(review), { timeoutMs })
+    },
+    /**
+     * Typed data (eth_signTypedData_v4) laid out in the worker: its domain, its message field by field, approvals
+     * called out. The connected chain, by `caipNetworkId` or `chainId`, is optional: typed data for another is flagged.
+     * @example const review = await core.reviewTypedData({ caipNetworkId: 'eip155:1', typedData })
+     */
+    async reviewTypedData({ caipNetworkId, ...parameters }: TypedDataReviewQuery & { caipNetworkId?: string }) {
+      const query = caipNetworkId === undefined ? parameters : { ...parameters, ...withChainId({ caipNetworkId }) }
+      return call((r) => r.reviewTypedData(query))
     },
     // core.solana, core.bitcoin, core.polkadot: each family's calls (src/shared/families/<namespace>/coreApi.ts).
     ...(Object.fromEntries(Object.entries(coreFamilies).map(([namespace, { member, calls }]) => [member, createFamilyMember(namespace as FamilyNamespace, calls, client)])) as CoreFamilyMembers),

@@ -3,6 +3,7 @@ import type { CoreState, MessageTarget } from './coreState'
 import type { BitcoinChainConfig, BitcoinCoreApi } from '../../families/bip122/coreApi'
 import type { DataServiceMethod } from './dataService'
 import type { PolkadotChainConfig, PolkadotCoreApi } from '../../families/polkadot/coreApi'
+import type { CallToReview, CallsReview, NativeCurrency, TransactionReview, TransactionToReview, TypedDataReview, TypedDataToReview } from '../review'
 import type { SolanaChainConfig, SolanaCoreApi } from '../../families/solana/coreApi'
 
 /** One EVM chain the core reads: its RPC URLs, in order of preference until ranking has run. */
@@ -52,6 +53,8 @@ export type CoreConfig = {
   familyChains?: { [N in FamilyNamespace]?: readonly CoreFamilies[N]['chain'][] }
   /** Where the core worker imports each configured family's client from (see src/main/core/familyModules.ts). */
   familyModules?: FamilyModules
+  /** Where the core worker imports the review engine from at the first review (src/worker/review/reviewModule.ts). */
+  reviewModule?: string
   /** Rank each chain's RPC URLs by latency and stability (SPEC §4); on unless set to false. */
   rankTransports?: boolean
   /** How often watched block numbers are polled. */
@@ -89,6 +92,15 @@ export type LogSet = { id: string; chainId: number; count: number }
 type Awaitable<T> = T | Promise<T>
 
 /**
+ * A request to review on an EVM chain (issue #36): `descriptors` are ERC-7730 calldata descriptors the site provides,
+ * as JSON; `nativeCurrency` is ETH's unless given.
+ */
+export type ChainReviewQuery = { chainId: number; descriptors?: readonly unknown[]; nativeCurrency?: NativeCurrency }
+
+/** Typed data to review, as eth_signTypedData_v4 carries it; `chainId`, the connected chain, calls out a mismatch. */
+export type TypedDataReviewQuery = { typedData: TypedDataToReview | string; chainId?: number }
+
+/**
  * The core worker's API as the page calls it over comlink (every call answers a promise on the page). The worker's
  * implementation is checked against it, so the two cannot drift apart.
  */
@@ -123,6 +135,12 @@ export type CoreWorkerApi = {
   /** One call to the data service (its methods: dataServiceMethods), cached by kind where SPEC §9 gives a lifetime. */
   callDataService(parameters: { method: DataServiceMethod; args?: Record<string, unknown> }): Promise<unknown>
   getState(): Awaitable<CoreState>
+  /** What a transaction will do before the wallet is asked: decoded, simulated on the chain's node, its fee and warnings. */
+  reviewTransaction(parameters: ChainReviewQuery & { request: TransactionToReview }): Promise<TransactionReview>
+  /** What a wallet_sendCalls batch will do, call by call, simulated as one. */
+  reviewCalls(parameters: ChainReviewQuery & { from: Address; calls: readonly CallToReview[] }): Promise<CallsReview>
+  /** Typed data's domain and message field by field, approvals called out; no node is asked. */
+  reviewTypedData(parameters: TypedDataReviewQuery): Awaitable<TypedDataReview>
   /**
    * One call of a family's worker API, `core.<family>.<method>(args)` on the page: getBalance is cached (30 s, SPEC §9,
    * unless `force`) and its native amount kept in the store's balances under balanceKey(caipNetworkId, address).
