@@ -1,9 +1,9 @@
-import { BaseError, RpcRequestError, TimeoutError } from 'viem'
+import { BaseError, TimeoutError } from 'viem'
 import { isSafeRpcMethod } from '../../../src/shared/protocol/rpcMethods'
 import { shouldThrow } from '../../../src/worker/rpc-transport/fallback'
 import { httpTransport } from '../../../src/worker/rpc-transport/http'
 import { createRankedFallback } from '../../../src/worker/rpc-transport/rankedFallback'
-import { getRetryAfterMs, shouldRetry } from '../../../src/worker/rpc-transport/shouldRetry'
+import { getNodeAnswer, getRetryAfterMs, isNodeAnswer, shouldRetry } from '../../../src/worker/rpc-transport/shouldRetry'
 
 /** One JSON-RPC call as a client sent it: its method and params, forwarded unchanged. */
 export type UpstreamCall = { method: string; params?: unknown }
@@ -26,25 +26,20 @@ export type CreateUpstreamsParameters = {
  * whose text is never passed on.
  */
 export function getNodeError(error: unknown): RpcErrorObject | undefined {
-  const found = error instanceof BaseError ? error.walk((e) => e instanceof RpcRequestError) : null
-  // An error that came with an HTTP error status is the node's trouble (a rate limit, an outage), not the call's.
-  if (!(found instanceof RpcRequestError) || found.status !== undefined) return undefined
-  return { code: found.code, message: found.details, ...(found.data !== undefined && { data: found.data }) }
+  const found = getNodeAnswer(error)
+  return found && { code: found.code, message: found.details, ...(found.data !== undefined && { data: found.data }) }
 }
 
 /** Whether the nodes failed by running out of time (a call's attempt or its whole budget). */
 export const isTimeout = (error: unknown) => error instanceof BaseError && error.walk((e) => e instanceof TimeoutError) !== null
 
-/** A call on its way through the fallback, with the first JSON-RPC error a node answered it with. */
-type Attempted = { call: UpstreamCall; nodeError?: unknown }
-
 /**
  * A chain's upstream nodes behind the worker's ranked fallback (src/worker/rpc-transport/rankedFallback.ts) with the
  * worker's EVM rules and HTTP transport (fallback.ts, shouldRetry.ts, http.ts), so the endpoint and the widget fail
  * over alike: healthy nodes first, a dead or slow one cooled off, safe reads hedged, a revert or a node message every
- * node would repeat answered at once, the calls of one tick sent to a node as one batch, answers bounded in size.
- * Unlike the worker's transport, a call that a node answered with a JSON-RPC error and the others failed on ends with
- * the node's error, not the last node's failure. No latency ranking: its pings would run for as long as the process.
+ * node would repeat answered at once, the calls of one tick sent to a node as one batch, answers bounded in size, and
+ * a call that a node answered with a JSON-RPC error and the others failed on ending with the node's error.
+ * No latency ranking: its pings would run for as long as the process.
  * @example const upstreams = createUpstreams({ urls: ['http://127.0.0.1:8545'], attemptTimeoutMs: 5_000, callTimeoutMs: 15_000 }); await upstreams.request({ method: 'eth_blockNumber' })
  */
 export function createUpstreams({ urls, attemptTimeoutMs, callTimeoutMs }: CreateUpstreamsParameters) {
@@ -52,40 +47,23 @@ export function createUpstreams({ urls, attemptTimeoutMs, callTimeoutMs }: Creat
     // One attempt per node and call: retries are the fallback's rounds over every node.
     const { request } = httpTransport(url, { timeoutMs: attemptTimeoutMs, retryCount: 0 })({})
     const send = (call: UpstreamCall, signal: AbortSignal) => request(call as never, { signal })
-    return {
-      url,
-      request: async (attempted: Attempted, signal: AbortSignal) => {
-        try {
-          return await send(attempted.call, signal)
-        } catch (error) {
-          if (attempted.nodeError === undefined && getNodeError(error)) attempted.nodeError = error
-          throw error
-        }
-      },
-      ping: (signal: AbortSignal) => send({ method: 'eth_blockNumber' }, signal),
-    }
+    return { url, request: send, ping: (signal: AbortSignal) => send({ method: 'eth_blockNumber' }, signal) }
   })
-  const fallback = createRankedFallback<Attempted>(
+  const fallback = createRankedFallback<UpstreamCall>(
     endpoints,
     {
       shouldThrow,
       shouldRetry,
       retryAfterMs: (error) => getRetryAfterMs(error),
-      timeoutError: ({ call }, url) => new TimeoutError({ body: call, url }),
-      isHedgeable: ({ call }) => isSafeRpcMethod(call.method),
+      timeoutError: (call, url) => new TimeoutError({ body: call, url }),
+      isHedgeable: (call) => isSafeRpcMethod(call.method),
+      isAnswer: isNodeAnswer,
     },
     { timeoutMs: callTimeoutMs },
   )
   return {
     /** The result of the first node that answers; rejects with viem's errors when none does. */
-    async request(call: UpstreamCall): Promise<unknown> {
-      const attempted: Attempted = { call }
-      try {
-        return await fallback.request(attempted)
-      } catch (error) {
-        throw attempted.nodeError ?? error
-      }
-    },
+    request: (call: UpstreamCall): Promise<unknown> => fallback.request(call),
   }
 }
 

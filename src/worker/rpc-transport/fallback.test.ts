@@ -118,6 +118,16 @@ describe('fallbackTransport: moving on', () => {
     expect(sleeps).toEqual([150, 300, 600])
   })
 
+  it.each<[string, FaultHandler, HttpTransportParameters?]>([
+    ['a reset connection', (_b, res) => void res.socket?.destroy()],
+    ['a timeout', hang(), { timeoutMs: 100 }],
+  ])('throws the error the first node answered (-32602), not the next one’s %s', async (_name, dead, http = {}) => {
+    const { log, request } = await setup([rpcError(-32602, 'invalid params'), dead], { http })
+    const error = await failure(request('eth_getBalance', ['not an address', 'latest']))
+    expect(error).toMatchObject({ code: -32602, details: 'invalid params' })
+    expect(log).toEqual(['a', 'b', 'b', 'b', 'b'])
+  })
+
   it('gives another round only to the endpoints whose failure is worth a retry', async () => {
     const { log, request } = await setup([httpStatus(503), httpStatus(404), httpStatus(503)], { retryCount: 1 })
     await expect(request()).rejects.toThrow()

@@ -17,7 +17,7 @@ import {
 } from 'viem'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import { createRankedFallback, type RankedFallbackParameters } from './rankedFallback'
-import { getRetryAfterMs, MAX_RETRY_AFTER_MS, shouldRetry } from './shouldRetry'
+import { getRetryAfterMs, isNodeAnswer, MAX_RETRY_AFTER_MS, shouldRetry } from './shouldRetry'
 
 /** Node messages that every node would answer the same way: asking the next one is pointless. */
 const nodeMessages = [
@@ -71,8 +71,9 @@ export { getHedgeDelayMs, HEDGE_LATENCY_FACTOR } from './rankedFallback'
 
 /**
  * The EVM transports behind Tessera's ranked fallback (rankedFallback.ts): healthy endpoints first, hedged safe reads,
- * rounds of retries; a revert, a node message every node would repeat or the user saying no ends the request. Each
- * transport sees single attempts (`retryCount: 0`): retries are rounds over all endpoints, not A, A, A.
+ * rounds of retries; a revert, a node message every node would repeat or the user saying no ends the request; a node's
+ * own JSON-RPC error is reported over another node's failure. Each transport sees single attempts (`retryCount: 0`):
+ * retries are rounds over all endpoints, not A, A, A.
  * @example fallbackTransport([httpTransport(a), httpTransport(b)], { rank: true })
  */
 export function fallbackTransport(transports: readonly Transport[], { isHedgeable = isSafeRpcMethod, maxRetryAfterMs = MAX_RETRY_AFTER_MS, timeoutMs = 10_000, ...options }: FallbackTransportParameters = {}): Transport<'fallback'> {
@@ -92,6 +93,7 @@ export function fallbackTransport(transports: readonly Transport[], { isHedgeabl
         retryAfterMs: (error) => getRetryAfterMs(error, { maxMs: maxRetryAfterMs }),
         timeoutError: (args, url) => new TimeoutError({ body: args, url }),
         isHedgeable: (args) => isHedgeable(args.method),
+        isAnswer: isNodeAnswer,
       },
       { ...options, timeoutMs, maxRetryAfterMs },
     )

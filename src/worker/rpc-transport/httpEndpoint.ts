@@ -114,7 +114,7 @@ export type CreateHttpEndpointsParameters<A> = HttpClientParameters & {
   call: (send: (request: HttpRequest) => Promise<HttpAnswer>, args: A) => Promise<unknown>
   /** The lightest call the endpoints answer, for the ranking's pings. */
   ping: A
-  rules: Pick<FailureRules<A>, 'shouldThrow' | 'shouldRetry' | 'isHedgeable'>
+  rules: Pick<FailureRules<A>, 'shouldThrow' | 'shouldRetry' | 'isHedgeable' | 'isAnswer'>
 }
 
 export type WaitForConfirmationParameters<T> = {

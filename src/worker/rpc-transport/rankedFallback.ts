@@ -26,6 +26,9 @@ export type FailureRules<A> = {
   isHedgeable: (args: A) => boolean
   /** What a request the caller aborted rejects with; by default the signal's reason. */
   abortError?: (args: A, signal: AbortSignal) => unknown
+  /** Whether a failure is the endpoint's own answer to the call (invalid params), not a failure to get one (a timeout,
+   * no connection, an error status): a request that gets no result reports the first such answer. By default none is. */
+  isAnswer?: (error: unknown) => boolean
 }
 
 export type RankedFallbackParameters = {
@@ -79,7 +82,25 @@ type RoundOutcome =
   | { type: 'answered'; result: unknown }
   /** shouldThrow said no other endpoint would answer differently. */
   | { type: 'stopped'; error: unknown; index: number }
-  | { type: 'failed'; error: unknown; retriable: number[] }
+  | { type: 'failed'; retriable: number[] }
+
+/** The error a request that got no result ends with: the first an endpoint answered (`isAnswer`), else the latest failure. */
+function createReportedError(isAnswer: (error: unknown) => boolean = () => false) {
+  let error: unknown
+  let isAnswered = false
+  return {
+    note(failure: unknown) {
+      if (isAnswered) return
+      error = failure
+      isAnswered = isAnswer(failure)
+    },
+    get error() {
+      return error
+    },
+    /** The endpoint's answer when one was noted, else `failure` (a timeout of the whole request). */
+    answerOr: (failure: unknown) => (isAnswered ? error : failure),
+  }
+}
 
 /**
  * A network's endpoints behind one `request`, for every chain family (the EVM transport, Solana's JSON-RPC, Bitcoin's
@@ -94,7 +115,9 @@ type RoundOutcome =
  * 4. after a round in which every endpoint failed, the endpoints whose failure is worth a retry get another round
  *    after retryDelayMs × 2^round (or until a Retry-After ends, if every one of them is held);
  * 5. the whole request has timeoutMs: attempts in flight are aborted when it runs out, and no backoff outlives it;
- * 6. an abort of the caller's signal ends it at once.
+ * 6. an abort of the caller's signal ends it at once;
+ * 7. a request that gets no result rejects with the first error an endpoint answered (rules.isAnswer: a node's own
+ *    JSON-RPC error), which says more than any dead endpoint's; without one, with the latest failure.
  * @example const solana = createRankedFallback(urls.map(toSolanaEndpoint), solanaFailureRules, { rank: true }); await solana.request({ method: 'getSlot', params: [] })
  */
 export function createRankedFallback<A>(
@@ -153,13 +176,13 @@ export function createRankedFallback<A>(
 
   const abortError = (args: A, signal: AbortSignal) => (rules.abortError ? rules.abortError(args, signal) : getAbortError(signal))
 
-  const runRound = ({ args, order, isHedged, deadlineAt, signal }: { args: A; order: readonly number[]; isHedged: boolean; deadlineAt: number; signal: AbortSignal | undefined }) =>
+  type Round = { args: A; order: readonly number[]; isHedged: boolean; deadlineAt: number; signal: AbortSignal | undefined; reported: ReturnType<typeof createReportedError> }
+  const runRound = ({ args, order, isHedged, deadlineAt, signal, reported }: Round) =>
     new Promise<RoundOutcome>((resolve, reject) => {
       const queue = [...order]
       const inFlight = new Map<number, { controller: AbortController; launch: number }>()
       const retriable: number[] = []
       let launches = 0
-      let lastError: unknown
       let hedgeTimer: ReturnType<typeof setTimeout> | undefined
       let isSettled = false
 
@@ -175,7 +198,7 @@ export function createRankedFallback<A>(
       const onAbort = () => settle(() => reject(abortError(args, signal!)))
       const onDeadline = () => {
         const urls = [...inFlight.keys()].map((index) => endpoints[index]!.url).join(', ') || 'fallback'
-        settle(() => reject(rules.timeoutError(args, urls)))
+        settle(() => reject(reported.answerOr(rules.timeoutError(args, urls))))
       }
       const deadlineTimer = setTimeout(onDeadline, Math.max(0, deadlineAt - now()))
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -198,7 +221,7 @@ export function createRankedFallback<A>(
             inFlight.delete(index)
             if (rules.shouldThrow(error)) return settle(() => resolve({ type: 'stopped', error, index }))
             noteFailure(index, error)
-            lastError = error
+            reported.note(error)
             if (rules.shouldRetry(error)) retriable.push(index)
             next()
           },
@@ -207,7 +230,7 @@ export function createRankedFallback<A>(
       }
       const next = () => {
         if (queue.length > 0) launch()
-        else if (inFlight.size === 0) settle(() => resolve({ type: 'failed', error: lastError, retriable }))
+        else if (inFlight.size === 0) settle(() => resolve({ type: 'failed', retriable }))
       }
       // Hedge onto the next endpoint only if it is healthy: a cooling one is asked only after a failure.
       const armHedge = (index: number) => {
@@ -227,18 +250,20 @@ export function createRankedFallback<A>(
       if (signal?.aborted) throw abortError(args, signal)
       const deadlineAt = now() + timeoutMs
       const isHedged = rules.isHedgeable(args)
+      const reported = createReportedError(rules.isAnswer)
       let candidates = endpoints.map((_, index) => index)
       for (let round = 0; ; round++) {
         const order = health.order(ranked).filter((index) => candidates.includes(index))
-        const outcome = await runRound({ args, order, isHedged, deadlineAt, signal })
+        const outcome = await runRound({ args, order, isHedged, deadlineAt, signal, reported })
         if (outcome.type === 'answered') return outcome.result
         if (outcome.type === 'stopped') {
           if (!rules.shouldRetry(outcome.error)) throw outcome.error
+          reported.note(outcome.error)
           candidates = [outcome.index]
         } else candidates = outcome.retriable
-        if (round >= retryCount || candidates.length === 0) throw outcome.error
+        if (round >= retryCount || candidates.length === 0) throw reported.error
         const waitMs = Math.max(retryDelayMs * 2 ** round, health.msUntilUnheld(candidates))
-        if (now() + waitMs >= deadlineAt) throw outcome.error
+        if (now() + waitMs >= deadlineAt) throw reported.error
         await sleep(waitMs, signal)
         if (signal?.aborted) throw abortError(args, signal)
       }

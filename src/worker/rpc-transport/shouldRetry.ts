@@ -30,6 +30,19 @@ function getRpcCode(error: unknown): number | undefined {
   })
 }
 
+/**
+ * The JSON-RPC error a node answered the call itself with (invalid params, a revert), if that is the failure; not one
+ * that came with an HTTP error status (a rate limit, an outage: the node's trouble, not the call's).
+ * @example getNodeAnswer(error)?.code // -32602
+ */
+export function getNodeAnswer(error: unknown): RpcRequestError | undefined {
+  const found = find(error, (e) => (e instanceof RpcRequestError ? e : undefined))
+  return found?.status === undefined ? found : undefined
+}
+
+/** Whether a failure is a node's own JSON-RPC answer to the call (getNodeAnswer): the ranked fallback reports it first. */
+export const isNodeAnswer = (error: unknown): boolean => getNodeAnswer(error) !== undefined
+
 export function isAbortError(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'AbortError'
 }
