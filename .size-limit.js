@@ -117,6 +117,14 @@ export default [
     limit: '6.5 KiB',
   },
   {
+    // The review before the wallet asks, its words in every locale: loaded with the first request reviewed (issue 36).
+    name: 'Review: its view and words (on the first request reviewed)',
+    path: 'dist/ReviewView-*.js',
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '5 KiB',
+  },
+  {
     name: 'WalletConnect: its worker and the sign client (on first use only)',
     path: 'dist/assets/walletConnectWorker-*.js',
     disablePlugins: ['@size-limit/esbuild'],

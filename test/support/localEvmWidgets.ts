@@ -11,6 +11,18 @@ export const devAccount = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 export type LocalChainId = 31337 | 31338
 
 /**
+ * A visitor who confirms every review as soon as it is ready (issue #36): for tests of what happens after, in the
+ * wallet and on the chain. Reviews themselves are tested in createRequestReview.test.ts and the e2e review spec.
+ */
+export function confirmEveryReview(widget: Widget) {
+  void widget.whenStarted().then(() =>
+    widget.reviewStore.subscribe(({ pending }) => {
+      if (pending?.status === 'ready') widget.decideReview(true)
+    }),
+  )
+}
+
+/**
  * For a test file: two anvil chains (31337 and 31338), and widgets over them with the dev wallet announced on their own
  * page (the wallet starts on its first chain). Every widget is destroyed after each test.
  * @example const { setup, connected, rpcUrl } = useLocalEvmWidgets({ adapters: [ethersAdapter()] })
@@ -42,6 +54,7 @@ export function useLocalEvmWidgets(defaults: Partial<CreateWidgetParameters> = {
     announceProvider(target, wallet)
     const widget = createWidget({ projectId: 'test', networks: [network(31337), network(31338)], window: target, storage: createWidgetStorage({ storage: createMemoryStorage() }), ...defaults })
     widgets.push(widget)
+    confirmEveryReview(widget)
     return { widget, wallet }
   }
 

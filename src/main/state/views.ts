@@ -12,6 +12,8 @@ export const views = [
   'RegisterAccountNameSuccess',
   'SIWXSignMessage',
   'ApproveTransaction',
+  // What a site's request will do, before the wallet asks (issue #36).
+  'ReviewRequest',
   'Send',
   'Activity',
   'Receive',
@@ -50,7 +52,7 @@ export function resolveOpenView({ requestedView, isConnected, isMobile, hasAdapt
 }
 
 /** Views that show a connected account; with the account gone, the modal goes back to Connect. */
-export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'Receive', 'Activity', 'Tokens', 'Swap', 'Buy', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage', 'EmailChange'])
+export const accountViews: ReadonlySet<View> = new Set(['Account', 'Networks', 'UnsupportedChain', 'Send', 'ApproveTransaction', 'ReviewRequest', 'Receive', 'Activity', 'Tokens', 'Swap', 'Buy', 'RegisterAccountName', 'RegisterAccountNameSuccess', 'SIWXSignMessage', 'EmailChange'])
 
 /** Where closing leads in embedded mode (SPEC §2): Account when connected, otherwise Connect. */
 export const embeddedCloseView = (isConnected: boolean): View => (isConnected ? 'Account' : 'Connect')

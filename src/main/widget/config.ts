@@ -129,6 +129,11 @@ export const widgetConfigSchema = z
     allowUnsupportedChain: z._default(z.boolean(), false),
     enableNetworkSwitch: z._default(z.boolean(), true),
     enableEmbedded: z._default(z.boolean(), false),
+    /**
+     * The review before the wallet asks (issue #36): on by default for every transaction, batch and typed data a site
+     * sends through the widget; `false` turns it off; `descriptors` are the site's ERC-7730 calldata descriptors.
+     */
+    review: z._default(z.union([z.boolean(), z.object({ descriptors: z.optional(z.array(z.unknown()).check(z.maxLength(100))) })]), true),
     logLevel: z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'error'),
     locale: z.optional(z.string()),
     /** The nonce of the site's Content Security Policy, for the one `<style>` a browser without constructable stylesheets needs. */

@@ -83,16 +83,19 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
     return body.result
   }
 
-  const walletRequest = async (method: string, params: unknown) => {
+  /** A request to the wallet; a transaction or typed data is reviewed first (see startWidget's walletRequest). */
+  const walletRequest = async (method: string, params: unknown, { review = true }: { review?: boolean } = {}) => {
     if (accounts().length === 0) throw new ProviderRpcError(4100, errorTable.UNAUTHORIZED.message)
-    return widget.walletRequest({ method, params })
+    return widget.walletRequest({ method, params }, { review })
   }
 
   /** A read of a chain through the widget: its worker core, else (server rendering, Node) the chain's own RPC. */
   const read = (id: number, method: string, params: readonly unknown[]) => (widget.core ? widget.core.request({ chainId: id, method, params }) : readFromNetwork(id, method, params))
 
   const eip5792 = createEip5792({
-    walletRequest,
+    // A batch is reviewed once, as a batch, even when it goes to the wallet call by call.
+    walletRequest: (method, params) => walletRequest(method, params, { review: false }),
+    review: (method, params, send) => widget.reviewRequest({ method, params }, send),
     read,
     chainIds: () => widget.getNetworks().flatMap((n) => (n.chainNamespace === 'eip155' ? [n.id] : [])),
     chainId: walletChainId,

@@ -67,8 +67,8 @@ const notStarted = (member: string) =>
 /** Methods that wait for the start: `widget.connect(…)` first loads and starts the widget's code if it has to. */
 const waitingForStart = ['ready', 'signIn', 'cancelSignIn', 'getAdapter', 'walletRequest', 'connect', 'disconnect', 'switchNetwork', 'reconnect', 'refreshBalance'] as const satisfies readonly (keyof StartedWidget)[]
 // Read from the started widget, these throw `notStarted` before it: values when read, methods when called.
-const startedValues = ['config', 'core', 'analytics', 'storage', 'auth', 'walletConnect'] as const satisfies readonly (keyof StartedWidget)[]
-const startedMethods = ['getActiveNetwork', 'getConnectedConnector', 'setProfileName', 'setActiveNamespace', 'walletImageUrl'] as const satisfies readonly (keyof StartedWidget)[]
+const startedValues = ['config', 'core', 'analytics', 'storage', 'auth', 'walletConnect', 'reviewStore'] as const satisfies readonly (keyof StartedWidget)[]
+const startedMethods = ['getActiveNetwork', 'getConnectedConnector', 'setProfileName', 'setActiveNamespace', 'walletImageUrl', 'decideReview', 'reviewRequest'] as const satisfies readonly (keyof StartedWidget)[]
 
 /** Each method as it waits for the start: it returns a promise of what the started widget's method gives. */
 type WaitsForStart<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never }

@@ -24,8 +24,10 @@ export type Eip5792Method = (typeof EIP5792_METHODS)[number]
 const STATUS = { pending: 100, confirmed: 200, reverted: 500, partial: 600 } as const
 
 export type CreateEip5792Parameters = {
-  /** An EIP-1193 request to the connected wallet. */
+  /** An EIP-1193 request to the connected wallet, as it is (the batch was reviewed once, by `review`). */
   walletRequest: (method: string, params?: unknown) => Promise<unknown>
+  /** The visitor's review of a batch before any wallet is asked (issue #36); rejects with 4001 when declined. */
+  review?: <T>(method: 'wallet_sendCalls', params: unknown, send: () => Promise<T>) => Promise<T>
   /** A read of a chain's nodes through the widget (its worker core, else the chain's RPC URL), never the wallet. */
   read: (chainId: number, method: string, params: readonly unknown[]) => Promise<unknown>
   /** The widget's EVM networks. */
@@ -165,6 +167,7 @@ export function createEip5792({
   account: currentAccount,
   walletId,
   isEmbeddedWallet = () => false,
+  review = (_method, _params, send) => send(),
   maxBundles = MAX_BUNDLES,
   receiptPollingIntervalMs = 1_000,
   receiptTimeoutMs = 300_000,
@@ -266,8 +269,10 @@ export function createEip5792({
     if (request.from !== undefined && request.from.toLowerCase() !== account.toLowerCase()) throw invalid(`wallet_sendCalls: from ${request.from} is not the connected account (${account}).`)
     const current = currentChainId()
     if (Number(request.chainId) !== current) throw invalid(`wallet_sendCalls: chainId ${request.chainId} is not the chain the wallet is on (${current === undefined ? 'none' : toHex(current)}); switch to it first.`)
-    const answer = await askWallet('wallet_sendCalls', params)
-    return answer ? answer.result : sendOneByOne(request, account)
+    return review('wallet_sendCalls', params, async () => {
+      const answer = await askWallet('wallet_sendCalls', params)
+      return answer ? answer.result : sendOneByOne(request, account)
+    })
   }
 
   const getCallsStatus = async (params: unknown) => {

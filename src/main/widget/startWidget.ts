@@ -25,6 +25,7 @@ import { widgetLocale } from './locale'
 import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
 import { familyCoreChains } from '../families/coreChains'
+import { createRequestReview, isReviewedMethod } from './createRequestReview'
 import { pageFamilies } from '../families/index'
 
 /** The site's parameters (createWidget's), but the library adapters and `isMobile`, which the shell keeps. */
@@ -163,6 +164,20 @@ export function startWidget(
     onConnected: () => requireSignIn(),
     onConnectSuccess: ({ method, name }) => void analytics.track('CONNECT_SUCCESS', { method, name }),
   })
+  // What a site's transaction, batch or typed data will do, shown before the wallet asks (issue #36).
+  const requestReview = createRequestReview({
+    core,
+    router,
+    modal,
+    account: () => {
+      const evm = store.getState().namespaces.eip155
+      return evm?.status === 'connected' && evm.address ? { address: evm.address, caipNetworkId: evm.activeCaipNetworkId } : undefined
+    },
+    nativeCurrency: (caipNetworkId) => networks.find((n) => n.caipNetworkId === caipNetworkId)?.nativeCurrency,
+    ...(typeof config.review === 'object' && config.review.descriptors && { descriptors: config.review.descriptors }),
+  })
+  const reviewRequest = <T,>({ method, params }: { method: string; params?: unknown }, send: () => Promise<T>): Promise<T> =>
+    config.review !== false && isReviewedMethod(method) ? requestReview.confirm({ method, params }, send) : send()
   // The default SIWX loads only when a site turns sign-in on; each family's message format comes with its adapter.
   const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
     ? Promise.resolve(config.siwx)
@@ -292,12 +307,21 @@ export function startWidget(
     getAdapter: connection.adapter,
     /** The connected wallet of a family (the active one by default; once started); AUTH_CONNECTOR_NOT_FOUND without one. */
     getConnectedConnector: connection.connectedConnector,
-    /** An EIP-1193 request to the connected EVM wallet (names); AUTH_CONNECTOR_NOT_FOUND without one. */
-    walletRequest: (args: { method: string; params?: unknown }) => {
+    /**
+     * An EIP-1193 request to the connected EVM wallet; AUTH_CONNECTOR_NOT_FOUND without one. A transaction, a
+     * wallet_sendCalls batch or typed data is reviewed first (the visitor confirms, then the wallet asks; declining is
+     * 4001), unless the site turned the review off or `review: false` says this request was reviewed already.
+     */
+    walletRequest: async (args: { method: string; params?: unknown }, { review = true }: { review?: boolean } = {}) => {
       const request = connection.connectedConnector('eip155').request
       if (!request) throw createWidgetError('AUTH_CONNECTOR_NOT_FOUND')
-      return request(args)
+      return review ? reviewRequest(args, () => request(args)) : request(args)
     },
+    /** Shows the visitor what `args` will do and runs `send` once they confirm (4001 when they decline); other methods, or with the review turned off, `send` at once. */
+    reviewRequest,
+    /** The request under review (issue #36), for the review view or a site's own; `decideReview` is the visitor's answer. */
+    reviewStore: requestReview.store,
+    decideReview: requestReview.decide,
     /** A name was registered for the EVM account: the account shows it (once started). */
     setProfileName: (profileName: string) => store.setState((s) => patchNamespace(s, 'eip155', { profileName })),
     /** Opens the modal: on `view` if given, else on Connect (disconnected) or Account (connected). */

@@ -28,6 +28,7 @@ import { freePorts } from '../../../../services/stack/ports'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createMemoryStorage, createWidgetStorage } from '../../storage/createWidgetStorage'
 import { createWidget, SDK_VERSION, type Widget } from '../../widget/createWidget'
+import { confirmEveryReview } from '../../../../test/support/localEvmWidgets'
 import { createWagmiAdapter, tesseraTransport, toWidgetNetwork } from './index'
 
 const account: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -76,6 +77,7 @@ describe('the wagmi adapter, driven by @wagmi/core against anvil', () => {
       storage: createStorage({ storage: { getItem: (k) => page.wagmiStorage.get(k) ?? null, setItem: (k, v) => void page.wagmiStorage.set(k, v), removeItem: (k) => void page.wagmiStorage.delete(k) } }),
     })
     const widget = createWidget({ projectId: 'test', networks: adapter.networks, adapters: [adapter], window: target, storage: createWidgetStorage({ storage: page.widgetStorage }) })
+    confirmEveryReview(widget)
     widgets.push(widget)
     const config: Config = adapter.wagmiConfig
     return { page, adapter, widget, config, connector: config.connectors[0]! }
@@ -294,6 +296,7 @@ describe('the wagmi adapter, driven by @wagmi/core against anvil', () => {
       const target = new EventTarget() as Window
       announceProvider(target, first.page.wallet)
       const widget = createWidget({ projectId: 'test', networks: first.adapter.networks, adapters: [first.adapter], window: target, storage: createWidgetStorage({ storage: widgetStorage }) })
+      confirmEveryReview(widget)
       widgets.push(widget)
       return widget
     }

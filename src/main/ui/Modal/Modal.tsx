@@ -40,6 +40,14 @@ const BuyBody = () => (
   </Suspense>
 )
 
+// The review before the wallet asks (issue #36) likewise: its view and words load with the first request.
+const LazyReviewView = lazy(() => import('../views/ReviewView'))
+const ReviewBody = () => (
+  <Suspense fallback={null}>
+    <LazyReviewView />
+  </Suspense>
+)
+
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Connect: ConnectView,
   ConnectingExternal: ConnectingExternalView,
@@ -59,6 +67,7 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
   ApproveTransaction: ApproveTransactionView,
+  ReviewRequest: ReviewBody,
   EmailVerifyDevice: EmailVerifyDeviceView,
   EmailVerifyOtp: EmailVerifyOtpView,
   FarcasterLogin: FarcasterLoginView,

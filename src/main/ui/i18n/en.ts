@@ -107,6 +107,7 @@ export const en = {
   'walletConnect.openWebapp': 'Open {wallet} in the browser',
   'walletConnect.orScan': 'Or scan this code with {wallet} on your phone.',
   'view.ApproveTransaction': 'Approve transaction',
+  'view.ReviewRequest': 'Review request',
   'approve.prompt': 'Approve the transaction in your wallet.',
   'approve.amount': 'Amount',
   'approve.to': 'To',

@@ -109,6 +109,7 @@ export const fr: Catalogue = {
   'walletConnect.openWebapp': 'Ouvrir {wallet} dans le navigateur',
   'walletConnect.orScan': 'Ou scannez ce code avec {wallet} sur votre téléphone.',
   'view.ApproveTransaction': 'Approuver la transaction',
+  'view.ReviewRequest': 'Vérifier la demande',
   'approve.prompt': 'Approuvez la transaction dans votre portefeuille.',
   'approve.amount': 'Montant',
   'approve.to': 'Destinataire',

@@ -1,0 +1,169 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { TransactionReview, TypedDataReview } from '../../shared/protocol/review'
+import { createWidgetError } from '../../shared/protocol/errors'
+import { createModal } from '../state/createModal'
+import { createRouter } from '../state/createRouter'
+import { createRequestReview, type CreateRequestReviewParameters } from './createRequestReview'
+
+const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const spender = '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D'
+const approveUnlimited = `0x095ea7b3${spender.slice(2).toLowerCase().padStart(64, '0')}${'f'.repeat(64)}`
+const transaction = { from, to: token, data: approveUnlimited }
+
+const transactionReview: TransactionReview = {
+  kind: 'transaction',
+  network: 'eip155:31337',
+  from,
+  nativeCurrency: { symbol: 'ETH', decimals: 18 },
+  balanceChanges: [],
+  call: { kind: 'function', to: token, value: 0n, standard: 'erc20', functionName: 'approve', signature: 'approve(address,uint256)', args: [] },
+  warnings: [{ kind: 'unlimitedApproval', via: 'erc20', token: { address: token, symbol: 'TUSD', decimals: 6 }, spender, amount: 2n ** 256n - 1n }],
+}
+
+function setup(overrides: Partial<CreateRequestReviewParameters> = {}) {
+  const router = createRouter()
+  const modal = createModal()
+  const core = {
+    reviewTransaction: vi.fn(async () => transactionReview),
+    reviewCalls: vi.fn(),
+    reviewTypedData: vi.fn(async (): Promise<TypedDataReview> => ({ kind: 'typedData', primaryType: 'PermitSingle', domain: { name: 'Permit2' }, message: [], warnings: [] })),
+  }
+  const review = createRequestReview({
+    core: core as unknown as CreateRequestReviewParameters['core'],
+    router,
+    modal,
+    account: () => ({ address: from, caipNetworkId: 'eip155:31337' }),
+    nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }),
+    ...overrides,
+  })
+  const ready = () => expect.poll(() => review.store.getState().pending?.status).toBe('ready')
+  return { router, modal, core, review, ready }
+}
+
+describe('the review before the wallet asks (issue #36)', () => {
+  it('opens the modal on the review, works it out in the core, and asks the wallet only once the visitor confirms', async () => {
+    const { router, modal, core, review, ready } = setup()
+    const send = vi.fn(async () => '0xhash')
+    const answer = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, send)
+    await ready()
+    expect(modal.store.getState().open).toBe(true)
+    expect(router.store.getState().view).toBe('ReviewRequest')
+    expect(core.reviewTransaction).toHaveBeenCalledWith({ caipNetworkId: 'eip155:31337', nativeCurrency: { symbol: 'ETH', decimals: 18 }, request: { from, to: token, data: approveUnlimited } })
+    expect(review.store.getState().pending).toMatchObject({ method: 'eth_sendTransaction', caipNetworkId: 'eip155:31337', review: transactionReview })
+    expect(send).not.toHaveBeenCalled()
+
+    review.decide(true)
+    expect(await answer).toBe('0xhash')
+    expect(send).toHaveBeenCalledOnce()
+    expect(review.store.getState().pending).toBeUndefined()
+    expect(modal.store.getState().open).toBe(false)
+  })
+
+  it('says the wallet is asking until it answers, then goes back to the view the visitor was on', async () => {
+    const { router, modal, review, ready } = setup()
+    void modal.open()
+    router.reset('Swap')
+    let answerWallet!: (hash: string) => void
+    const answer = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, () => new Promise<string>((resolve) => (answerWallet = resolve)))
+    await ready()
+    review.decide(true)
+    await expect.poll(() => review.store.getState().pending?.status).toBe('inWallet')
+    expect(router.store.getState().view).toBe('ReviewRequest')
+    answerWallet('0xhash')
+    await answer
+    expect(router.store.getState().view).toBe('Swap')
+    expect(modal.store.getState().open).toBe(true)
+  })
+
+  it('declining, closing the modal or leaving the view is 4001 to the site, and the wallet is never asked', async () => {
+    for (const leave of ['decline', 'close', 'navigate'] as const) {
+      const { router, modal, review, ready } = setup()
+      const send = vi.fn()
+      const answer = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, send)
+      await ready()
+      if (leave === 'decline') review.decide(false)
+      if (leave === 'close') modal.close()
+      if (leave === 'navigate') router.push('Account')
+      await expect(answer).rejects.toMatchObject({ code: 4001, message: 'User rejected the request.' })
+      expect(send).not.toHaveBeenCalled()
+      expect(review.store.getState().pending).toBeUndefined()
+    }
+  })
+
+  it('a confirm before the review is ready is ignored; declining while it is worked out is allowed', async () => {
+    const { review, core } = setup()
+    core.reviewTransaction.mockImplementation(() => new Promise(() => {}))
+    const send = vi.fn()
+    const answer = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, send)
+    await expect.poll(() => review.store.getState().pending?.status).toBe('checking')
+    review.decide(true)
+    expect(review.store.getState().pending?.status).toBe('checking')
+    review.decide(false)
+    await expect(answer).rejects.toMatchObject({ code: 4001 })
+    expect(send).not.toHaveBeenCalled()
+  })
+
+  it('a review that could not be made says why and lets the visitor decide (no worker, or the worker failed)', async () => {
+    const failing = setup()
+    failing.core.reviewTransaction.mockRejectedValue(createWidgetError('CORE_TIMEOUT'))
+    void failing.review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, async () => '0x1')
+    await failing.ready()
+    expect(failing.review.store.getState().pending?.failure).toBe('CORE_TIMEOUT')
+    expect(failing.review.store.getState().pending?.review).toBeUndefined()
+
+    const withoutCore = setup({ core: undefined })
+    const answer = withoutCore.review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, async () => '0x2')
+    await withoutCore.ready()
+    expect(withoutCore.review.store.getState().pending?.failure).toBe('unavailable')
+    withoutCore.review.decide(true)
+    expect(await answer).toBe('0x2')
+  })
+
+  it('a malformed request fails before anything is shown, naming its field (-32602)', async () => {
+    const { modal, review } = setup()
+    const send = vi.fn()
+    await expect(review.confirm({ method: 'eth_sendTransaction', params: [{ from, to: '0x12' }] }, send)).rejects.toMatchObject({ code: -32602, message: 'eth_sendTransaction: "to" must be a 20-byte hex address.' })
+    await expect(review.confirm({ method: 'eth_sendTransaction', params: [{ from, to: token, value: 12 }] }, send)).rejects.toMatchObject({ message: 'eth_sendTransaction: "value" must be a hex quantity such as 0x1.' })
+    await expect(review.confirm({ method: 'wallet_sendCalls', params: [{ calls: [] }] }, send)).rejects.toMatchObject({ message: 'wallet_sendCalls: "chainId" is missing; it must be a hex chain id.' })
+    await expect(review.confirm({ method: 'eth_signTypedData_v4', params: [from, '{not json'] }, send)).rejects.toMatchObject({ message: 'eth_signTypedData_v4: the typed data is not valid JSON.' })
+    expect(send).not.toHaveBeenCalled()
+    expect(modal.store.getState().open).toBe(false)
+  })
+
+  it('without a connected account it is 4100', async () => {
+    const { review } = setup({ account: () => undefined })
+    await expect(review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, vi.fn())).rejects.toMatchObject({ code: 4100 })
+  })
+
+  it('reviews a batch on its own chain with its calls, and typed data with the chain the wallet is on', async () => {
+    const { core, review, ready } = setup({ descriptors: [{ context: {} }] })
+    void review.confirm({ method: 'wallet_sendCalls', params: [{ chainId: '0x7a6a', calls: [{ to: token, data: approveUnlimited }, { to: spender, value: '0x10' }] }] }, async () => ({ id: '1' }))
+    await expect.poll(() => core.reviewCalls.mock.calls.length).toBe(1)
+    expect(core.reviewCalls).toHaveBeenCalledWith({ caipNetworkId: 'eip155:31338', descriptors: [{ context: {} }], nativeCurrency: { symbol: 'ETH', decimals: 18 }, from, calls: [{ to: token, data: approveUnlimited }, { to: spender, value: 16n }] })
+    review.decide(false)
+
+    const typedData = { types: { EIP712Domain: [] }, primaryType: 'EIP712Domain', domain: {}, message: {} }
+    void review.confirm({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(typedData)] }, async () => '0xsig')
+    await ready()
+    expect(core.reviewTypedData).toHaveBeenCalledWith({ typedData, caipNetworkId: 'eip155:31337' })
+  })
+
+  it('requests wait their turn: the second review shows once the wallet answered the first', async () => {
+    const { review, ready } = setup()
+    let answerFirst!: (hash: string) => void
+    const first = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, () => new Promise<string>((resolve) => (answerFirst = resolve)))
+    const second = review.confirm({ method: 'eth_sendTransaction', params: [{ ...transaction, value: '0x1' }] }, async () => '0xsecond')
+    await ready()
+    const firstId = review.store.getState().pending!.id
+    review.decide(true)
+    await expect.poll(() => review.store.getState().pending?.status).toBe('inWallet')
+    expect(review.store.getState().pending?.id).toBe(firstId)
+    answerFirst('0xfirst')
+    expect(await first).toBe('0xfirst')
+    await ready()
+    expect(review.store.getState().pending?.id).not.toBe(firstId)
+    review.decide(true)
+    expect(await second).toBe('0xsecond')
+  })
+})

@@ -1,0 +1,241 @@
+import { createStore } from 'zustand/vanilla'
+import type { Address, Hex } from 'viem'
+import { errorTable } from '../../shared/protocol/errorTable'
+import type { ErrorCode } from '../../shared/protocol/errorTable'
+import type { CallsReview, CallToReview, NativeCurrency, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
+import type { Core } from '../core/createCore'
+import type { createModal } from '../state/createModal'
+import type { Router } from '../state/createRouter'
+import { ProviderRpcError } from './providerRpcError'
+
+/** The wallet requests a visitor reviews before the wallet asks (issue #36). */
+export const REVIEWED_METHODS = ['eth_sendTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3'] as const
+export type ReviewedMethod = (typeof REVIEWED_METHODS)[number]
+
+export const isReviewedMethod = (method: string): method is ReviewedMethod => (REVIEWED_METHODS as readonly string[]).includes(method)
+
+export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview
+
+/**
+ * The request the visitor is looking at: `checking` while the worker works it out, `ready` with the review (or the
+ * reason it could not be made, `failure`), `inWallet` once confirmed and the wallet asks.
+ */
+export type PendingReview = {
+  id: number
+  method: ReviewedMethod
+  caipNetworkId: string | undefined
+  status: 'checking' | 'ready' | 'inWallet'
+  review?: RequestReviewResult
+  /** Why no review could be made (no worker, the worker failed): the view says what was not checked. */
+  failure?: ErrorCode | 'unavailable'
+}
+
+export type RequestReviewState = { pending: PendingReview | undefined }
+
+export type CreateRequestReviewParameters = {
+  core: Pick<Core, 'reviewTransaction' | 'reviewCalls' | 'reviewTypedData'> | undefined
+  router: Router
+  modal: Pick<ReturnType<typeof createModal>, 'store' | 'open' | 'close'>
+  /** The connected EVM account and the chain its wallet is on. */
+  account: () => { address: string; caipNetworkId: string | undefined } | undefined
+  /** The native currency of a site's EVM network, by CAIP-2 id. */
+  nativeCurrency: (caipNetworkId: string) => NativeCurrency | undefined
+  /** The site's ERC-7730 calldata descriptors. */
+  descriptors?: readonly unknown[]
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/
+const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/
+const DATA = /^0x(?:[0-9a-fA-F]{2})*$/
+
+const invalid = (message: string) => new ProviderRpcError(-32602, message)
+
+function readAddress(method: string, field: string, value: unknown, required: boolean): Address | undefined {
+  if (value === undefined || value === null) {
+    if (required) throw invalid(`${method}: "${field}" is missing; it must be a 20-byte hex address.`)
+    return undefined
+  }
+  if (typeof value !== 'string' || !ADDRESS.test(value)) throw invalid(`${method}: "${field}" must be a 20-byte hex address.`)
+  return value as Address
+}
+
+function readQuantity(method: string, field: string, value: unknown): bigint | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string' || !QUANTITY.test(value)) throw invalid(`${method}: "${field}" must be a hex quantity such as 0x1.`)
+  return BigInt(value)
+}
+
+function readData(method: string, field: string, value: unknown): Hex | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string' || !DATA.test(value)) throw invalid(`${method}: "${field}" must be hex bytes starting with 0x.`)
+  return value as Hex
+}
+
+/** eth_sendTransaction's transaction, checked field by field (-32602 naming the field). */
+export function readTransaction(params: unknown): TransactionToReview & { chainId?: bigint } {
+  const method = 'eth_sendTransaction'
+  const tx = Array.isArray(params) ? (params[0] as Record<string, unknown> | undefined) : undefined
+  if (typeof tx !== 'object' || tx === null) throw invalid(`${method} takes [transaction], a transaction object.`)
+  const data = readData(method, 'data', tx.data ?? tx.input)
+  const value = readQuantity(method, 'value', tx.value)
+  const gas = readQuantity(method, 'gas', tx.gas)
+  const gasPrice = readQuantity(method, 'gasPrice', tx.gasPrice)
+  const maxFeePerGas = readQuantity(method, 'maxFeePerGas', tx.maxFeePerGas)
+  const chainId = readQuantity(method, 'chainId', tx.chainId)
+  const to = readAddress(method, 'to', tx.to, false)
+  return {
+    from: readAddress(method, 'from', tx.from, true)!,
+    ...(to && { to }),
+    ...(data && { data }),
+    ...(value !== undefined && { value }),
+    ...(gas !== undefined && { gas }),
+    ...(gasPrice !== undefined && { gasPrice }),
+    ...(maxFeePerGas !== undefined && { maxFeePerGas }),
+    ...(chainId !== undefined && { chainId }),
+  }
+}
+
+/** wallet_sendCalls' batch: its chain, sender and calls (EIP-5792's shape, already checked by createEip5792 for the provider). */
+export function readCalls(params: unknown): { chainId: bigint; from?: Address; calls: CallToReview[] } {
+  const method = 'wallet_sendCalls'
+  const request = Array.isArray(params) ? (params[0] as Record<string, unknown> | undefined) : undefined
+  if (typeof request !== 'object' || request === null || !Array.isArray(request.calls)) throw invalid(`${method} takes [{ chainId, calls }].`)
+  const chainId = readQuantity(method, 'chainId', request.chainId)
+  if (chainId === undefined) throw invalid(`${method}: "chainId" is missing; it must be a hex chain id.`)
+  const calls = (request.calls as unknown[]).map((call, index) => {
+    if (typeof call !== 'object' || call === null) throw invalid(`${method}: calls[${index}] must be an object.`)
+    const { to, data, value } = call as Record<string, unknown>
+    const address = readAddress(method, `calls[${index}].to`, to, false)
+    const bytes = readData(method, `calls[${index}].data`, data)
+    const amount = readQuantity(method, `calls[${index}].value`, value)
+    return { ...(address && { to: address }), ...(bytes && { data: bytes }), ...(amount !== undefined && { value: amount }) }
+  })
+  const from = readAddress(method, 'from', request.from, false)
+  return { chainId, ...(from && { from }), calls }
+}
+
+/** eth_signTypedData_v4's typed data (the JSON string or the object). */
+export function readTypedData(method: string, params: unknown): unknown {
+  const typedData = Array.isArray(params) ? params[1] : undefined
+  if (typeof typedData === 'string') {
+    try {
+      return JSON.parse(typedData)
+    } catch {
+      throw invalid(`${method}: the typed data is not valid JSON.`)
+    }
+  }
+  if (typeof typedData !== 'object' || typedData === null) throw invalid(`${method} takes [address, typedData].`)
+  return typedData
+}
+
+/**
+ * The review before the wallet asks (issue #36): a request the site makes through the widget opens the modal on the
+ * review, the worker decodes and simulates it, and the visitor confirms (the wallet is then asked) or declines (4001 to
+ * the site; closing the modal is declining). Requests wait their turn, one review at a time.
+ * @example const review = createRequestReview({ core, router, modal, account, nativeCurrency }); await review.confirm({ method, params })
+ */
+export function createRequestReview({ core, router, modal, account, nativeCurrency, descriptors }: CreateRequestReviewParameters) {
+  const store = createStore<RequestReviewState>()(() => ({ pending: undefined }))
+  let nextId = 1
+  let queue: Promise<unknown> = Promise.resolve()
+  let decide: ((confirmed: boolean) => void) | undefined
+
+  const update = (id: number, patch: Partial<PendingReview>) => {
+    const { pending } = store.getState()
+    if (pending?.id === id) store.setState({ pending: { ...pending, ...patch } })
+  }
+
+  /** The request read (a malformed one fails here, naming its field, before the visitor sees anything) and its network. */
+  const readRequest = (method: ReviewedMethod, params: unknown, walletNetwork: string | undefined, from: Address) => {
+    if (method === 'eth_sendTransaction') {
+      const { chainId, ...request } = readTransaction(params)
+      return { caipNetworkId: chainId === undefined ? walletNetwork : `eip155:${chainId}`, query: { kind: 'transaction', request } as const }
+    }
+    if (method === 'wallet_sendCalls') {
+      const { chainId, calls, from: sender } = readCalls(params)
+      return { caipNetworkId: `eip155:${chainId}`, query: { kind: 'calls', from: sender ?? from, calls } as const }
+    }
+    return { caipNetworkId: walletNetwork, query: { kind: 'typedData', typedData: readTypedData(method, params) } as const }
+  }
+
+  const makeReview = async ({ caipNetworkId, query }: ReturnType<typeof readRequest>): Promise<RequestReviewResult> => {
+    if (!core) throw new Error('unavailable')
+    if (query.kind === 'typedData') return core.reviewTypedData({ typedData: query.typedData as never, ...(caipNetworkId && { caipNetworkId }) })
+    if (!caipNetworkId) throw new Error('unavailable')
+    const currency = nativeCurrency(caipNetworkId)
+    const chain = { caipNetworkId, ...(descriptors && { descriptors }), ...(currency && { nativeCurrency: currency }) }
+    return query.kind === 'transaction' ? core.reviewTransaction({ ...chain, request: query.request }) : core.reviewCalls({ ...chain, from: query.from, calls: query.calls })
+  }
+
+  /** One review, from opening to the visitor's answer; the wallet's answer comes after (see `confirm`). */
+  const run = async (method: ReviewedMethod, params: unknown): Promise<() => void> => {
+    const connected = account()
+    if (!connected) throw new ProviderRpcError(4100, errorTable.UNAUTHORIZED.message)
+    const request = readRequest(method, params, connected.caipNetworkId, connected.address as Address)
+    const { caipNetworkId } = request
+    const id = nextId++
+    store.setState({ pending: { id, method, caipNetworkId, status: 'checking' } })
+    const wasOpen = modal.store.getState().open
+    if (wasOpen) router.push('ReviewRequest')
+    else {
+      router.reset('ReviewRequest')
+      void modal.open()
+    }
+    const decided = new Promise<boolean>((resolve) => (decide = resolve))
+    // Closing the modal, or leaving the review for another view, is declining.
+    const stopWatching = [
+      modal.store.subscribe((state) => {
+        if (!state.open) decide?.(false)
+      }),
+      router.store.subscribe((state) => {
+        if (state.view !== 'ReviewRequest') decide?.(false)
+      }),
+    ]
+    makeReview(request).then(
+      (review) => update(id, { status: 'ready', review }),
+      (error: unknown) => update(id, { status: 'ready', failure: typeof (error as { code?: unknown }).code === 'string' ? (error as { code: ErrorCode }).code : 'unavailable' }),
+    )
+    const confirmed = await decided
+    decide = undefined
+    stopWatching.forEach((stop) => stop())
+    const finish = () => {
+      if (store.getState().pending?.id !== id) return
+      store.setState({ pending: undefined })
+      if (!wasOpen) modal.close()
+      else if (router.store.getState().view === 'ReviewRequest') router.goBack()
+    }
+    if (!confirmed) {
+      finish()
+      throw new ProviderRpcError(4001, errorTable.USER_REJECTED.message)
+    }
+    update(id, { status: 'inWallet' })
+    return finish
+  }
+
+  return {
+    store,
+    /**
+     * Shows the request, waits for the visitor, then sends it with `send` (the wallet asks); 4001 when declined. The
+     * review stays on screen, saying the wallet is asking, until the wallet answers.
+     */
+    confirm<T>({ method, params }: { method: ReviewedMethod; params?: unknown }, send: () => Promise<T>): Promise<T> {
+      const turn = queue.then(async () => {
+        const finish = await run(method, params)
+        try {
+          return await send()
+        } finally {
+          finish()
+        }
+      })
+      queue = turn.catch(() => {})
+      return turn
+    },
+    /** The visitor's answer to the review on screen (the view's buttons). */
+    decide(confirmed: boolean) {
+      const { pending } = store.getState()
+      if (pending?.status === 'ready' || (pending?.status === 'checking' && !confirmed)) decide?.(confirmed)
+    },
+  }
+}
+
+export type RequestReview = ReturnType<typeof createRequestReview>
