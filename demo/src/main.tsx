@@ -128,6 +128,8 @@ const widget = createWidget({
   siwx: siwxMode ? { required: siwxMode === 'required' } : undefined,
   // E-mail and social login through the stack's secure frame (on its own origin), when the stack runs the auth
   // service and an EVM network is on; ?auth=off leaves them out.
+  // ?review=off turns off the review shown before the wallet asks (issue #36), as a site can.
+  review: new URLSearchParams(location.search).get('review') !== 'off',
   auth: stack.auth && evmChains.length > 0 && new URLSearchParams(location.search).get('auth') !== 'off' ? { frameUrl: `${stack.auth.frameOrigin}/` } : undefined,
 })
 

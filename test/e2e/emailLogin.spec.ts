@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, http, parseEther, toHex, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
 import { accountButton, createWalletInFrame, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
+import { confirmReview, reviewDialog } from './review'
 
 test('e-mail login: the code from the inbox opens an embedded wallet that signs and sends after approval in the frame, and stays after a reload', async ({ page, stack }) => {
   test.setTimeout(150_000)
@@ -37,6 +38,7 @@ test('e-mail login: the code from the inbox opens an embedded wallet that signs 
   const receiver = stack.devAccounts[1]!
   const before = await reader.getBalance({ address: receiver })
   const sending = page.evaluate(([from, to]) => (window as unknown as DemoWindow).widget.walletRequest({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x2386f26fc10000' }] }), [address, receiver] as const)
+  await confirmReview(page)
   await frame.getByRole('button', { name: 'Send' }).click()
   const hash = (await sending) as Hash
   const receipt = await reader.waitForTransactionReceipt({ hash })

@@ -4,6 +4,7 @@ import { createSiweMessage } from 'viem/siwe'
 import { expect, test } from '../fixtures'
 import type { StackManifest } from '../../services/stack/manifest'
 import { accountButton, createWalletInFrame, secureFrame, startEmailLogin, type DemoWindow } from '../support/emailLogin'
+import { confirmReview, reviewDialog } from './review'
 
 type EmbeddedWalletInfo = { accountType: 'eoa' | 'smartAccount'; accounts: { address: Address; type: 'eoa' | 'smartAccount' }[]; isSmartAccountDeployed: boolean }
 type SmartWindow = { widget: { getState: () => { address?: Address; status: string; namespaces: { eip155?: { embeddedWalletInfo?: EmbeddedWalletInfo } } }; walletRequest: (args: { method: string; params?: unknown }) => Promise<unknown> } }
@@ -68,6 +69,7 @@ test('e-mail login gives a smart account: sign-in before and after deployment, a
   const receiver = stack.devAccounts[2]!
   const before = await reader.getBalance({ address: receiver })
   const sending = walletRequest(page, 'eth_sendTransaction', [{ from: smart, to: receiver, value: toHex(parseEther('0.1')) }])
+  await confirmReview(page)
   const frame = secureFrame(page)
   await expect(frame.getByText('Paid by the app')).toBeVisible({ timeout: 20_000 })
   await frame.getByRole('button', { name: 'Send' }).click()
@@ -118,6 +120,7 @@ test('the smart account batches calls into one operation (both or neither), and 
   // Two token transfers in one wallet_sendCalls: the frame lists both, and they land in one transaction.
   const frame = secureFrame(page)
   const batching = walletRequest(page, 'wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from: smart, atomicRequired: true, calls: [transfer(alice, 1_000_000n), transfer(bob, 2_000_000n)] }])
+  await confirmReview(page)
   await expect(frame.getByRole('heading', { name: 'Send 2 calls at once' })).toBeVisible({ timeout: 20_000 })
   await expect(frame.getByText(/^1\. Transfer 1 TUSD/)).toBeVisible()
   await expect(frame.getByText(/^2\. Transfer 2 TUSD/)).toBeVisible()
@@ -129,9 +132,17 @@ test('the smart account batches calls into one operation (both or neither), and 
   expect(status.receipts).toHaveLength(1)
   expect([(await tokenBalance(alice)) - aliceBefore, (await tokenBalance(bob)) - bobBefore]).toEqual([1_000_000n, 2_000_000n])
 
-  // A batch whose second call would revert is refused before anyone is asked, and changes nothing.
+  // A batch whose second call would revert: the review says so and why before the wallet is asked; declined, the site
+  // gets 4001. Confirmed anyway, the wallet refuses it before anything is sent, and nothing changes.
   const held = await tokenBalance(smart)
-  const failing = await walletRequest(page, 'wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), calls: [transfer(alice, 1n), transfer(bob, 10n ** 30n)] }]).catch((error: Error) => error.message)
+  const reverting = [{ version: '2.0.0', chainId: toHex(chain.chainId), calls: [transfer(alice, 1n), transfer(bob, 10n ** 30n)] }]
+  const declined = walletRequest(page, 'wallet_sendCalls', reverting).catch((error: Error) => error.message)
+  await expect(reviewDialog(page).getByRole('alert').filter({ hasText: 'Call 2 would fail: “DemoToken: transfer amount exceeds balance”' })).toBeVisible({ timeout: 30_000 })
+  await reviewDialog(page).getByRole('button', { name: 'Reject' }).click()
+  expect(await declined).toContain('User rejected the request.')
+  const refusing = walletRequest(page, 'wallet_sendCalls', reverting).catch((error: Error) => error.message)
+  await confirmReview(page)
+  const failing = await refusing
   expect(failing).toContain('Call 2 of 2 would fail (DemoToken: transfer amount exceeds balance): nothing was sent')
   expect(await tokenBalance(smart)).toBe(held)
 
@@ -141,6 +152,7 @@ test('the smart account batches calls into one operation (both or neither), and 
     expect(attempt, 'the daily allowance should run out within ten sends').toBeLessThan(10)
     const balance = await reader.getBalance({ address: smart })
     const sending = walletRequest(page, 'eth_sendTransaction', [{ from: smart, to: receiver, value: toHex(parseEther('0.001')) }])
+    await confirmReview(page)
     const refusal = frame.getByText(/has used its sponsored gas for today/)
     await expect(frame.getByText('Paid by the app').or(refusal)).toBeVisible({ timeout: 20_000 })
     const isRefused = await refusal.isVisible()

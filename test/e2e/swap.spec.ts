@@ -7,6 +7,7 @@ import { uniswapV2Artifacts } from '../../services/chain/uniswapV2'
 import type { StackChain } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
 import { createWalletInFrame, enterCode, secureFrame, startEmailLogin, widgetState } from '../support/emailLogin'
+import { confirmReview, reviewDialog } from './review'
 
 type DevWallet = { switchAccount: (address: string) => void; hold: () => () => void; rejectNext: (method?: string) => void }
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
@@ -61,6 +62,7 @@ async function approvedTusdForTsr(page: Page, url: string, trader: Address, amou
   await swap.getByLabel('Amount').fill(amount)
   await shownQuote(page)
   await swap.getByRole('button', { name: 'Approve TUSD' }).click()
+  await confirmReview(page)
   await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled({ timeout: 30_000 })
   return swap
 }
@@ -97,8 +99,16 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   const fromBlock = await chainClient(chain).getBlockNumber()
 
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  // The review shows, before the wallet asks, the balance changes simulated on the chain: exactly what the swap then does.
+  const changes = reviewDialog(page).getByTestId('balance-changes')
+  await expect(changes).toBeVisible({ timeout: 30_000 })
+  await expect(changes.getByRole('listitem')).toHaveText(['−0.1 ETH', /^\+[\d,.]+ TUSD$/])
+  const simulated = parseUnits(((await changes.getByRole('listitem').nth(1).textContent()) ?? '').replace(/[+,\sTUSD]/g, ''), 6)
+  await expect(reviewDialog(page).getByRole('definition').filter({ hasText: 'swapExactETHForTokens' })).toBeVisible()
+  await confirmReview(page)
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   const gained = (await balanceOf(chain, 'TUSD', trader)) - before
+  expect(gained).toBe(simulated)
   expect(gained).toBeGreaterThanOrEqual(minimum)
   expect(gained).toBe(await paidTo(chain, 'TUSD', trader, fromBlock + 1n))
   expect(builds).toEqual([expect.objectContaining({ eip155: { slippage: 0.5 }, userAddress: trader })])
@@ -112,6 +122,7 @@ test('TUSD for TSR: Approve first, for exactly the amount, then Swap; the router
   const swap = await approvedTusdForTsr(page, stack.demo!.url, trader, '10')
   expect(await allowanceOf(chain, 'TUSD', trader)).toBe(10_000_000n)
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await confirmReview(page)
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   expect((await balanceOf(chain, 'TSR', trader)) - before).toBeGreaterThan(parseUnits('3.8', 18))
   expect(await allowanceOf(chain, 'TUSD', trader)).toBe(0n)
@@ -127,6 +138,7 @@ test('another trader moves the pool past the slippage while the wallet asks: the
 
   await page.evaluate(() => void ((window as unknown as { release: () => void }).release = (window as unknown as { devWallet: DevWallet }).devWallet.hold()))
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await confirmReview(page)
   await expect(swap.getByRole('button', { name: 'Confirm in your wallet…' })).toBeVisible()
   // The other trader sells 1,000 TUSD for TSR through the router, straight and through ETH (the quote takes whichever
   // route pays more): the price moves far past 1 % on both.
@@ -164,6 +176,7 @@ test('a declined swap says so and changes nothing; more than the balance is said
   const before = await balanceOf(chain, 'TUSD', trader)
   await page.evaluate(() => (window as unknown as { devWallet: DevWallet }).devWallet.rejectNext('eth_sendTransaction'))
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await confirmReview(page)
   await expect(swap.getByRole('alert')).toHaveText('User rejected the request.')
   await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled()
   expect(await balanceOf(chain, 'TUSD', trader)).toBe(before)
@@ -215,6 +228,7 @@ test('the e-mail wallet (a smart account) swaps in the secure frame, then approv
   await swap.getByLabel('Amount').fill('0.01')
   await shownQuote(page)
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  await confirmReview(page)
   await secureFrame(page).getByRole('button', { name: 'Send' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   const gained = await balanceOf(chain, 'TUSD', address)
@@ -249,6 +263,7 @@ test('the e-mail wallet (a smart account) swaps in the secure frame, then approv
   const [tusdBefore, tsrBefore] = [await balanceOf(chain, 'TUSD', address), await balanceOf(chain, 'TSR', address)]
   const fromBlock = (await chainClient(chain).getBlockNumber()) + 1n
   await swap.getByRole('button', { name: 'Approve TUSD and swap' }).click()
+  await confirmReview(page)
   const frame = secureFrame(page)
   await expect(frame.getByRole('heading', { name: 'Send 2 calls at once' })).toBeVisible({ timeout: 20_000 })
   await expect(frame.getByText(new RegExp(`^1\\. Let ${chain.uniswapV2.router} spend 10 TUSD`, 'i'))).toBeVisible()

@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test'
 import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/createNodeWallet'
 import type { StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
+import { confirmReview, reviewDialog } from './review'
 
 // axe judges contrast as the page is at that moment: the modal's 160 ms fade-in, caught half-way on a loaded machine, read
 // as a contrast failure. With reduced motion (which the widget honours) every view is checked as it rests.
@@ -223,7 +224,13 @@ test('a phone wallet swaps through our relay: the swap is signed on the phone an
   await swap.getByLabel('Amount').fill('0.05')
   await expect(swap.getByLabel('What this swap does')).toContainText('Uniswap V2, block')
   const before = await tusdOf()
+  const asked = wallet.requests.length
   await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+  // The review first: the phone is asked nothing until the visitor continues.
+  await expect(reviewDialog(page).getByRole('button', { name: 'Continue in wallet' })).toBeEnabled({ timeout: 30_000 })
+  await expect(reviewDialog(page).getByTestId('balance-changes')).toContainText('TUSD')
+  expect(wallet.requests.slice(asked).map((r) => r.method)).not.toContain('eth_sendTransaction')
+  await confirmReview(page)
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   expect(wallet.requests.at(-1)?.method).toBe('eth_sendTransaction')
   expect((await tusdOf()) - before).toBeGreaterThan(140_000_000n)

@@ -42,7 +42,7 @@ function setup(overrides: Partial<CreateRequestReviewParameters> = {}) {
 }
 
 describe('the review before the wallet asks (issue #36)', () => {
-  it('opens the modal on the review, works it out in the core, and asks the wallet only once the visitor confirms', async () => {
+  it('opens the modal on the review, works it out in the core, asks the wallet only once the visitor confirms, and closes once it answered', async () => {
     const { router, modal, core, review, ready } = setup()
     const send = vi.fn(async () => '0xhash')
     const answer = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, send)
@@ -54,13 +54,15 @@ describe('the review before the wallet asks (issue #36)', () => {
     expect(send).not.toHaveBeenCalled()
 
     review.decide(true)
+    await expect.poll(() => review.store.getState().pending?.status).toBe('inWallet')
+    expect(router.store.getState().view).toBe('ReviewRequest')
     expect(await answer).toBe('0xhash')
     expect(send).toHaveBeenCalledOnce()
     expect(review.store.getState().pending).toBeUndefined()
     expect(modal.store.getState().open).toBe(false)
   })
 
-  it('says the wallet is asking until it answers, then goes back to the view the visitor was on', async () => {
+  it('opened over another view, goes back to it once confirmed (that view follows the wallet); the modal stays open', async () => {
     const { router, modal, review, ready } = setup()
     void modal.open()
     router.reset('Swap')
@@ -69,11 +71,12 @@ describe('the review before the wallet asks (issue #36)', () => {
     await ready()
     review.decide(true)
     await expect.poll(() => review.store.getState().pending?.status).toBe('inWallet')
-    expect(router.store.getState().view).toBe('ReviewRequest')
+    expect(router.store.getState().view).toBe('Swap')
     answerWallet('0xhash')
     await answer
     expect(router.store.getState().view).toBe('Swap')
     expect(modal.store.getState().open).toBe(true)
+    expect(review.store.getState().pending).toBeUndefined()
   })
 
   it('declining, closing the modal or leaving the view is 4001 to the site, and the wallet is never asked', async () => {

@@ -198,17 +198,23 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     const confirmed = await decided
     decide = undefined
     stopWatching.forEach((stop) => stop())
+    // Opened over another view (Swap, Send): back to it, which follows the wallet itself; opened for the request alone:
+    // the review says the wallet is asking, and the modal closes once it answered.
+    const leave = () => {
+      if (wasOpen && router.store.getState().view === 'ReviewRequest') router.goBack()
+    }
     const finish = () => {
       if (store.getState().pending?.id !== id) return
       store.setState({ pending: undefined })
       if (!wasOpen) modal.close()
-      else if (router.store.getState().view === 'ReviewRequest') router.goBack()
+      else leave()
     }
     if (!confirmed) {
       finish()
       throw new ProviderRpcError(4001, errorTable.USER_REJECTED.message)
     }
     update(id, { status: 'inWallet' })
+    leave()
     return finish
   }
 

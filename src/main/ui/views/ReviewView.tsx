@@ -16,6 +16,9 @@ const figure = { fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' } 
 const MAX_TEXT = 200
 const MAX_NESTING = 3
 
+/** A section's title, outside its list (a list of terms holds terms and definitions only). */
+const Heading = ({ children }: { children: ReactNode }) => <p style={{ margin: '0 0 -0.8em', fontWeight: 600, fontSize: '1.3em' }}>{children}</p>
+
 const Address = ({ address }: { address: string }) => <span title={address}>{shortenAddress(address)}</span>
 const tokenName = (token: TokenRef) => token.symbol ?? shortenAddress(token.address)
 
@@ -26,6 +29,14 @@ function tokenAmount({ tr, locale }: Format, token: TokenRef, amount: bigint, is
 }
 
 const nativeAmount = ({ locale, nativeCurrency }: Format, amount: bigint) => `${localizeDecimal(locale, formatUnits(amount, nativeCurrency.decimals))} ${nativeCurrency.symbol}`
+
+/** An estimate (the fee) to four significant digits: its last digits say nothing. */
+function roughly(decimal: string) {
+  const [whole = '0', fraction = ''] = decimal.split('.')
+  if (whole !== '0') return fraction ? `${whole}.${fraction.slice(0, Math.max(0, 4 - whole.length))}`.replace(/\.?0*$/, '') : whole
+  const leadingZeros = /^0*/.exec(fraction)![0].length
+  return `0.${fraction.slice(0, leadingZeros + 4)}`.replace(/\.?0*$/, '')
+}
 
 function Value({ value, format, depth }: { value: ReviewValue; format: Format; depth: number }): ReactNode {
   switch (value.kind) {
@@ -63,29 +74,30 @@ function Rows({ rows, format, depth }: { rows: readonly ReviewRow[]; format: For
 
 function Call({ call, format, depth, title }: { call: DecodedCall; format: Format; depth: number; title?: string }) {
   const { tr } = format
-  const heading = title ? <dt style={{ gridColumn: '1 / -1', fontWeight: 600, color: 'var(--tsr-text)' }}>{title}</dt> : null
+  const heading = title ? <Heading>{title}</Heading> : null
   if (call.kind === 'nativeTransfer')
     return (
-      <dl className="summary">
+      <>
         {heading}
-        <dd style={{ ...figure, gridColumn: '1 / -1', textAlign: 'left' }}>
+        <p className="summary" style={{ ...figure, display: 'block' }}>
           {tr('review.nativeTransfer', { amount: nativeAmount(format, call.value), to: shortenAddress(call.to) })}
-        </dd>
-      </dl>
+        </p>
+      </>
     )
   if (call.kind === 'unknown' || call.kind === 'deployment')
     return (
-      <dl className="summary">
+      <>
         {heading}
-        <dd style={{ ...figure, gridColumn: '1 / -1', textAlign: 'left' }}>
+        <p className="summary" style={{ ...figure, display: 'block' }}>
           {call.kind === 'unknown' ? tr('review.unknownCall', { selector: call.selector, to: shortenAddress(call.to), bytes: String(call.dataBytes) }) : tr('review.deployment', { bytes: String(call.dataBytes) })}
-        </dd>
-        {call.value > 0n ? <dd style={{ ...figure, gridColumn: '1 / -1', textAlign: 'left' }}>{tr('review.sends', { amount: nativeAmount(format, call.value) })}</dd> : null}
-      </dl>
+          {call.value > 0n ? ` ${tr('review.sends', { amount: nativeAmount(format, call.value) })}` : null}
+        </p>
+      </>
     )
   return (
-    <dl className="summary" aria-label={call.intent ?? call.functionName}>
+    <>
       {heading}
+      <dl className="summary" aria-label={call.intent ?? call.functionName}>
       <dt>{tr('review.function')}</dt>
       <dd style={figure} title={call.signature}>
         {call.intent ?? call.functionName}
@@ -101,7 +113,8 @@ function Call({ call, format, depth, title }: { call: DecodedCall; format: Forma
         </>
       ) : null}
       <Rows rows={call.args} format={format} depth={depth} />
-    </dl>
+      </dl>
+    </>
   )
 }
 
@@ -167,18 +180,20 @@ function BalanceChanges({ changes, format }: { changes: readonly BalanceChange[]
   const { tr } = format
   if (changes.length === 0) return <p className="muted">{tr('review.noBalanceChanges')}</p>
   return (
-    <dl className="summary" aria-label={tr('review.balanceChanges')} data-testid="balance-changes">
-      <dt style={{ gridColumn: '1 / -1', fontWeight: 600, color: 'var(--tsr-text)' }}>{tr('review.balanceChanges')}</dt>
+    <>
+      <Heading>{tr('review.balanceChanges')}</Heading>
+      <ul className="summary" aria-label={tr('review.balanceChanges')} data-testid="balance-changes" style={{ listStyle: 'none', gridTemplateColumns: '1fr' }}>
       {changes.map(({ asset, amount }, index) => {
         const size = amount < 0n ? -amount : amount
         const text = asset.kind === 'native' ? nativeAmount(format, size) : tokenAmount(format, asset, size)
         return (
-          <dd key={index} style={{ ...figure, gridColumn: '1 / -1', color: amount < 0n ? 'var(--tsr-danger)' : undefined }}>
+          <li key={index} style={{ ...figure, textAlign: 'right', color: amount < 0n ? 'var(--tsr-danger)' : undefined }}>
             {`${amount < 0n ? '−' : '+'}${text}`}
-          </dd>
+          </li>
         )
       })}
-    </dl>
+      </ul>
+    </>
   )
 }
 
@@ -209,13 +224,13 @@ export default function ReviewView() {
       ) : null}
       {pending.failure ? <Alert message={tr('review.unavailable')} /> : null}
       {review ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
-      {review && review.kind !== 'typedData' && review.balanceChanges ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
+      {review && review.kind !== 'typedData' && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
       {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
       {review?.kind === 'calls' ? <Calls calls={review.calls} format={format} depth={0} /> : null}
       {review?.kind === 'typedData' ? (
         <>
+          <Heading>{tr('review.domain')}</Heading>
           <dl className="summary" aria-label={tr('review.domain')}>
-            <dt style={{ gridColumn: '1 / -1', fontWeight: 600, color: 'var(--tsr-text)' }}>{tr('review.domain')}</dt>
             {review.domain.name !== undefined ? (
               <>
                 <dt>{tr('review.domainName')}</dt>
@@ -243,8 +258,8 @@ export default function ReviewView() {
               </>
             ) : null}
           </dl>
-          <dl className="summary" aria-label={tr('review.message', { type: review.primaryType })}>
-            <dt style={{ gridColumn: '1 / -1', fontWeight: 600, color: 'var(--tsr-text)' }}>{tr('review.message', { type: review.primaryType.slice(0, MAX_TEXT) })}</dt>
+          <Heading>{tr('review.message', { type: review.primaryType.slice(0, MAX_TEXT) })}</Heading>
+          <dl className="summary" aria-label={tr('review.message', { type: review.primaryType.slice(0, MAX_TEXT) })}>
             <Rows rows={review.message} format={format} depth={0} />
           </dl>
         </>
@@ -265,7 +280,7 @@ export default function ReviewView() {
           {review.fee ? (
             <>
               <dt>{tr('review.fee')}</dt>
-              <dd style={figure}>{nativeAmount(format, review.fee.amount)}</dd>
+              <dd style={figure}>{`${localizeDecimal(locale, roughly(formatUnits(review.fee.amount, format.nativeCurrency.decimals)))} ${format.nativeCurrency.symbol}`}</dd>
             </>
           ) : null}
         </dl>

@@ -1,0 +1,114 @@
+// The review before the wallet asks (issue #36), from the demo page with the injected dev wallet: what a Permit2
+// signature allows, field by field; a transfer that would revert, said before any wallet is asked; declining is 4001;
+// the site's switch turns it off. Each view passes axe and is saved as a screenshot.
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { createPublicClient, encodeFunctionData, erc20Abi, http, maxUint160, verifyTypedData, type Address, type Hex } from 'viem'
+import { expect, test } from '../fixtures'
+import { confirmReview, reviewDialog } from './review'
+
+const PERMIT2: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+const account: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
+
+type ProviderWindow = { provider: { request: (args: { method: string; params?: unknown }) => Promise<unknown> }; walletAsked: string[] }
+
+/** The demo connected to the injected dev wallet, every method the wallet is asked recorded in `window.walletAsked`. */
+async function connected(page: Page, url: string) {
+  await page.goto(url)
+  await page.waitForFunction(() => 'devWallet' in window && 'provider' in window)
+  await page.evaluate(() => {
+    const wallet = (window as unknown as { devWallet: { provider: { request: (args: { method: string }) => Promise<unknown> } } }).devWallet.provider
+    const asked: string[] = []
+    const request = wallet.request.bind(wallet)
+    wallet.request = (args) => (asked.push(args.method), request(args))
+    Object.assign(window, { walletAsked: asked })
+  })
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await expect(page.getByRole('button', { name: new RegExp(`${shorten(account)}$`) })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+}
+
+const request = (page: Page, method: string, params: unknown) =>
+  page.evaluate(([method, params]) => (window as unknown as ProviderWindow).provider.request({ method, params }).then((result) => ({ result }), (error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } })), [method, params] as const)
+const walletAsked = (page: Page) => page.evaluate(() => (window as unknown as ProviderWindow).walletAsked)
+
+async function expectNoViolations(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([])
+}
+
+test('a Permit2 signature is laid out field by field with its domain, the unlimited allowance warned, and the wallet signs only after Continue', async ({ page, stack }, testInfo) => {
+  await connected(page, stack.demo!.url)
+  const token = stack.chains[0]!.tokens[0]!
+  const spender = stack.chains[0]!.uniswapV2.router
+  const typedData = {
+    domain: { name: 'Permit2', chainId: stack.chains[0]!.chainId, verifyingContract: PERMIT2 },
+    types: {
+      EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }],
+      PermitSingle: [{ name: 'details', type: 'PermitDetails' }, { name: 'spender', type: 'address' }, { name: 'sigDeadline', type: 'uint256' }],
+      PermitDetails: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint160' }, { name: 'expiration', type: 'uint48' }, { name: 'nonce', type: 'uint48' }],
+    },
+    primaryType: 'PermitSingle',
+    message: { details: { token: token.address, amount: maxUint160.toString(), expiration: '1900000000', nonce: '7' }, spender, sigDeadline: '1800000000' },
+  }
+  const signing = request(page, 'eth_signTypedData_v4', [account, JSON.stringify(typedData)])
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText(`Unlimited approval: ${shorten(spender)} may spend all your ${shorten(token.address)}, now and later, until you revoke it.`)
+  const domain = review.getByLabel('Signature for')
+  await expect(domain.getByRole('definition')).toHaveText(['Permit2', stack.chains[0]!.name, shorten(PERMIT2)])
+  const message = review.getByLabel('Message: PermitSingle')
+  await expect(message.getByRole('term')).toHaveText(['details.token', 'details.amount', 'details.expiration', 'details.nonce', 'spender', 'sigDeadline'])
+  await expect(message.getByRole('definition')).toHaveText([shorten(token.address), `Unlimited ${shorten(token.address)}`, new Date(1_900_000_000_000).toLocaleString('en'), '7', shorten(spender), new Date(1_800_000_000_000).toLocaleString('en')])
+  expect(await walletAsked(page)).not.toContain('eth_signTypedData_v4')
+  await expectNoViolations(page, 'the review of typed data')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-typedData.png'), fullPage: true })
+
+  await confirmReview(page)
+  const { result: signature } = (await signing) as { result: Hex }
+  expect(await verifyTypedData({ address: account, ...typedData, signature } as unknown as Parameters<typeof verifyTypedData>[0])).toBe(true)
+  await expect(review).toHaveCount(0)
+})
+
+test('a transfer that would revert is shown as such, with the reason, before any wallet is asked; rejecting is 4001 and nothing is sent', async ({ page, stack }, testInfo) => {
+  await connected(page, stack.demo!.url)
+  const token = stack.chains[0]!.tokens[0]!
+  const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
+  const held = await node.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] })
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [stack.devAccounts[1]!, held + 1n] })
+  const sending = request(page, 'eth_sendTransaction', [{ from: account, to: token.address, data }])
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText(/^This transaction would fail: “.*exceeds balance.*”\. You would still pay the network fee\.$/, { timeout: 30_000 })
+  await expect(review.getByRole('definition').filter({ hasText: 'transfer' })).toBeVisible()
+  await expect(review.getByText(stack.chains[0]!.name)).toBeVisible()
+  expect(await walletAsked(page)).not.toContain('eth_sendTransaction')
+  await expectNoViolations(page, 'the review of a transaction that would revert')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-revert.png'), fullPage: true })
+
+  await review.getByRole('button', { name: 'Reject' }).click()
+  expect(await sending).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
+  expect(await walletAsked(page)).not.toContain('eth_sendTransaction')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  expect(await node.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] })).toBe(held)
+})
+
+test('a plain transfer shows the ETH leaving and the fee; closing the modal declines; with the site’s switch off the wallet is asked at once', async ({ page, stack }) => {
+  await connected(page, stack.demo!.url)
+  const to = stack.devAccounts[1]!
+  const declined = request(page, 'eth_sendTransaction', [{ from: account, to, value: '0x16345785d8a0000' }])
+  const review = reviewDialog(page)
+  await expect(review.getByTestId('balance-changes').getByRole('listitem')).toHaveText(['−0.1 ETH'], { timeout: 30_000 })
+  await expect(review.getByText(`Send 0.1 ETH to ${shorten(to)}`)).toBeVisible()
+  await expect(review.getByText('Network fee (estimate)')).toBeVisible()
+  await page.keyboard.press('Escape')
+  expect(await declined).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
+
+  await page.evaluate(() => localStorage.clear())
+  await connected(page, `${stack.demo!.url}/?review=off`)
+  const { result: hash } = (await request(page, 'eth_sendTransaction', [{ from: account, to, value: '0x1' }])) as { result: Hex }
+  expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+  await expect(reviewDialog(page)).toHaveCount(0)
+  expect(await walletAsked(page)).toContain('eth_sendTransaction')
+})
