@@ -58,7 +58,8 @@ export default [
     path: 'dist/assets/solanaFamily-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '25 KiB',
+    // 23 kB before the transaction review (issue #36: instruction layouts, lookup tables, simulation): 28.4 kB since.
+    limit: '28 KiB',
   },
   {
     name: "the Bitcoin family's worker module (only with a Bitcoin network)",

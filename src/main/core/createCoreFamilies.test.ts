@@ -45,7 +45,7 @@ describe("createCore's family members", () => {
         { namespace: 'polkadot', method: 'waitForTransaction', args: { caipNetworkId: POLKADOT, submission, maxWaitMs: 600_000 } },
         { namespace: 'polkadot', method: 'waitForTransaction', args: { caipNetworkId: POLKADOT, submission, maxWaitMs: 1_000 } },
       ])
-      expect(Object.keys(core.solana).sort()).toEqual(['buildTransfer', 'estimateFee', 'getBalance', 'getTokenBalances', 'sendTransaction', 'waitForConfirmation'])
+      expect(Object.keys(core.solana).sort()).toEqual(['buildTransfer', 'estimateFee', 'getBalance', 'getTokenBalances', 'reviewTransaction', 'sendTransaction', 'waitForConfirmation'])
     } finally {
       core.destroy()
     }

@@ -140,3 +140,159 @@ export type TypedDataReview = {
   message: ReviewRow[]
   warnings: ReviewWarning[]
 }
+
+// Solana (issue #36): a wire transaction as a site asks the wallet to sign or send it (solana:signTransaction,
+// solana:signAndSendTransaction). Addresses are base58 strings; amounts are lamports or a token's smallest unit.
+
+/** A program the review decodes; `program` names it, its address is the instruction's `programAddress`. */
+export type SolanaProgram = 'system' | 'token' | 'token2022' | 'associatedToken' | 'computeBudget' | 'memo'
+
+/** A value ready to show; the UI picks the words and number formatting. */
+export type SolanaReviewValue =
+  | { kind: 'address'; address: string }
+  /** SOL in lamports (10^-9 SOL). */
+  | { kind: 'lamports'; amount: bigint }
+  /**
+   * In the token's smallest unit. `decimals` when the instruction carries them (the …Checked ones), `mint` when it
+   * names it; `isUnlimited` for u64's maximum (18,446,744,073,709,551,615), what "unlimited" approvals send.
+   */
+  | { kind: 'tokenAmount'; amount: bigint; mint?: string; decimals?: number; isUnlimited: boolean }
+  | { kind: 'number'; value: bigint }
+  | { kind: 'text'; value: string }
+  /** Base64. */
+  | { kind: 'bytes'; value: string }
+
+/** One named argument or account of an instruction: `name` is the program's (`lamports`, `source`, `delegate`). */
+export type SolanaReviewRow = { name: string; value: SolanaReviewValue }
+
+/**
+ * An account an instruction names, with what the message lets it do; `lookupTable` when a v0 table supplied it
+ * (`address` absent when that table could not be read).
+ */
+export type SolanaAccountMeta = { address?: string; isSigner: boolean; isWritable: boolean; lookupTable?: string }
+
+/** An instruction as decoded for review. */
+export type SolanaDecodedInstruction =
+  | {
+      kind: 'instruction'
+      program: SolanaProgram
+      programAddress: string
+      /** The instruction's name in the program, camelCase: `transfer`, `createAccount`, `transferChecked`, `setComputeUnitPrice`. */
+      instruction: string
+      /** Its data fields, then its named accounts, in the program's order. */
+      args: SolanaReviewRow[]
+    }
+  /** A program or instruction the review does not know: its accounts and how much data it carries. */
+  | { kind: 'unknown'; programAddress: string; program?: SolanaProgram; dataBytes: number; accounts: SolanaAccountMeta[] }
+
+/** How an account's balance moves when the transaction runs, as the node simulated it: `amount` is after − before (the fee payer's includes the fee). */
+export type SolanaBalanceChange =
+  | { asset: { kind: 'native' }; address: string; before: bigint; after: bigint; amount: bigint }
+  /** A token account owned by `address` (a signer, or the reviewed account); a closed one ends at 0. */
+  | { asset: { kind: 'token'; mint: string; decimals: number; tokenProgram: string }; address: string; tokenAccount: string; before: bigint; after: bigint; amount: bigint }
+
+/** What a careful person should know before signing a Solana transaction. */
+export type SolanaReviewWarning =
+  /** Approve / ApproveChecked: `delegate` may move up to `amount` of the token account `source` without asking again. */
+  | { kind: 'approval' | 'unlimitedApproval'; instructionIndex: number; source: string; delegate: string; amount: bigint; mint?: string; decimals?: number }
+  /** SetAuthority: who controls an account or mint changes (`authorityType` as the program numbers it; 2 is the owner of a token account). */
+  | { kind: 'authorityChange'; instructionIndex: number; account: string; authorityType: number; newAuthority?: string }
+  /** System Assign: the account's owner program changes: that program then controls its lamports and data. */
+  | { kind: 'ownerChange'; instructionIndex: number; account: string; owner: string }
+  /** The simulation failed: the transaction would fail on chain (`error` is the node's `err` as JSON). */
+  | { kind: 'wouldFail'; instructionIndex?: number; error: string }
+  /**
+   * Balance changes could not be checked: the node has no simulateTransaction ('unsupported') or it or the balance
+   * read failed ('failed', with the error's code).
+   */
+  | { kind: 'notSimulated'; why: 'unsupported' | 'failed'; errorCode?: ErrorCode }
+  /** The node gave no fee: the blockhash is unknown or expired ('blockhashNotFound': the transaction cannot land as it is), or the call failed. */
+  | { kind: 'feeUnknown'; why: 'blockhashNotFound' | 'failed'; errorCode?: ErrorCode }
+  /** Accounts of a v0 transaction come from lookup tables that could not be read: those instructions stay unknown. */
+  | { kind: 'unresolvedLookupTables'; tables: string[] }
+
+/** The review of a Solana wire transaction. */
+export type SolanaTransactionReview = {
+  kind: 'solanaTransaction'
+  network: CaipNetworkId
+  version: 'legacy' | 0 | 1
+  /** Pays the fee (and rent of any account it creates); the first signer. */
+  feePayer: string
+  /** Every required signer, in slot order, and whether its signature slot is filled already. */
+  signers: { address: string; isSigned: boolean }[]
+  /** The recent blockhash, or the nonce of a durable-nonce transaction (`usesDurableNonce`: it does not expire). */
+  lifetimeToken: string
+  usesDurableNonce: boolean
+  instructions: SolanaDecodedInstruction[]
+  /** Lamports, from the node's getFeeForMessage (signatures and priority fee); absent with a `feeUnknown` warning. */
+  fee?: bigint
+  /** Compute units the simulation used. */
+  computeUnitsConsumed?: bigint
+  /** Absent when the transaction was not simulated (a `notSimulated` or `wouldFail` warning says why). */
+  balanceChanges?: SolanaBalanceChange[]
+  warnings: SolanaReviewWarning[]
+}
+
+// Bitcoin (issue #36): a PSBT (BIP-174) as a site asks the wallet to sign it (signPsbt). Amounts in sats.
+
+/** One input: the output it spends and what the PSBT says about it. */
+export type PsbtInputReview = {
+  index: number
+  txid: string
+  vout: number
+  /** Sats, from the input's witnessUtxo or nonWitnessUtxo (checked against the txid); absent when it carries neither. */
+  value?: bigint
+  /** The address the spent output paid; absent when unknown or when its script has no address form (`script`, hex). */
+  address?: string
+  script?: string
+  /** It spends an output of one of the account's addresses. */
+  isAccount: boolean
+  /** The request asks the wallet to sign it. */
+  isToSign: boolean
+  /** It carries a signature already (partial or final). */
+  isSigned: boolean
+  sequence: number
+  /** A sighash type other than ALL or DEFAULT, as the PSBT asks for it (a `sighash` warning says so too). */
+  sighashType?: number
+}
+
+/** One output: an address, OP_RETURN data or a script without an address form. */
+export type PsbtOutputReview =
+  /** `isAccount`: it pays one of the account's addresses (change). */
+  | { index: number; kind: 'address'; address: string; value: bigint; isAccount: boolean }
+  /** Data carried by OP_RETURN, hex (its pushes joined). */
+  | { index: number; kind: 'opReturn'; data: string; value: bigint }
+  | { index: number; kind: 'script'; script: string; value: bigint }
+
+export type PsbtReviewWarning =
+  /** These inputs carry neither witnessUtxo nor nonWitnessUtxo: their value, so the fee and perhaps the net change, cannot be known. */
+  | { kind: 'missingUtxo'; inputIndexes: number[] }
+  /**
+   * An input asks for a sighash other than ALL/DEFAULT: NONE lets anyone change the outputs, SINGLE all but one,
+   * ANYONECANPAY (0x80) other inputs.
+   */
+  | { kind: 'sighash'; inputIndex: number; sighashType: number }
+  /** The request asks the wallet to sign inputs that do not spend the account's outputs. */
+  | { kind: 'signsOtherInputs'; inputIndexes: number[] }
+  /** The fee rate is above `limit` sat/vB (Bitcoin Core's default maxfeerate): nodes refuse to relay it, the fee is likely a mistake. */
+  | { kind: 'highFeeRate'; feeRate: number; limit: number }
+
+/** The review of a PSBT for the account's addresses. */
+export type PsbtReview = {
+  kind: 'psbt'
+  network: CaipNetworkId
+  inputs: PsbtInputReview[]
+  outputs: PsbtOutputReview[]
+  /** Sats: inputs − outputs; absent when an input's value is unknown (a `missingUtxo` warning names it). */
+  fee?: bigint
+  /** The estimated virtual size once signed; absent when an input's script type has no known signature size. */
+  vsize?: number
+  /** fee ÷ vsize, sat/vB, rounded to 0.1. */
+  feeRate?: number
+  /** Sats the account's addresses receive minus what they spend: negative leaves the account. Absent when an account input's value is unknown. */
+  netChange?: bigint
+  locktime: number
+  /** Some input signals replace-by-fee (BIP-125). */
+  isReplaceable: boolean
+  warnings: PsbtReviewWarning[]
+}

@@ -1,3 +1,5 @@
+import type { PsbtReview } from '../../protocol/review'
+
 /** Bitcoin values between the page and the core worker (structured-cloneable: amounts in sats as bigint). */
 
 /**
@@ -58,6 +60,13 @@ export type BitcoinCoreApi = {
   broadcast(parameters: { caipNetworkId: string; txHex: string }): Promise<string>
   /** Finalizes the PSBT the wallet signed, extracts and sends it; answers its txid. */
   finalizeAndBroadcast(parameters: { caipNetworkId: string; psbtBase64: string }): Promise<string>
+  /**
+   * What a PSBT (base64 or hex, as signPsbt receives it) does for the account's `addresses`, before the wallet is asked:
+   * inputs (whose, which the request signs), outputs (change, OP_RETURN), the fee and fee rate, the net change,
+   * warnings (inputs without UTXO data, sighash types, inputs of others). Read from the PSBT alone; INVALID_PARAMS
+   * (field `psbt`) for anything that is not one.
+   */
+  reviewPsbt(parameters: { caipNetworkId: string; psbt: string; addresses: readonly string[]; signingIndexes?: readonly number[] }): Promise<PsbtReview>
   /** Resolves once the transaction is in a block (within an hour unless `maxWaitMs`); RPC_TIMEOUT after that. */
   waitForConfirmation(parameters: { caipNetworkId: string; txid: string; pollIntervalMs?: number; maxWaitMs?: number }): Promise<BitcoinConfirmation>
 }
@@ -73,5 +82,6 @@ export const bitcoinCoreCalls = {
   buildTransfer: {},
   broadcast: { changesBalances: true },
   finalizeAndBroadcast: { changesBalances: true },
+  reviewPsbt: {},
   waitForConfirmation: { maxWaitMs: 3_600_000, changesBalances: true },
 }

@@ -1,3 +1,5 @@
+import type { SolanaTransactionReview } from '../../protocol/review'
+
 /** Solana values between the page and the core worker (structured-cloneable: bigint and Uint8Array travel as they are). */
 
 export type SolanaCommitment = 'processed' | 'confirmed' | 'finalized'
@@ -47,6 +49,13 @@ export type SolanaCoreApi = {
   estimateFee(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<bigint>
   /** Sends the wallet's signed wire transaction; answers its base58 signature. */
   sendTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array }): Promise<string>
+  /**
+   * What a wire transaction (bytes or base64, as solana:signTransaction and signAndSendTransaction receive it) will do,
+   * before the wallet is asked: fee payer and signers, each instruction decoded, the fee, the signers' (and `account`'s)
+   * SOL and token balance changes simulated on the node, warnings (approvals, authority changes, a failing simulation).
+   * INVALID_PARAMS (field `transaction`) for bytes that are not a transaction.
+   */
+  reviewTransaction(parameters: { caipNetworkId: string; transaction: Uint8Array | string; account?: string }): Promise<SolanaTransactionReview>
   /** Resolves once the transaction reaches the commitment (within 2 min unless `maxWaitMs`); SOLANA_SEND_FAILED when it failed or expired. */
   waitForConfirmation(parameters: { caipNetworkId: string; signature: string; lastValidBlockHeight: bigint; pollIntervalMs?: number; maxWaitMs?: number }): Promise<SolanaConfirmation>
 }
@@ -62,5 +71,6 @@ export const solanaCoreCalls = {
   buildTransfer: {},
   estimateFee: {},
   sendTransaction: {},
+  reviewTransaction: {},
   waitForConfirmation: { maxWaitMs: 120_000, changesBalances: true },
 }

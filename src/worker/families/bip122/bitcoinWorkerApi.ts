@@ -1,9 +1,10 @@
 import { getBitcoinNetwork } from '../../../shared/families/bip122/address'
-import { parseCaipNetworkId } from '../../../shared/protocol/caip'
+import { parseCaipNetworkId, type CaipNetworkId } from '../../../shared/protocol/caip'
 import type { BitcoinBalance, BitcoinChainConfig, BitcoinTransferParameters } from '../../../shared/families/bip122/coreApi'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createBitcoinClient, type BitcoinClient, type CreateBitcoinClientParameters } from './bitcoin'
 import { createChainClientRegistry } from '../createChainClientRegistry'
+import { reviewPsbt } from './review'
 
 export type { BitcoinChainConfig } from '../../../shared/families/bip122/coreApi'
 
@@ -52,6 +53,9 @@ export function createBitcoinWorkerApi({ chains, ...clientOptions }: CreateBitco
     broadcast: async ({ caipNetworkId, txHex }: OnNetwork & { txHex: string }) => clientFor(caipNetworkId).broadcast(txHex),
     /** Finalizes the PSBT the wallet signed and sends it; answers its txid. */
     finalizeAndBroadcast: async ({ caipNetworkId, psbtBase64 }: OnNetwork & { psbtBase64: string }) => clientFor(caipNetworkId).finalizeAndBroadcast(psbtBase64),
+    /** What a PSBT does for the account: inputs, outputs, fee and fee rate, net change, warnings (no node asked). */
+    reviewPsbt: async ({ caipNetworkId, psbt, addresses, signingIndexes }: OnNetwork & { psbt: string; addresses: readonly string[]; signingIndexes?: readonly number[] }) =>
+      reviewPsbt({ network: clientFor(caipNetworkId).network, caipNetworkId: caipNetworkId as CaipNetworkId, psbt, addresses, signingIndexes }),
     /** Resolves once the transaction is in a block; RPC_TIMEOUT after maxWaitMs. */
     waitForConfirmation: async ({ caipNetworkId, txid, pollIntervalMs, maxWaitMs }: OnNetwork & { txid: string; pollIntervalMs?: number; maxWaitMs?: number }) =>
       clientFor(caipNetworkId).waitForConfirmation({ txid, pollIntervalMs, maxWaitMs }),

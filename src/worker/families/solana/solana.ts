@@ -307,6 +307,8 @@ export function createSolanaClient({ rpcUrl, rpcUrls = rpcUrl === undefined ? []
     commitment,
     /** Stops the endpoints' ranking pings. */
     close: () => endpoints.stop(),
+    /** A JSON-RPC read, retried by SPEC §8's rules: the review's lookup tables, fee and simulation (review.ts). */
+    read,
 
     /** The address's SOL balance in lamports. */
     getBalance: (address: string): Promise<bigint> =>

@@ -1,7 +1,8 @@
-import { parseCaipNetworkId } from '../../../shared/protocol/caip'
+import { parseCaipNetworkId, type CaipNetworkId } from '../../../shared/protocol/caip'
 import { createWidgetError } from '../../../shared/protocol/errors'
 import { createChainClientRegistry } from '../createChainClientRegistry'
 import type { SolanaChainConfig } from '../../../shared/families/solana/coreApi'
+import { reviewSolanaTransaction } from './review'
 import { createSolanaClient, type CreateSolanaClientParameters, type SolanaClient, type SolanaTransferParameters } from './solana'
 
 export type { SolanaChainConfig } from '../../../shared/families/solana/coreApi'
@@ -48,6 +49,11 @@ export function createSolanaWorkerApi({ chains, ...clientOptions }: CreateSolana
     estimateFee: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).estimateFee(transaction),
     /** Sends the wallet's signed wire transaction; answers its base58 signature. */
     sendTransaction: async ({ caipNetworkId, transaction }: OnNetwork & { transaction: Uint8Array }) => clientFor(caipNetworkId).sendTransaction(transaction),
+    /** What a wire transaction a site asks the wallet to sign will do: instructions decoded, fee, simulated balance changes, warnings. */
+    reviewTransaction: async ({ caipNetworkId, transaction, account }: OnNetwork & { transaction: Uint8Array | string; account?: string }) => {
+      const client = clientFor(caipNetworkId)
+      return reviewSolanaTransaction({ read: client.read, caipNetworkId: caipNetworkId as CaipNetworkId, transaction, account, commitment: client.commitment })
+    },
     /** Resolves once the transaction reaches the commitment; SOLANA_SEND_FAILED when it failed or expired. */
     waitForConfirmation: async ({ caipNetworkId, signature, lastValidBlockHeight, pollIntervalMs, maxWaitMs }: OnNetwork & {
       signature: string
