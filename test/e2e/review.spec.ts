@@ -3,7 +3,7 @@
 // the site's switch turns it off. Each view passes axe and is saved as a screenshot.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { createPublicClient, encodeFunctionData, erc20Abi, http, maxUint160, verifyTypedData, type Address, type Hex } from 'viem'
+import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, http, maxUint160, verifyTypedData, type Address, type Hex } from 'viem'
 import { expect, test } from '../fixtures'
 import { confirmReview, reviewDialog } from './review'
 
@@ -111,4 +111,84 @@ test('a plain transfer shows the ETH leaving and the fee; closing the modal decl
   expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
   await expect(reviewDialog(page)).toHaveCount(0)
   expect(await walletAsked(page)).toContain('eth_sendTransaction')
+})
+
+type SiteWindow = {
+  widget: {
+    core: {
+      solana: { buildTransfer: (p: object) => Promise<{ transaction: Uint8Array }> }
+      bitcoin: { buildTransfer: (p: object) => Promise<{ psbtBase64: string; fee: bigint; inputs: unknown[] }> }
+    }
+    getConnectedConnector: (namespace: string) => {
+      signTransaction: (transaction: Uint8Array, address: string, caipNetworkId: string) => Promise<Uint8Array>
+      signPsbt: (request: object) => Promise<string>
+    }
+  }
+  answered?: boolean
+}
+
+test('a Solana transaction a site asks the wallet to sign: the transfer decoded, the SOL leaving and the fee, signed only after Continue', async ({ page, stack }, testInfo) => {
+  const solana = stack.solana!
+  const [from, to] = [solana.devAccounts[0]!, solana.devAccounts[1]!]
+  await page.goto(stack.demo!.url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Solana Wallet/ }).click()
+  await expect(page.getByRole('button', { name: new RegExp(shorten(from)) })).toBeVisible()
+  await page.keyboard.press('Escape')
+  const signing = page.evaluate(
+    async ([caipNetworkId, from, to]) => {
+      const site = window as unknown as SiteWindow
+      const { transaction } = await site.widget.core.solana.buildTransfer({ caipNetworkId, from, to, amount: 1_000_000n })
+      const signed = await site.widget.getConnectedConnector('solana').signTransaction(transaction, from, caipNetworkId)
+      site.answered = true
+      return signed.length
+    },
+    [solana.caipNetworkId, from, to] as const,
+  )
+  const review = reviewDialog(page)
+  await expect(review.getByTestId('balance-changes').getByRole('listitem')).toHaveText([/^−0\.001\d* SOL$/], { timeout: 30_000 })
+  const instruction = review.getByLabel('transfer')
+  await expect(instruction.getByRole('definition')).toHaveText(['system', 'transfer', '0.001 SOL', shorten(from), shorten(to)])
+  await expect(review.getByText('Fee paid by')).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as SiteWindow).answered)).toBeUndefined()
+  await expectNoViolations(page, 'the review of a Solana transaction')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-solana.png'), fullPage: true })
+  await confirmReview(page)
+  expect(await signing).toBeGreaterThan(64)
+})
+
+test('a Bitcoin PSBT a site asks the wallet to sign: what it pays, the change, the fee and its rate, the net change; rejecting is 4001', async ({ page, stack }, testInfo) => {
+  const bitcoin = stack.bitcoin!
+  const payment = bitcoin.devAccounts[0]!.payment
+  const to = bitcoin.devAccounts[1]!.payment.address
+  await page.goto(stack.demo!.url)
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Bitcoin Wallet/ }).click()
+  await expect(page.getByRole('button', { name: new RegExp(shorten(payment.address)) })).toBeVisible()
+  await page.keyboard.press('Escape')
+  const signing = page.evaluate(
+    async ([caipNetworkId, address, publicKey, to]) => {
+      const site = window as unknown as SiteWindow
+      const transfer = await site.widget.core.bitcoin.buildTransfer({ caipNetworkId, from: { address, publicKey }, to, amount: 50_000n, feeRate: 2 })
+      return site.widget
+        .getConnectedConnector('bip122')
+        .signPsbt({ psbtBase64: transfer.psbtBase64, address, signingIndexes: transfer.inputs.map((_, i) => i), caipNetworkId })
+        .then(() => ({ fee: String(transfer.fee) }), (error: { code?: number; message: string }) => ({ fee: String(transfer.fee), error: { code: error.code, message: error.message } }))
+    },
+    [bitcoin.caipNetworkId, payment.address, payment.publicKey, to] as const,
+  )
+  const review = reviewDialog(page)
+  const outputs = review.getByRole('list', { name: 'Pays' }).getByRole('listitem')
+  await expect(outputs.filter({ hasText: `0.0005 BTC to ${shorten(to)}` })).toHaveCount(1, { timeout: 30_000 })
+  await expect(outputs.filter({ hasText: `back to your address ${shorten(payment.address)}` })).toHaveCount(1)
+  await expect(review.getByRole('list', { name: 'Spends' }).getByRole('listitem').first()).toContainText(`from your address ${shorten(payment.address)}`)
+  await expect(review.getByText(/BTC \(2 sat\/vB\)$/)).toBeVisible()
+  await expectNoViolations(page, 'the review of a Bitcoin PSBT')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-psbt.png'), fullPage: true })
+  const net = await review.getByTestId('balance-changes').getByRole('listitem').textContent()
+  await review.getByRole('button', { name: 'Reject' }).click()
+  const { fee, error } = (await signing) as { fee: string; error?: { code: number; message: string } }
+  expect(error).toEqual({ code: 4001, message: 'User rejected the request.' })
+  // The net change the review showed: what leaves the account, the fee included.
+  expect(net).toBe(`−${formatUnits(50_000n + BigInt(fee), 8)} BTC`)
 })

@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla'
 import type { Address, Hex } from 'viem'
 import { errorTable } from '../../shared/protocol/errorTable'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
-import type { CallsReview, CallToReview, NativeCurrency, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
+import type { CallsReview, CallToReview, NativeCurrency, PsbtReview, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
 import type { Core } from '../core/createCore'
 import type { createModal } from '../state/createModal'
 import type { Router } from '../state/createRouter'
@@ -14,7 +14,10 @@ export type ReviewedMethod = (typeof REVIEWED_METHODS)[number]
 
 export const isReviewedMethod = (method: string): method is ReviewedMethod => (REVIEWED_METHODS as readonly string[]).includes(method)
 
-export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview
+/** Requests of the other signing families, reviewed the same way: a Solana wire transaction, a Bitcoin PSBT. */
+export type FamilyReviewedMethod = 'solana_signTransaction' | 'bip122_signPsbt'
+
+export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | SolanaTransactionReview | PsbtReview
 
 /**
  * The request the visitor is looking at: `checking` while the worker works it out, `ready` with the review (or the
@@ -22,7 +25,7 @@ export type RequestReviewResult = TransactionReview | CallsReview | TypedDataRev
  */
 export type PendingReview = {
   id: number
-  method: ReviewedMethod
+  method: ReviewedMethod | FamilyReviewedMethod
   caipNetworkId: string | undefined
   status: 'checking' | 'ready' | 'inWallet'
   review?: RequestReviewResult
@@ -167,12 +170,16 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     return query.kind === 'transaction' ? core.reviewTransaction({ ...chain, request: query.request }) : core.reviewCalls({ ...chain, from: query.from, calls: query.calls })
   }
 
-  /** One review, from opening to the visitor's answer; the wallet's answer comes after (see `confirm`). */
-  const run = async (method: ReviewedMethod, params: unknown): Promise<() => void> => {
+  /** The EVM request read and its review started: a malformed one fails here, before the visitor sees anything. */
+  const prepareEvm = (method: ReviewedMethod, params: unknown) => {
     const connected = account()
     if (!connected) throw new ProviderRpcError(4100, errorTable.UNAUTHORIZED.message)
     const request = readRequest(method, params, connected.caipNetworkId, connected.address as Address)
-    const { caipNetworkId } = request
+    return { method, caipNetworkId: request.caipNetworkId, makeReview: () => makeReview(request) }
+  }
+
+  /** One review, from opening to the visitor's answer; the wallet's answer comes after (see `confirm`). */
+  const run = async ({ method, caipNetworkId, makeReview }: { method: PendingReview['method']; caipNetworkId: string | undefined; makeReview: () => Promise<RequestReviewResult> }): Promise<() => void> => {
     const id = nextId++
     store.setState({ pending: { id, method, caipNetworkId, status: 'checking' } })
     const wasOpen = modal.store.getState().open
@@ -191,7 +198,7 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
         if (state.view !== 'ReviewRequest') decide?.(false)
       }),
     ]
-    makeReview(request).then(
+    makeReview().then(
       (review) => update(id, { status: 'ready', review }),
       (error: unknown) => update(id, { status: 'ready', failure: typeof (error as { code?: unknown }).code === 'string' ? (error as { code: ErrorCode }).code : 'unavailable' }),
     )
@@ -218,6 +225,20 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     return finish
   }
 
+  /** Requests wait their turn: a review shows once the wallet answered the one before. */
+  const inTurn = <T,>(prepare: () => Parameters<typeof run>[0], send: () => Promise<T>): Promise<T> => {
+    const turn = queue.then(async () => {
+      const finish = await run(prepare())
+      try {
+        return await send()
+      } finally {
+        finish()
+      }
+    })
+    queue = turn.catch(() => {})
+    return turn
+  }
+
   return {
     store,
     /**
@@ -225,16 +246,18 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
      * review stays on screen, saying the wallet is asking, until the wallet answers.
      */
     confirm<T>({ method, params }: { method: ReviewedMethod; params?: unknown }, send: () => Promise<T>): Promise<T> {
-      const turn = queue.then(async () => {
-        const finish = await run(method, params)
-        try {
-          return await send()
-        } finally {
-          finish()
-        }
-      })
-      queue = turn.catch(() => {})
-      return turn
+      return inTurn(() => prepareEvm(method, params), send)
+    },
+    /**
+     * The same for a Solana transaction or a Bitcoin PSBT: `review` asks the family's worker module (core.solana,
+     * core.bitcoin) what it will do.
+     * @example await review.confirmFamily({ method: 'bip122_signPsbt', caipNetworkId, review: () => core.bitcoin.reviewPsbt({ caipNetworkId, psbt, addresses }) }, () => connector.signPsbt(args))
+     */
+    confirmFamily<T>({ method, caipNetworkId, review }: { method: FamilyReviewedMethod; caipNetworkId: string; review: () => Promise<SolanaTransactionReview | PsbtReview> }, send: () => Promise<T>): Promise<T> {
+      return inTurn(() => {
+        if (!core) return { method, caipNetworkId, makeReview: () => Promise.reject(new Error('unavailable')) }
+        return { method, caipNetworkId, makeReview: review }
+      }, send)
     },
     /** The visitor's answer to the review on screen (the view's buttons). */
     decide(confirmed: boolean) {

@@ -41,7 +41,7 @@ export function getFeatures(widget: Widget): Features {
               return { address: state?.address, caipNetworkId: state?.activeCaipNetworkId ?? '' }
             },
             getNetwork: (caipNetworkId) => widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId),
-            getConnector: () => widget.getConnectedConnector(namespace),
+            getConnector: () => widget.getConnectedConnector(namespace, { review: false }),
             onConfirmed: () => void widget.refreshBalance(),
           }),
         )

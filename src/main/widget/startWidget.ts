@@ -26,6 +26,9 @@ import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
 import { familyCoreChains } from '../families/coreChains'
 import { createRequestReview, isReviewedMethod } from './createRequestReview'
+import type { NamespaceConnector } from '../families/types'
+import type { WalletRequest } from '../connectors/eip1193'
+import type { Bip122NamespaceConnector, SignPsbtRequest } from '../families/bip122/connector'
 import { pageFamilies } from '../families/index'
 
 /** The site's parameters (createWidget's), but the library adapters and `isMobile`, which the shell keeps. */
@@ -178,6 +181,30 @@ export function startWidget(
   })
   const reviewRequest = <T,>({ method, params }: { method: string; params?: unknown }, send: () => Promise<T>): Promise<T> =>
     config.review !== false && isReviewedMethod(method) ? requestReview.confirm({ method, params }, send) : send()
+  /**
+   * The connected wallet as a site drives it: its EVM requests, Solana transactions and Bitcoin PSBTs are reviewed
+   * first (issue #36). The widget's own Send does not go through it: its form is what the visitor reviews.
+   */
+  const reviewedConnector = (connector: NamespaceConnector): NamespaceConnector => {
+    const { signTransaction, request } = connector
+    const { signPsbt, bitcoinAccounts } = connector as Partial<Bip122NamespaceConnector>
+    return {
+      ...connector,
+      ...(request && { request: ((args: { method: string; params?: unknown }) => reviewRequest(args, () => request(args))) as WalletRequest }),
+      ...(signTransaction && {
+        signTransaction: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) =>
+          requestReview.confirmFamily({ method: 'solana_signTransaction', caipNetworkId, review: () => core!.solana.reviewTransaction({ caipNetworkId, transaction, account: address }) }, () => signTransaction(transaction, address, caipNetworkId)),
+      }),
+      ...(signPsbt &&
+        bitcoinAccounts && {
+          signPsbt: (psbt: SignPsbtRequest) =>
+            requestReview.confirmFamily(
+              { method: 'bip122_signPsbt', caipNetworkId: psbt.caipNetworkId, review: () => core!.bitcoin.reviewPsbt({ caipNetworkId: psbt.caipNetworkId, psbt: psbt.psbtBase64, addresses: bitcoinAccounts().map((a) => a.address), signingIndexes: psbt.signingIndexes }) },
+              () => signPsbt(psbt),
+            ),
+        }),
+    } as NamespaceConnector
+  }
   // The default SIWX loads only when a site turns sign-in on; each family's message format comes with its adapter.
   const siwxReady: Promise<SIWXConfig | undefined> = isSiwxConfig(config.siwx)
     ? Promise.resolve(config.siwx)
@@ -306,7 +333,10 @@ export function startWidget(
     /** A configured family's adapter (wallets, balance, send, sign-in message), its code loaded on first call. */
     getAdapter: connection.adapter,
     /** The connected wallet of a family (the active one by default; once started); AUTH_CONNECTOR_NOT_FOUND without one. */
-    getConnectedConnector: connection.connectedConnector,
+    getConnectedConnector: (namespace?: ChainNamespace, { review = true }: { review?: boolean } = {}) => {
+      const connector = connection.connectedConnector(namespace)
+      return review && config.review !== false ? reviewedConnector(connector) : connector
+    },
     /**
      * An EIP-1193 request to the connected EVM wallet; AUTH_CONNECTOR_NOT_FOUND without one. A transaction, a
      * wallet_sendCalls batch or typed data is reviewed first (the visitor confirms, then the wallet asks; declining is

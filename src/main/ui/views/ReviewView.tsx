@@ -1,41 +1,22 @@
 import type { ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
-import type { BalanceChange, DecodedCall, NativeCurrency, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
+import type { BalanceChange, DecodedCall, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { PendingReview } from '../../widget/createRequestReview'
 import { Alert } from '../Alert'
 import { localizeDecimal } from '../i18n/formatNumber'
-import { translateReview, type ReviewMessageKey } from '../i18n/reviewCatalogues'
+import { translateReview } from '../i18n/reviewCatalogues'
 import { useLocale } from '../useTranslate'
-import { NetworkIcon } from './NetworkIcon'
 
-type Translate = (key: ReviewMessageKey, params?: Record<string, string>) => string
-type Format = { tr: Translate; locale: string; nativeCurrency: NativeCurrency }
+import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, tokenName, type Format, type Translate } from './reviewParts'
+import { PsbtBody, SolanaBody } from './ReviewFamilyBodies'
 
-const figure = { fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' } as const
-const MAX_TEXT = 200
 const MAX_NESTING = 3
-
-/** A section's title, outside its list (a list of terms holds terms and definitions only). */
-const Heading = ({ children }: { children: ReactNode }) => <p style={{ margin: '0 0 -0.8em', fontWeight: 600, fontSize: '1.3em' }}>{children}</p>
-
-const Address = ({ address }: { address: string }) => <span title={address}>{shortenAddress(address)}</span>
-const tokenName = (token: TokenRef) => token.symbol ?? shortenAddress(token.address)
 
 function tokenAmount({ tr, locale }: Format, token: TokenRef, amount: bigint, isUnlimited = false) {
   if (isUnlimited) return tr('review.unlimited', { symbol: tokenName(token) })
   // Without its decimals (the token did not say), the amount in its smallest unit, which is what the call carries.
   return `${localizeDecimal(locale, token.decimals === undefined ? amount.toString() : formatUnits(amount, token.decimals))} ${tokenName(token)}`
-}
-
-const nativeAmount = ({ locale, nativeCurrency }: Format, amount: bigint) => `${localizeDecimal(locale, formatUnits(amount, nativeCurrency.decimals))} ${nativeCurrency.symbol}`
-
-/** An estimate (the fee) to four significant digits: its last digits say nothing. */
-function roughly(decimal: string) {
-  const [whole = '0', fraction = ''] = decimal.split('.')
-  if (whole !== '0') return fraction ? `${whole}.${fraction.slice(0, Math.max(0, 4 - whole.length))}`.replace(/\.?0*$/, '') : whole
-  const leadingZeros = /^0*/.exec(fraction)![0].length
-  return `0.${fraction.slice(0, leadingZeros + 4)}`.replace(/\.?0*$/, '')
 }
 
 function Value({ value, format, depth }: { value: ReviewValue; format: Format; depth: number }): ReactNode {
@@ -179,22 +160,11 @@ function Warnings({ warnings, format, callCount }: { warnings: readonly ReviewWa
 function BalanceChanges({ changes, format }: { changes: readonly BalanceChange[]; format: Format }) {
   const { tr } = format
   if (changes.length === 0) return <p className="muted">{tr('review.noBalanceChanges')}</p>
-  return (
-    <>
-      <Heading>{tr('review.balanceChanges')}</Heading>
-      <ul className="summary" aria-label={tr('review.balanceChanges')} data-testid="balance-changes" style={{ listStyle: 'none', gridTemplateColumns: '1fr' }}>
-      {changes.map(({ asset, amount }, index) => {
-        const size = amount < 0n ? -amount : amount
-        const text = asset.kind === 'native' ? nativeAmount(format, size) : tokenAmount(format, asset, size)
-        return (
-          <li key={index} style={{ ...figure, textAlign: 'right', color: amount < 0n ? 'var(--tsr-danger)' : undefined }}>
-            {`${amount < 0n ? '−' : '+'}${text}`}
-          </li>
-        )
-      })}
-      </ul>
-    </>
-  )
+  const items = changes.map(({ asset, amount }, index) => {
+    const size = amount < 0n ? -amount : amount
+    return { key: String(index), amount, text: asset.kind === 'native' ? nativeAmount(format, size) : tokenAmount(format, asset, size) }
+  })
+  return <ChangeList label={tr('review.balanceChanges')} items={items} />
 }
 
 /**
@@ -212,8 +182,15 @@ export default function ReviewView() {
   const format: Format = { tr, locale, nativeCurrency: network?.nativeCurrency ?? { symbol: 'ETH', decimals: 18 } }
   const { review } = pending
   const callCount = review?.kind === 'calls' ? review.calls.length : 1
-  const intro =
-    pending.method === 'wallet_sendCalls' ? tr('review.intro.calls', { count: String(callCount) }) : pending.method === 'eth_sendTransaction' ? tr('review.intro.transaction') : tr('review.intro.typedData')
+  const intros: Record<PendingReview['method'], string> = {
+    eth_sendTransaction: tr('review.intro.transaction'),
+    wallet_sendCalls: tr('review.intro.calls', { count: String(callCount) }),
+    eth_signTypedData_v4: tr('review.intro.typedData'),
+    eth_signTypedData_v3: tr('review.intro.typedData'),
+    solana_signTransaction: tr('review.intro.transaction'),
+    bip122_signPsbt: tr('review.intro.psbt'),
+  }
+  const intro = intros[pending.method]
   return (
     <div className="send-form" aria-busy={pending.status === 'checking' || undefined}>
       <p className="muted">{intro}</p>
@@ -223,8 +200,10 @@ export default function ReviewView() {
         </p>
       ) : null}
       {pending.failure ? <Alert message={tr('review.unavailable')} /> : null}
-      {review ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
-      {review && review.kind !== 'typedData' && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
+      {review?.kind === 'solanaTransaction' ? <SolanaBody review={review} format={format} network={network} /> : null}
+      {review?.kind === 'psbt' ? <PsbtBody review={review} format={format} network={network} /> : null}
+      {review && review.kind !== 'solanaTransaction' && review.kind !== 'psbt' ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
+      {(review?.kind === 'transaction' || review?.kind === 'calls') && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
       {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
       {review?.kind === 'calls' ? <Calls calls={review.calls} format={format} depth={0} /> : null}
       {review?.kind === 'typedData' ? (
@@ -264,26 +243,8 @@ export default function ReviewView() {
           </dl>
         </>
       ) : null}
-      {review && review.kind !== 'typedData' ? (
-        <dl className="summary">
-          <dt>{tr('review.network')}</dt>
-          <dd>
-            {network ? (
-              <span className="with-icon">
-                <NetworkIcon network={network} size={16} />
-                {network.name}
-              </span>
-            ) : (
-              review.network
-            )}
-          </dd>
-          {review.fee ? (
-            <>
-              <dt>{tr('review.fee')}</dt>
-              <dd style={figure}>{`${localizeDecimal(locale, roughly(formatUnits(review.fee.amount, format.nativeCurrency.decimals)))} ${format.nativeCurrency.symbol}`}</dd>
-            </>
-          ) : null}
-        </dl>
+      {review?.kind === 'transaction' || review?.kind === 'calls' ? (
+        <NetworkRow network={network} fallback={review.network} format={format} feeText={review.fee ? `${localizeDecimal(locale, roughly(formatUnits(review.fee.amount, format.nativeCurrency.decimals)))} ${format.nativeCurrency.symbol}` : undefined} />
       ) : null}
       {pending.status === 'inWallet' ? (
         <p className="muted" role="status">
