@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { TransactionReview, TypedDataReview } from '../../shared/protocol/review'
+import type { PsbtReview, TransactionReview, TypedDataReview } from '../../shared/protocol/review'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { createModal } from '../state/createModal'
 import { createRouter } from '../state/createRouter'
@@ -168,5 +168,26 @@ describe('the review before the wallet asks (issue #36)', () => {
     expect(review.store.getState().pending?.id).not.toBe(firstId)
     review.decide(true)
     expect(await second).toBe('0xsecond')
+  })
+
+  it('reviews a Solana transaction or a Bitcoin PSBT through the family’s own review, then signs; without a core it says it could not check', async () => {
+    const { review, ready } = setup()
+    const psbtReview: PsbtReview = { kind: 'psbt', network: 'bip122:000000000933ea01ad0ee984209779ba', inputs: [], outputs: [], locktime: 0, isReplaceable: false, warnings: [] }
+    const makeReview = vi.fn(async () => psbtReview)
+    const sign = vi.fn(async () => 'c2lnbmVk')
+    const signing = review.confirmFamily({ method: 'bip122_signPsbt', caipNetworkId: psbtReview.network, review: makeReview }, sign)
+    await ready()
+    expect(review.store.getState().pending).toMatchObject({ method: 'bip122_signPsbt', caipNetworkId: psbtReview.network, review: psbtReview })
+    expect(sign).not.toHaveBeenCalled()
+    review.decide(true)
+    expect(await signing).toBe('c2lnbmVk')
+
+    const withoutCore = setup({ core: undefined })
+    const declined = withoutCore.review.confirmFamily({ method: 'solana_signTransaction', caipNetworkId: 'solana:local', review: makeReview }, sign)
+    await withoutCore.ready()
+    expect(withoutCore.review.store.getState().pending?.failure).toBe('unavailable')
+    withoutCore.review.decide(false)
+    await expect(declined).rejects.toMatchObject({ code: 4001 })
+    expect(sign).toHaveBeenCalledOnce()
   })
 })
