@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, http, parseEther, toHex, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
 import { accountButton, createWalletInFrame, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
-import { confirmReview, reviewDialog } from './review'
+import { confirmReview } from './review'
 
 test('e-mail login: the code from the inbox opens an embedded wallet that signs and sends after approval in the frame, and stays after a reload', async ({ page, stack }) => {
   test.setTimeout(150_000)
