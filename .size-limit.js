@@ -104,18 +104,21 @@ export default [
   {
     // The Swap view, its controller and its words: loaded on the first visit to Swap, never with the modal (issue 31).
     name: 'Swap: its view and controller (on first use only)',
-    path: 'dist/SwapView-*.js',
+    // Since the headless hooks (issue 36) the controller and the form's model are chunks of their own, shared by the view
+    // and useSwap: all three count (7.9 kB in one chunk before, 9.2 kB in three).
+    path: ['dist/SwapView-*.js', 'dist/swapModel-*.js', 'dist/useSwapFormModel-*.js'],
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '8 KiB',
+    limit: '9.5 KiB',
   },
   {
     // The Buy view, its controller and its words: loaded on the first visit to Buy, never with the modal (issue 33).
     name: 'Buy: its view and controller (on first use only)',
-    path: 'dist/BuyView-*.js',
+    // Likewise shared with useBuy since issue 36 (5.8 kB in one chunk before, 6.8 kB in three).
+    path: ['dist/BuyView-*.js', 'dist/buyModel-*.js', 'dist/useBuyFormModel-*.js'],
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '6.5 KiB',
+    limit: '7 KiB',
   },
   {
     // The review before the wallet asks (issue 36): EVM calls, typed data, Solana instructions and Bitcoin PSBTs laid

@@ -1,10 +1,13 @@
 // `npm run bench:ui`: what a visitor's browser pays for Tessera's button and modal, against a React page with a button
-// and a dialog, in Debian's Chromium. Two settings, each with its own floor, measured in the same run:
+// and a dialog, in Debian's Chromium, timed the way a visitor sees it (and the way the peers are measured). Two pages,
+// each with its own floor, measured in the same run:
 // - `package`: a site's Vite app with the packed package installed by npm (`test/pack-apps/vite`, bench.html), against
 //   the same app with React alone (floor.html), each built as a one-page site;
 // - `source`: the test harness built from source (test/harness ui.html and floor.html), as the budget test measures it.
-// Cold runs (a fresh browser context each), medians; prints JSON (see README, "Performance").
-import { readFileSync } from 'node:fs'
+// Each in two settings: `quiet`, and `loaded` (a CPU-burning neighbour on every core, started and stopped here).
+// `--quiet` or `--loaded` runs one of them. Cold runs (a fresh browser context each), page and floor interleaved; per
+// figure the median and the worst run of each, and widget − floor; prints JSON (see README, "Performance").
+import { readFileSync, rmSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
@@ -12,12 +15,31 @@ import { freePorts } from '../../services/stack/ports'
 import { serveViteApp, startStack } from '../../services/stack/startStack'
 import { createHostApp, run, serveStatic } from '../../test/e2e/hostApps'
 import { chromiumArgs, chromiumPath } from '../../playwright.config'
+import { startCpuNeighbour } from './cpuNeighbour'
 import { median } from './stats'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+/** The load window: long tasks, TBT and CPU time are counted from navigation start to this. */
+const LOAD_WINDOW_MS = 1_500
+/** Every wait ends by this, with an error naming what was not seen. */
+const DEADLINE_MS = 10_000
+/** After the dialog is usable: the window in which the open's long tasks are counted. */
+const OPEN_WINDOW_MS = 300
+
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
 const kib = (bytes: number) => round(bytes / 1024)
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 2)
+
+/** Rejects with `what` once `ms` have passed without `promise` settling. */
+async function withDeadline<T>(promise: Promise<T>, what: string, ms = DEADLINE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)))
+  try {
+    return await Promise.race([promise, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** Gzipped size (level 9) of each script URL, fetched once. */
 const gzSizes = new Map<string, number>()
@@ -32,18 +54,63 @@ async function gzKiB(urls: Iterable<string>) {
 const isWorkerScript = (url: string) => /\/worker-[^/]*\.js$/.test(url)
 
 /**
- * Set up before the page's own scripts: long tasks, and the first frame with a button in the page or in a widget's
- * shadow root. Nothing of Playwright's runs in the page until the load window is over (its injected scripts would be
- * long tasks of their own).
+ * Set up before the page's own scripts. Nothing of Playwright's runs in the page until the load window is over (its
+ * injected scripts would be long tasks of their own): this script records the long tasks, watches each frame for the
+ * button, and says on the console when the window is over. Every frame loop ends by DEADLINE_MS, saying what it saw.
+ * - The button is "visible and usable" in the first frame where the first button of the page or of a widget's shadow
+ *   root has a box, is not hidden (visibility, or opacity 0 on it or an ancestor) and is not disabled.
+ * - `armOpen()` times the next click, from the click event's time stamp (its dispatch) to the first frame in which a
+ *   dialog is visible by the same rule and its first row takes focus (the first button in a list item, else the first
+ *   outside its header, else its first button: the widget's page lists no wallet in a bare browser, and its header's
+ *   button comes in the same render as the view); the same rule for the widget and the floor, the row is reported.
  */
-const probe = `window.__bench = { longTasks: [], buttonAt: undefined }
-new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__bench.longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true })
-window.__roots = () => [document, ...[...document.querySelectorAll('[data-tessera]')].map((h) => h.shadowRoot).filter(Boolean)]
-window.__find = (selector) => window.__roots().map((r) => r.querySelector(selector)).find(Boolean)
-const check = () => (window.__find('button') ? (window.__bench.buttonAt = performance.now()) : requestAnimationFrame(check))
-requestAnimationFrame(check)`
+const probe = `(() => {
+  const bench = (window.__bench = { longTasks: [], buttonAt: undefined, buttonSeen: 'no frame yet' })
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => bench.longTasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: true })
+  const roots = () => [document, ...[...document.querySelectorAll('[data-tessera]')].map((host) => host.shadowRoot).filter(Boolean)]
+  const find = (selector) => roots().map((root) => root.querySelector(selector)).find(Boolean)
+  const isVisible = (element) => {
+    const box = element.getBoundingClientRect()
+    return box.width > 0 && box.height > 0 && element.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+  }
+  const isDisabled = (button) => button.disabled || button.getAttribute('aria-disabled') === 'true'
+  const watchButton = () => {
+    const button = find('button')
+    const now = performance.now()
+    bench.buttonSeen = !button ? 'no button in the page or a [data-tessera] shadow root' : !isVisible(button) ? 'a button, not visible' : isDisabled(button) ? 'a visible button, disabled' : undefined
+    if (!bench.buttonSeen) bench.buttonAt = now
+    else if (now < ${DEADLINE_MS}) requestAnimationFrame(watchButton)
+  }
+  requestAnimationFrame(watchButton)
+  setTimeout(() => console.debug('tessera-bench: load window over'), ${LOAD_WINDOW_MS + 20} - performance.now())
+  bench.armOpen = () => {
+    bench.opened = new Promise((resolve) => {
+      const noClick = setTimeout(() => resolve({ error: 'no click reached the page' }), ${DEADLINE_MS})
+      addEventListener('click', (event) => {
+        clearTimeout(noClick)
+        const clickedAt = (bench.clickedAt = event.timeStamp)
+        let seen = 'no frame after the click'
+        const check = () => {
+          const now = performance.now()
+          const dialog = find('[role="dialog"]')
+          const buttons = dialog ? [...dialog.querySelectorAll('button')] : []
+          const row = dialog && (dialog.querySelector('li button') ?? buttons.find((b) => !b.closest('header, .header')) ?? buttons[0])
+          if (!dialog) seen = 'no [role="dialog"]'
+          else if (!isVisible(dialog)) seen = 'a dialog, not visible'
+          else if (!row) seen = 'a visible dialog without a row'
+          else if (isDisabled(row) || (row.focus({ preventScroll: true }), row.getRootNode().activeElement !== row)) seen = 'a visible dialog whose first row does not take focus'
+          else return resolve({ ms: now - clickedAt, row: (row.getAttribute('aria-label') || row.textContent).trim().replace(/\\s+/g, ' ').slice(0, 40) })
+          if (now - clickedAt > ${DEADLINE_MS}) resolve({ error: seen + ' (' + ${DEADLINE_MS} + ' ms after the click)' })
+          else requestAnimationFrame(check)
+        }
+        requestAnimationFrame(check)
+      }, { capture: true, once: true })
+    })
+  }
+})()`
 
-const tbt = (durations: number[]) => Math.round(durations.reduce((sum, d) => sum + Math.max(0, d - 50), 0))
+type LongTask = { start: number; duration: number }
+const tbt = (tasks: LongTask[]) => Math.round(tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0))
 
 /** Script URLs the document fetched, split into those the page loaded with (before its load event) and those after (prefetch on idle). */
 const documentScripts = (page: Page) =>
@@ -53,24 +120,30 @@ const documentScripts = (page: Page) =>
     return { initial: scripts.filter((e) => e.startTime < loadEnd).map((e) => e.name), prefetched: scripts.filter((e) => e.startTime >= loadEnd).map((e) => e.name) }
   })()`) as Promise<{ initial: string[]; prefetched: string[] }>
 
-/** Heap of each dedicated worker of the page (there is one context open at a time), through the browser's CDP session. */
+/** Heap after a GC of each dedicated worker (there is one context open at a time), through the browser's CDP session. */
 async function workersHeapBytes(browser: Browser) {
   const cdp = await browser.newBrowserCDPSession()
   try {
-    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] }
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] }
     let total = 0
-    for (const { targetId } of targetInfos.filter((t) => t.type === 'worker')) {
+    for (const { targetId, url } of targetInfos.filter((t) => t.type === 'worker')) {
       const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: false })) as { sessionId: string }
+      let onMessage: ((event: { sessionId: string; message: string }) => void) | undefined
       const answer = new Promise<number>((resolve) => {
-        cdp.on('Target.receivedMessageFromTarget', (event: { sessionId: string; message: string }) => {
+        onMessage = (event) => {
           const message = JSON.parse(event.message) as { id: number; result?: { usedSize: number } }
           if (event.sessionId === sessionId && message.id === 2) resolve(message.result?.usedSize ?? 0)
-        })
+        }
+        cdp.on('Target.receivedMessageFromTarget', onMessage)
       })
       await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }) })
       await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 2, method: 'Runtime.getHeapUsage' }) })
-      total += await answer
-      await cdp.send('Target.detachFromTarget', { sessionId })
+      try {
+        total += await withDeadline(answer, `the heap of the worker ${url}`)
+      } finally {
+        cdp.off('Target.receivedMessageFromTarget', onMessage!)
+        await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => {})
+      }
     }
     return total
   } finally {
@@ -78,19 +151,24 @@ async function workersHeapBytes(browser: Browser) {
   }
 }
 
-/** CPU time (thread time of top-level tasks) of the page's main thread and of its workers, from a trace of the load. */
+/** CPU time (thread time of top-level tasks) of the page's main thread and of its workers in the load window, from a trace. */
 function cpuFromTrace(path: string) {
   type Frame = { processId?: number; url?: string }
-  type TraceEvent = { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string; data?: Frame & { frames?: Frame[] } } }
+  type Args = { name?: string; frame?: string; data?: Frame & { frames?: Frame[]; documentLoaderURL?: string; isLoadingMainFrame?: boolean } }
+  type TraceEvent = { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: Args }
   const { traceEvents } = JSON.parse(readFileSync(path, 'utf8')) as { traceEvents: TraceEvent[] }
   // The page's renderer: the process its frames committed in (the trace also holds the browser's own renderers).
   const frames = traceEvents.flatMap((e): Frame[] => (e.name === 'FrameCommittedInBrowser' && e.args?.data ? [e.args.data] : e.name === 'TracingStartedInBrowser' ? (e.args?.data?.frames ?? []) : []))
   const pagePids = new Set(frames.filter((f) => f.url?.startsWith('http') && f.processId !== undefined).map((f) => f.processId!))
+  // The window starts at the main frame's navigation to the page.
+  const navigation = traceEvents.find((e) => e.name === 'navigationStart' && pagePids.has(e.pid) && e.args?.data?.isLoadingMainFrame && e.args.data.documentLoaderURL?.startsWith('http'))
+  if (!navigation) throw new Error(`${path}: no navigationStart of the page in the trace`)
+  const windowEnd = navigation.ts + LOAD_WINDOW_MS * 1_000
   const threads = new Map<string, string>()
   for (const e of traceEvents) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? '')
   const cpu = { main: 0, workers: 0 }
   for (const e of traceEvents) {
-    if (e.ph !== 'X' || e.name !== 'RunTask' || !pagePids.has(e.pid)) continue
+    if (e.ph !== 'X' || e.name !== 'RunTask' || !pagePids.has(e.pid) || e.ts < navigation.ts || e.ts >= windowEnd) continue
     const thread = threads.get(`${e.pid}:${e.tid}`)
     const ms = (e.tdur ?? e.dur ?? 0) / 1000
     if (thread === 'CrRendererMain') cpu.main += ms
@@ -103,76 +181,108 @@ type Run = {
   jsBeforeInteractionGzKiB: number
   prefetchedJsGzKiB: number
   workerJsGzKiB: number
-  buttonVisibleMs: number
+  buttonUsableMs: number
+  loadLongTasks: number
+  loadLongestTaskMs: number
   loadTbtMs: number
-  clickToOpenMs: number
+  clickToDialogUsableMs: number
   openTbtMs: number
-  heapMbOpen: number
-  workersHeapMbAtLoad: number
+  heapMbDialogOpen: number
+  workersHeapMbDialogOpen: number
   externalRequests: number
+  firstRow: string
 }
 
-/** One cold load of `url`: load figures, then the click on the page's first button until a dialog is in the DOM. */
+/**
+ * One cold load of `url`: the load window's figures, then a hover and a real click on the page's first button (through
+ * Playwright's locator, which pierces open shadow roots) until the dialog is usable, then the heaps after a GC.
+ */
 async function measureRun(browser: Browser, url: string): Promise<Run> {
   const context: BrowserContext = await browser.newContext()
-  const page = await context.newPage()
-  const hosts = new Set<string>()
-  const workerScripts = new Set<string>()
-  page.on('request', (request) => {
-    hosts.add(new URL(request.url()).hostname)
-    if (isWorkerScript(request.url())) workerScripts.add(request.url())
-  })
-  await page.addInitScript(probe)
-  await page.goto(url)
-  await page.waitForTimeout(1_500)
-  const loaded = (await page.evaluate('({ buttonAt: window.__bench.buttonAt, longTasks: window.__bench.longTasks.splice(0) })')) as { buttonAt?: number; longTasks: number[] }
-  if (loaded.buttonAt === undefined) throw new Error(`${url}: no button within 1.5 s`)
-  const scripts = await documentScripts(page)
-  const workersHeap = await workersHeapBytes(browser)
-  await page.locator('button').first().hover()
-  await page.waitForTimeout(200)
-  // From the click to the first frame in which a dialog is in the (shadow) DOM.
-  const clickToOpenMs = (await page.evaluate(`new Promise((resolve) => {
-    const button = window.__find('button')
-    const started = performance.now()
-    const check = () => (window.__find('[role="dialog"]') ? resolve(performance.now() - started) : requestAnimationFrame(check))
-    button.click()
-    requestAnimationFrame(check)
-  })`)) as number
-  await page.waitForTimeout(300)
-  const openLongTasks = (await page.evaluate('window.__bench.longTasks.splice(0)')) as number[]
-  const cdp: CDPSession = await context.newCDPSession(page)
-  await cdp.send('HeapProfiler.collectGarbage')
-  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
-  await context.close()
-  return {
-    jsBeforeInteractionGzKiB: await gzKiB(scripts.initial.filter((u) => !isWorkerScript(u))),
-    prefetchedJsGzKiB: await gzKiB(scripts.prefetched.filter((u) => !isWorkerScript(u))),
-    workerJsGzKiB: await gzKiB(workerScripts),
-    buttonVisibleMs: Math.round(loaded.buttonAt),
-    loadTbtMs: tbt(loaded.longTasks),
-    clickToOpenMs: round(clickToOpenMs),
-    openTbtMs: tbt(openLongTasks),
-    heapMbOpen: mb(usedSize),
-    workersHeapMbAtLoad: mb(workersHeap),
-    externalRequests: [...hosts].filter((h) => h !== '127.0.0.1' && h !== 'localhost').length,
+  try {
+    const page = await context.newPage()
+    page.setDefaultTimeout(DEADLINE_MS)
+    const hosts = new Set<string>()
+    const workerScripts = new Set<string>()
+    page.on('request', (request) => {
+      hosts.add(new URL(request.url()).hostname)
+      if (isWorkerScript(request.url())) workerScripts.add(request.url())
+    })
+    await page.addInitScript(probe)
+    const windowOver = page.waitForEvent('console', { predicate: (message) => message.text() === 'tessera-bench: load window over', timeout: LOAD_WINDOW_MS + DEADLINE_MS }).then(
+      () => true,
+      () => false,
+    )
+    await page.goto(url, { timeout: 3 * DEADLINE_MS })
+    if (!(await windowOver)) throw new Error(`${url}: the load window's end was not signalled on the console`)
+    // A button that comes after the window is still timed (a loaded machine), until the deadline.
+    let button = (await page.evaluate('({ at: window.__bench.buttonAt, seen: window.__bench.buttonSeen, now: performance.now() })')) as { at?: number; seen?: string; now: number }
+    while (button.at === undefined && button.now < DEADLINE_MS) {
+      await page.waitForTimeout(100)
+      button = (await page.evaluate('({ at: window.__bench.buttonAt, seen: window.__bench.buttonSeen, now: performance.now() })')) as typeof button
+    }
+    if (button.at === undefined) throw new Error(`${url}: no visible and usable button within ${DEADLINE_MS} ms of navigation; last seen: ${button.seen}`)
+    const loadTasks = ((await page.evaluate('window.__bench.longTasks')) as LongTask[]).filter((t) => t.start < LOAD_WINDOW_MS)
+    const scripts = await documentScripts(page)
+    await page.locator('button').first().hover()
+    await page.waitForTimeout(200)
+    await page.evaluate('window.__bench.armOpen()')
+    await page.locator('button').first().click()
+    const opened = (await withDeadline(page.evaluate('window.__bench.opened'), `${url}: the dialog after the click`, DEADLINE_MS + 5_000)) as { ms?: number; row?: string; error?: string }
+    if (opened.ms === undefined) throw new Error(`${url}: the dialog was not visible with a focusable first row: ${opened.error}`)
+    await page.waitForTimeout(OPEN_WINDOW_MS)
+    const clickedAt = (await page.evaluate('window.__bench.clickedAt')) as number
+    const openTasks = ((await page.evaluate('window.__bench.longTasks')) as LongTask[]).filter((t) => t.start >= clickedAt - 1)
+    const cdp: CDPSession = await context.newCDPSession(page)
+    await cdp.send('HeapProfiler.collectGarbage')
+    const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+    const workersHeap = await workersHeapBytes(browser)
+    return {
+      jsBeforeInteractionGzKiB: await gzKiB(scripts.initial.filter((u) => !isWorkerScript(u))),
+      prefetchedJsGzKiB: await gzKiB(scripts.prefetched.filter((u) => !isWorkerScript(u))),
+      workerJsGzKiB: await gzKiB(workerScripts),
+      buttonUsableMs: Math.round(button.at),
+      loadLongTasks: loadTasks.length,
+      loadLongestTaskMs: Math.round(Math.max(0, ...loadTasks.map((t) => t.duration))),
+      loadTbtMs: tbt(loadTasks),
+      clickToDialogUsableMs: round(opened.ms),
+      openTbtMs: tbt(openTasks),
+      heapMbDialogOpen: mb(usedSize),
+      workersHeapMbDialogOpen: mb(workersHeap),
+      externalRequests: [...hosts].filter((h) => h !== '127.0.0.1' && h !== 'localhost').length,
+      firstRow: opened.row ?? '',
+    }
+  } finally {
+    await context.close()
   }
 }
 
-/** A traced cold load: CPU time of the main thread and the workers until 1.5 s after navigation. */
+/** A traced cold load: CPU time of the main thread and the workers in the load window. */
 async function measureCpu(browser: Browser, url: string) {
   const context = await browser.newContext()
-  const page = await context.newPage()
   const path = `/tmp/tessera-bench-ui-${process.pid}.json`
-  await browser.startTracing(page, { path, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] })
-  await page.goto(url)
-  await page.waitForTimeout(1_500)
-  await browser.stopTracing()
-  await context.close()
-  return cpuFromTrace(path)
+  try {
+    const page = await context.newPage()
+    await browser.startTracing(page, { path, categories: ['toplevel', 'blink.user_timing', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] })
+    // goto resolves at the load event, after navigation start: the window is over once LOAD_WINDOW_MS more have passed.
+    await page.goto(url, { timeout: 3 * DEADLINE_MS })
+    await page.waitForTimeout(LOAD_WINDOW_MS)
+    await browser.stopTracing()
+    return cpuFromTrace(path)
+  } finally {
+    await context.close()
+    rmSync(path, { force: true })
+  }
 }
 
-/** Cold runs of a page and of its floor, interleaved (the machine's load hits both alike); medians, and every run's TBT. */
+/** A figure of the widget's page and its floor: medians, worst runs (the highest), widget − floor of each. */
+function figure(widget: number[], floor: number[], digits = 1) {
+  const worst = (values: number[]) => Math.max(...values)
+  const [w, f, ww, fw] = [median(widget), median(floor), worst(widget), worst(floor)]
+  return { widget: w, floor: f, overFloor: round(w - f, digits), widgetWorst: ww, floorWorst: fw, overFloorWorst: round(ww - fw, digits) }
+}
+
+/** Cold runs of a page and of its floor, interleaved (the machine's load hits both alike). */
 async function compare(browser: Browser, widgetUrl: string, floorUrl: string) {
   const widget: Run[] = []
   const floor: Run[] = []
@@ -186,52 +296,44 @@ async function compare(browser: Browser, widgetUrl: string, floorUrl: string) {
     floorCpu.push(await measureCpu(browser, floorUrl))
     widgetCpu.push(await measureCpu(browser, widgetUrl))
   }
-  const pick = <K extends keyof Run>(runs: Run[], key: K) => median(runs.map((r) => r[key]))
-  const w = <K extends keyof Run>(key: K) => pick(widget, key)
-  const f = <K extends keyof Run>(key: K) => pick(floor, key)
+  const of = (key: Exclude<keyof Run, 'firstRow'>, digits = 1) => figure(widget.map((r) => r[key]), floor.map((r) => r[key]), digits)
+  const sizes = (key: 'jsBeforeInteractionGzKiB' | 'prefetchedJsGzKiB' | 'workerJsGzKiB') => median(widget.map((r) => r[key]))
   return {
-    jsBeforeInteractionGzKiB: w('jsBeforeInteractionGzKiB'),
-    reactFloorGzKiB: f('jsBeforeInteractionGzKiB'),
-    overReactFloorGzKiB: round(w('jsBeforeInteractionGzKiB') - f('jsBeforeInteractionGzKiB')),
-    prefetchedJsGzKiB: w('prefetchedJsGzKiB'),
-    workerJsGzKiB: w('workerJsGzKiB'),
-    buttonVisibleMs: w('buttonVisibleMs'),
-    floorButtonVisibleMs: f('buttonVisibleMs'),
-    buttonVisibleOverFloorMs: w('buttonVisibleMs') - f('buttonVisibleMs'),
-    clickToConnectViewMs: w('clickToOpenMs'),
-    floorClickToOpenMs: f('clickToOpenMs'),
-    clickOverFloorMs: round(w('clickToOpenMs') - f('clickToOpenMs')),
-    loadTbtMs: w('loadTbtMs'),
-    openTbtMs: w('openTbtMs'),
-    floorLoadTbtMs: f('loadTbtMs'),
-    heapMbModalOpen: w('heapMbOpen'),
-    floorHeapMbOpen: f('heapMbOpen'),
-    heapOverFloorMb: round(w('heapMbOpen') - f('heapMbOpen'), 2),
-    workersHeapMbAtLoad: w('workersHeapMbAtLoad'),
-    mainCpuMsAtLoad: median(widgetCpu.map((c) => c.mainCpuMs)),
-    floorMainCpuMsAtLoad: median(floorCpu.map((c) => c.mainCpuMs)),
-    workersCpuMsAtLoad: median(widgetCpu.map((c) => c.workersCpuMs)),
-    externalRequests: w('externalRequests'),
-    loadTbtMsEveryRun: widget.map((r) => r.loadTbtMs),
-    floorLoadTbtMsEveryRun: floor.map((r) => r.loadTbtMs),
-    openTbtMsEveryRun: widget.map((r) => r.openTbtMs),
+    firstRow: { widget: widget[0]!.firstRow, floor: floor[0]!.firstRow },
+    jsBeforeInteractionGzKiB: { widget: sizes('jsBeforeInteractionGzKiB'), floor: median(floor.map((r) => r.jsBeforeInteractionGzKiB)), overFloor: round(sizes('jsBeforeInteractionGzKiB') - median(floor.map((r) => r.jsBeforeInteractionGzKiB))) },
+    prefetchedJsGzKiB: sizes('prefetchedJsGzKiB'),
+    workerJsGzKiB: sizes('workerJsGzKiB'),
+    buttonUsableMs: of('buttonUsableMs'),
+    clickToDialogUsableMs: of('clickToDialogUsableMs'),
+    loadTbtMs: of('loadTbtMs'),
+    loadLongTasks: of('loadLongTasks'),
+    loadLongestTaskMs: of('loadLongestTaskMs'),
+    openTbtMs: of('openTbtMs'),
+    heapMbDialogOpen: of('heapMbDialogOpen', 2),
+    workersHeapMbDialogOpen: of('workersHeapMbDialogOpen', 2),
+    mainCpuMsLoadWindow: figure(widgetCpu.map((c) => c.mainCpuMs), floorCpu.map((c) => c.mainCpuMs)),
+    workersCpuMsLoadWindow: figure(widgetCpu.map((c) => c.workersCpuMs), floorCpu.map((c) => c.workersCpuMs)),
+    loadTbtMsEveryRun: { widget: widget.map((r) => r.loadTbtMs), floor: floor.map((r) => r.loadTbtMs) },
+    openTbtMsEveryRun: { widget: widget.map((r) => r.openTbtMs), floor: floor.map((r) => r.openTbtMs) },
+    externalRequests: median(widget.map((r) => r.externalRequests)),
   }
 }
 
 async function main() {
+  const settings = process.argv.includes('--quiet') ? ['quiet'] : process.argv.includes('--loaded') ? ['loaded'] : ['quiet', 'loaded']
   const ports = await freePorts()
   const stack = await startStack({ ports, demo: 'none' })
-  const stops: (() => Promise<unknown>)[] = [stack.stop]
+  const stops: (() => unknown)[] = [stack.stop]
   try {
     // The site: the packed package installed into a fresh Vite app, the widget's page and the floor built apart.
     const app = await createHostApp('vite', { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0', react: '19.3.1', 'react-dom': '19.3.1' })
-    stops.push(async () => app.remove())
+    stops.push(() => app.remove())
     run(app.bin('vite'), ['build', '--outDir', 'dist-widget'], app.dir, { HOST_PAGES: 'bench' })
     run(app.bin('vite'), ['build', '--outDir', 'dist-floor'], app.dir, { HOST_PAGES: 'floor' })
     const [sitePort, floorPort] = [ports.demo, (await freePorts()).demo]
     const siteServer = await serveStatic(`${app.dir}/dist-widget`, sitePort)
     const floorServer = await serveStatic(`${app.dir}/dist-floor`, floorPort)
-    stops.push(async () => siteServer.close(), async () => floorServer.close())
+    stops.push(() => siteServer.close(), () => floorServer.close())
     // The harness, from source.
     const harnessPort = (await freePorts()).api
     const root = fileURLToPath(new URL('../../test/harness', import.meta.url))
@@ -239,11 +341,31 @@ async function main() {
     const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
     stops.push(() => browser.close())
     const rpc = encodeURIComponent(stack.manifest.chains[0]!.rpcUrl)
-    const pkg = await compare(browser, `http://127.0.0.1:${sitePort}/bench.html?rpc=${rpc}`, `http://127.0.0.1:${floorPort}/floor.html`)
-    const source = await compare(browser, `http://127.0.0.1:${harnessPort}/ui.html`, `http://127.0.0.1:${harnessPort}/floor.html`)
-    console.log(JSON.stringify({ runs: RUNS, package: pkg, source }))
+    const measure = async () => ({
+      package: await compare(browser, `http://127.0.0.1:${sitePort}/bench.html?rpc=${rpc}`, `http://127.0.0.1:${floorPort}/floor.html`),
+      source: await compare(browser, `http://127.0.0.1:${harnessPort}/ui.html`, `http://127.0.0.1:${harnessPort}/floor.html`),
+    })
+    const results: Record<string, unknown> = { runs: RUNS, loadWindowMs: LOAD_WINDOW_MS }
+    for (const setting of settings) {
+      if (setting === 'quiet') {
+        results.quiet = await measure()
+        continue
+      }
+      const neighbour = startCpuNeighbour()
+      stops.push(neighbour.stop)
+      try {
+        results.loaded = { neighbour: { processes: neighbour.processes, niceness: neighbour.niceness }, ...(await measure()) }
+      } finally {
+        neighbour.stop()
+      }
+    }
+    console.log(JSON.stringify(results))
   } finally {
-    for (const stop of stops.reverse()) await stop().catch(() => {})
+    for (const stop of stops.reverse()) {
+      await Promise.resolve()
+        .then(stop)
+        .catch(() => {})
+    }
   }
 }
 

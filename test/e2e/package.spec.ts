@@ -11,6 +11,7 @@ import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
 import { createWalletInFrame, enterCode, startEmailLogin } from '../support/emailLogin'
 import { createHostApp, devWalletScript, recordLoadFailures, run, serveStatic, startServer, type HostApp } from './hostApps'
+import { confirmReview, reviewDialog } from './review'
 
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
 const REACT_19 = { react: '19.3.1', 'react-dom': '19.3.1' }
@@ -61,7 +62,8 @@ async function wagmiJourney(page: Page, stack: StackManifest, wagmiMajor: number
   const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
   const failed = recordLoadFailures(page)
   await withDevWallet(page, stack)
-  await page.goto(`${stack.hostApp!.url}/wagmi.html?${chainQuery(stack, { to: recipient })}`)
+  const [token, spender] = [stack.chains[0]!.tokens[0]!, stack.chains[0]!.uniswapV2.router]
+  await page.goto(`${stack.hostApp!.url}/wagmi.html?${chainQuery(stack, { to: recipient, token: token.address, spender })}`)
   await expect(page.locator('#sdk')).toHaveText(/^react-wagmi-\d+\.\d+\.\d+$/)
   await expect(page.locator('#account')).toHaveText('disconnected')
   await connectDevWallet(page)
@@ -71,7 +73,27 @@ async function wagmiJourney(page: Page, stack: StackManifest, wagmiMajor: number
   await expect(page.locator('#signature')).toHaveText(/^0x[0-9a-f]{130}$/)
   const before = await node.getBalance({ address: recipient })
   await page.getByRole('button', { name: 'Send with wagmi' }).click()
+  await confirmReview(page)
   await expect(page.locator('#receipt')).toHaveText('receipt success')
+
+  // An unlimited approval through wagmi: the review warns with token and spender before the injected wallet is asked;
+  // rejected there, wagmi gets 4001 and the chain's allowance stays as it was.
+  await page.evaluate(() => {
+    const wallet = (window as unknown as { devWallet: { provider: { request: (args: { method: string }) => Promise<unknown> } } }).devWallet.provider
+    const asked: string[] = []
+    const request = wallet.request.bind(wallet)
+    wallet.request = (args) => (asked.push(args.method), request(args))
+    Object.assign(window, { walletAsked: asked })
+  })
+  await page.getByRole('button', { name: 'Approve unlimited with wagmi' }).click()
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText(`Unlimited approval: ${shorten(spender)} may spend all your ${token.symbol}, now and later, until you revoke it.`, { timeout: 30_000 })
+  await expect(review.getByRole('definition').filter({ hasText: 'approve' })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { walletAsked: string[] }).walletAsked)).not.toContain('eth_sendTransaction')
+  await review.getByRole('button', { name: 'Reject' }).click()
+  await expect(page.locator('#approval')).toHaveText('rejected')
+  expect(await page.evaluate(() => (window as unknown as { walletAsked: string[] }).walletAsked)).not.toContain('eth_sendTransaction')
+  expect(await node.readContract({ address: token.address, abi: erc20Abi, functionName: 'allowance', args: [stack.devAccounts[6]!, spender] })).toBe(0n)
   expect(await node.getBalance({ address: recipient })).toBe(before + 10n ** 16n)
   // wagmi's read goes through Tessera's worker core and sees the transfer.
   await page.getByRole('button', { name: 'Read balance' }).click()
@@ -94,6 +116,7 @@ async function ethersJourney(page: Page, stack: StackManifest, page_: 'ethers' |
   const result = page.evaluate((to) => (window as unknown as { host: { signAndSend: (to: string) => Promise<unknown> } }).host.signAndSend(to), recipient)
   // The signer asks for the account: Tessera's modal opens on Connect.
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await confirmReview(page)
   expect(await result).toEqual({ address: stack.devAccounts[6], verified: true, status: 1, balance: expect.stringMatching(/^\d+$/) })
   const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
   expect(String(await node.getBalance({ address: recipient }))).toBe(((await result) as { balance: string }).balance)
@@ -177,6 +200,8 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await expect(swap.getByLabel('What this swap does')).toContainText('Uniswap V2, block')
     const before = await tusdOf()
     await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+    // The review's view, words and worker module load from the host's build too.
+    await confirmReview(page)
     await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
     expect((await tusdOf()) - before).toBeGreaterThan(29_000_000n)
     expect(failed).toEqual([])
@@ -332,6 +357,51 @@ test.describe('other bundlers', () => {
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^WalletConnect/ }).click()
     await expect(page.getByRole('dialog', { name: 'WalletConnect' }).getByRole('link', { name: 'Open in a wallet on this device' })).toHaveAttribute('href', /^wc:[0-9a-f]{64}@2\?/)
     expect(workers).toHaveLength(2)
+    expect(failed).toEqual([])
+  })
+})
+
+test.describe('a site that draws its own connect UI with the hooks, from the packed package', () => {
+  let app: HostApp | undefined
+  let server: ChildProcess | undefined
+  test.afterEach(() => {
+    server?.kill()
+    app?.remove()
+    server = app = undefined
+  })
+
+  test('its own button and wallet list (useWalletList, ConnectButton.Custom) connect the dev wallet without the modal; its own send form reads the balances and says an amount over them', async ({ page, stack }) => {
+    test.setTimeout(300_000)
+    app = await createHostApp('headless', { ...VITE, ...REACT_19, typescript: '6.0.3', '@types/react': '19.3.0', '@types/react-dom': '19.3.0' })
+    // Type-checked against the package's declarations, as a TypeScript site would.
+    writeFileSync(join(app.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: true, types: ['vite/client'] }, files: ['src/main.tsx'] }))
+    run(app.bin('tsc'), ['-p', 'tsconfig.json'], app.dir)
+    run(app.bin('vite'), ['build'], app.dir)
+    const { url, port } = stack.hostApp!
+    server = await startServer(app.bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app.dir, url })
+    const failed = recordLoadFailures(page)
+    await withDevWallet(page, stack)
+    await page.goto(`${url}/?${chainQuery(stack, { api: stack.services.api, project: stack.services.projectId })}`)
+    await expect(page.locator('#account')).toHaveText('disconnected')
+    await page.getByRole('button', { name: 'Sign in with a wallet' }).click()
+    await page.getByRole('region', { name: 'Choose a wallet' }).getByRole('button', { name: 'Tessera Dev Wallet' }).click()
+    await expect(page.locator('#account')).toHaveText(`${stack.devAccounts[6]} on Local 31337`)
+    // Connected from the site's own list: Tessera's modal never opened.
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: shorten(stack.devAccounts[6]!) })).toBeVisible()
+    // The send form's controller loads on first use: the balances, then the network's currency chosen first.
+    await expect(page.locator('#tokens')).toContainText(/ETH \d/)
+    const send = page.getByRole('form', { name: 'Send' })
+    await expect(send.getByRole('button', { name: 'Send ETH' })).toBeDisabled()
+    await send.getByLabel('Amount').fill('100000000')
+    await expect(send.getByRole('alert')).toHaveText('amount: overBalance')
+    await send.getByLabel('Amount').fill('0.01')
+    await send.getByLabel('To').fill(toAddress('4ead1e55'))
+    await expect(send.getByRole('alert')).toHaveCount(0)
+    await expect(send.getByRole('button', { name: 'Send ETH' })).toBeEnabled()
+    // The site's own network switch.
+    await page.getByRole('combobox', { name: 'Network' }).selectOption('eip155:31338')
+    await expect(page.locator('#account')).toHaveText(`${stack.devAccounts[6]} on Local 31338`)
     expect(failed).toEqual([])
   })
 })

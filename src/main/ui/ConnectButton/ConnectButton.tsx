@@ -8,6 +8,7 @@ import { buttonCatalogues } from '../i18n/buttons'
 import { localizeDecimal } from '../i18n/formatNumber'
 import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { Avatar } from '../views/Avatar'
+import { ConnectButtonCustom } from './ConnectButtonCustom'
 
 /**
  * The button a page shows: "Connect Wallet", or once connected the account: its balance (on wide screens), its avatar
@@ -60,3 +61,6 @@ export function ConnectButton() {
     </ShadowRoot>
   )
 }
+
+/** The button's data and actions for a site that draws its own (see ConnectButtonCustom). */
+ConnectButton.Custom = ConnectButtonCustom

@@ -1,10 +1,11 @@
-import { useEffect, useId, useMemo, useState } from 'react'
-import { useAccount, useNetwork } from '../../react/hooks'
-import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useEffect, useId, useState } from 'react'
+import { useActivityFeed } from '../../react/headless/useActivityFeed'
+import { useNetwork } from '../../react/hooks'
+import { useWidget } from '../../react/WidgetProvider'
 import { getFeatures } from '../../widget/features'
 import { useLocale, useTranslate } from '../useTranslate'
 import { ActivityRow } from './ActivityRow'
-import { daysAgo, groupRowsByDay, toActivityRow, type ActivityRow as Row } from './activityRows'
+import { activityRowsOf, daysAgo, groupRowsByDay, type ActivityRow as Row } from './activityRows'
 
 /** How often relative times ("2 minutes ago") are worded again while the list is open. */
 const RELATIVE_TIME_REFRESH_MS = 30_000
@@ -50,32 +51,14 @@ function DayGroup({ dayStartMs, rows, nowMs, explorer }: { dayStartMs: number; r
 export function ActivityView() {
   const widget = useWidget()
   const t = useTranslate()
-  const { address } = useAccount()
   const { network } = useNetwork()
-  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
   const { history: historyController } = getFeatures(widget)
-  const history = useStoreSelector(historyController.store, (s) => s)
-  const { symbol, decimals } = network.nativeCurrency
+  const { state: history, rows, load: reload } = useActivityFeed(historyController, activityRowsOf)
   const nowMs = useNow(RELATIVE_TIME_REFRESH_MS)
-
-  const load = (more = false) => void historyController.fetch({ accountAddress: address, caipNetworkId, more }).catch(() => {})
-  useEffect(() => {
-    void historyController.fetch({ accountAddress: address, caipNetworkId }).catch(() => {})
-  }, [historyController, address, caipNetworkId])
-  useEffect(
-    () => (address ? historyController.watchTracked({ accountAddress: address, caipNetworkId, nativeCurrency: { symbol, decimals } }) : undefined),
-    [historyController, address, caipNetworkId, symbol, decimals],
-  )
-
-  const rows = useMemo(() => {
-    if (!address) return []
-    const known = new Set(history.transactions.map((tx) => tx.metadata.hash.toLowerCase()))
-    const tracked = history.trackedTransactions.filter((tx) => !known.has(tx.metadata.hash.toLowerCase()))
-    return [...tracked, ...history.transactions].map((tx) => toActivityRow(tx, address)).filter((row) => row !== undefined)
-  }, [address, history.transactions, history.trackedTransactions])
+  const load = (more = false) => void reload(more)
   const explorer = network.blockExplorers?.default
 
-  if (history.loading && rows.length === 0) return <p className="muted">{t('activity.loading')}</p>
+  if (!history || (history.loading && rows.length === 0)) return <p className="muted">{t('activity.loading')}</p>
   return (
     <div className="actions">
       {history.hasFailed ? (

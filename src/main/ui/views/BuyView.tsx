@@ -1,44 +1,15 @@
-import { useEffect, useId, useState } from 'react'
-import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useId, useState } from 'react'
+import * as buyModel from '../../react/headless/buyModel'
+import { useBuyFormModel } from '../../react/headless/useBuyFormModel'
+import { useWidget } from '../../react/WidgetProvider'
 import { errorNotice } from '../../state/errorNotice'
-import { BUY_QUOTE_DELAY_MS, createBuyController, findBuyIssue, type BuyController, type BuyIssue, type BuyQuote, type PaymentMethod } from '../../widget/createBuyController'
-import type { Widget } from '../../widget/createWidget'
+import type { BuyIssue, BuyQuote, PaymentMethod } from '../../widget/createBuyController'
 import { Alert } from '../Alert'
 import { localizeDecimal } from '../i18n/formatNumber'
 import { translateBuy, type BuyMessageKey } from '../i18n/buyCatalogues'
 import { useLocale } from '../useTranslate'
 
 type BuyTranslate = (key: BuyMessageKey, params?: Record<string, string>) => string
-
-const controllers = new WeakMap<Widget, BuyController>()
-
-/** The widget's Buy controller, made on the first visit (its code comes with this view's chunk). */
-function getBuyController(widget: Widget): BuyController {
-  const existing = controllers.get(widget)
-  if (existing) return existing
-  const accounts = () => {
-    const { namespaces } = widget.getState()
-    return (['eip155', 'solana'] as const).flatMap((ns) => {
-      const state = namespaces[ns]
-      return state?.status === 'connected' && state.address && state.activeCaipNetworkId ? [{ network: state.activeCaipNetworkId, address: state.address }] : []
-    })
-  }
-  const controller = createBuyController({
-    core: widget.core,
-    notifications: widget.notifications,
-    getAccounts: accounts,
-    // The account the purchase goes to names the visitor to the provider (as the peers do).
-    partnerUserId: () => (accounts()[0]?.address ?? 'visitor').slice(0, 128),
-    onArrived: () => void widget.refreshBalance(),
-  })
-  // Another account or network: the form's assets belong to the old one.
-  widget.subscribe(
-    (state) => `${state.activeCaipNetworkId}|${state.address}`,
-    () => void controller.load(),
-  )
-  controllers.set(widget, controller)
-  return controller
-}
 
 const chosen = { background: 'var(--tsr-accent)', color: 'var(--tsr-accent-text)' } as const
 const chips = { display: 'flex', gap: '0.5em', flexWrap: 'wrap' } as const
@@ -59,34 +30,16 @@ function issueText(tb: BuyTranslate, locale: string, issue: BuyIssue) {
  */
 export default function BuyView() {
   const widget = useWidget()
-  const [buy] = useState(() => getBuyController(widget))
+  const [buy] = useState(() => buyModel.getBuyController(widget))
   const locale = useLocale()
   const tb: BuyTranslate = (key, params) => translateBuy(locale, key, params)
-  const state = useStoreSelector(buy.store, (s) => s)
+  const { state, issue, quote, canContinue, checkout, reopen } = useBuyFormModel(buy, buyModel)
   const ids = { amount: useId(), issue: useId(), currency: useId(), method: useId(), asset: useId() }
-  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
   const networkName = (id: string) => widget.getNetworks().find((n) => n.caipNetworkId === id)?.name ?? id
-
-  useEffect(() => {
-    void buy.load()
-  }, [buy, caipNetworkId])
-  useEffect(() => {
-    const timer = setTimeout(() => void buy.refreshQuotes(), BUY_QUOTE_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [buy, state.amount, state.currency, state.method, state.asset])
 
   if (state.isRestricted) return <p role="status">{tb('buy.restricted')}</p>
   if (state.hasLoaded && state.assets.length === 0 && !state.isEstimate) return <p role="status">{tb('buy.nothing')}</p>
-  const issue = findBuyIssue(state)
-  const quote = state.quotes.find((q) => q.provider === state.provider)
   const providerName = quote?.providerName ?? ''
-  const canContinue = !!quote && !issue && !state.isQuoting && !state.isEstimate && state.step === 'form'
-  // Opened in the click itself, so that no popup blocker stops it; the provider's page never gets a handle on ours.
-  const openWindow = () => {
-    const opened = window.open('about:blank', '_blank')
-    if (opened) opened.opener = null
-    return opened
-  }
 
   if (state.step !== 'form' || state.order) {
     const { order } = state
@@ -117,7 +70,7 @@ export default function BuyView() {
         {state.isWindowClosed && order?.status === 'pending' ? (
           <>
             <p role="alert">{tb('buy.closed')}</p>
-            <button type="button" className="button" onClick={() => buy.reopen(openWindow())}>
+            <button type="button" className="button" onClick={reopen}>
               {tb('buy.reopen')}
             </button>
           </>
@@ -138,7 +91,7 @@ export default function BuyView() {
       noValidate
       onSubmit={(event) => {
         event.preventDefault()
-        if (canContinue) void buy.checkout(openWindow())
+        void checkout()
       }}
     >
       <div className="field">

@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react'
+import { hasWalletRegistry, useConnectWallets } from '../../react/headless/useConnectWallets'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
-import type { WalletListState } from '../../widget/createWalletListController'
 import { getFeatures } from '../../widget/features'
 import { useTranslate } from '../useTranslate'
-import { groupConnectors, memberFor, type WalletEntry } from './groupConnectors'
+import { isRecentEntry, memberFor, type WalletEntry } from './groupConnectors'
 import { RegistryWalletItem } from './RegistryWalletItem'
 import { Glyph } from '../Modal/Glyph'
 import { connectWallet, WalletIcon } from './WalletIcon'
@@ -17,32 +16,13 @@ export function ConnectView() {
   const widget = useWidget()
   const t = useTranslate()
   const family = useStoreSelector(widget.modal.store, (s) => s.namespace)
-  const allConnectors = useWidgetState((s) => s.connectors)
-  const connectors = family ? allConnectors.filter((c) => c.namespace === family) : allConnectors
   const families = Object.keys(useWidgetState((s) => s.namespaces))
   const activeNamespace = useWidgetState((s) => s.activeNamespace)
   const recent = useWidgetState((s) => s.recentWallets)
-  // The registry lists EVM and WalletConnect wallets (for now).
-  const hasRegistry = widget.config.features.allWallets && widget.walletImageUrl('') !== undefined && (!family || family === 'eip155')
-  const list = hasRegistry ? getFeatures(widget).wallets : undefined
-  const listed = useStoreSelector<Pick<WalletListState, 'connectList'>, WalletListState['connectList']>(list?.store ?? noRegistry, (s) => s.connectList)
-  const recentIds = recent.map((w) => w.id).join(',')
-  const installedRdns = connectors.map((c) => c.rdns).filter(Boolean).join(',')
-  const featuredIds = widget.config.featuredWalletIds?.join(',') ?? ''
-  // The registry is asked once the installed wallets are known, so a wallet never shows twice (installed and listed).
-  const [areWalletsListed, setWalletsListed] = useState(false)
-  useEffect(() => {
-    let isCurrent = true
-    void widget.ready().then(() => isCurrent && setWalletsListed(true), () => {})
-    return () => void (isCurrent = false)
-  }, [widget])
-  useEffect(() => {
-    if (!areWalletsListed) return
-    const ids = (joined: string) => (joined ? joined.split(',') : [])
-    void list?.loadConnectList({ recentIds: ids(recentIds), featuredIds: ids(featuredIds), installedRdns: ids(installedRdns) })
-  }, [list, areWalletsListed, recentIds, featuredIds, installedRdns])
+  const hasRegistry = hasWalletRegistry(widget, family)
+  const { walletConnect, recentInstalled, otherInstalled, listed, hasAny } = useConnectWallets(hasRegistry ? getFeatures(widget).wallets : undefined, family)
 
-  const isRecent = (entry: WalletEntry) => entry.members.some((member) => recent.some((w) => w.id === member.id))
+  const isRecent = (entry: WalletEntry) => isRecentEntry(entry, recent)
   const connectorItem = (entry: WalletEntry) => {
     const isWalletConnect = entry.members[0]!.type === 'WALLET_CONNECT'
     // WalletConnect spans families by itself; a wallet's tag names the families it offers.
@@ -67,21 +47,18 @@ export function ConnectView() {
       </li>
     )
   }
-  const walletConnect = groupConnectors(connectors.filter((c) => c.type === 'WALLET_CONNECT'))
-  const installed = groupConnectors(connectors.filter((c) => c.type !== 'WALLET_CONNECT'))
-  const hasAny = connectors.length + listed.recent.length + listed.featured.length + listed.recommended.length > 0
   return (
     <div className="actions">
       {hasAny ? (
         <ul className="list" aria-label={t('view.Connect')}>
           {walletConnect.map(connectorItem)}
-          {installed.filter(isRecent).map(connectorItem)}
+          {recentInstalled.map(connectorItem)}
           {listed.recent.map((wallet) => (
             <li key={wallet.id}>
               <RegistryWalletItem wallet={wallet} tag={t('connect.recent')} />
             </li>
           ))}
-          {installed.filter((c) => !isRecent(c)).map(connectorItem)}
+          {otherInstalled.map(connectorItem)}
           {[...listed.featured, ...listed.recommended].map((wallet) => (
             <li key={wallet.id}>
               <RegistryWalletItem wallet={wallet} />
@@ -110,7 +87,3 @@ const QrGlyph = () => (
     <path fill="currentColor" d="M17 17h3v3h-3zM21 21h3v3h-3zM17 21h3v3h-3zM21 17h3v3h-3z" />
   </svg>
 )
-
-/** Without a registry there is no list to load. */
-const noRegistry = { getState: () => noRegistryState, subscribe: () => () => {} }
-const noRegistryState = { connectList: { recent: [], featured: [], recommended: [] } as WalletListState['connectList'] }

@@ -1,6 +1,7 @@
 import type { WalletListingEntry } from '../../../shared/protocol/schemas/entities'
 import { useWidget } from '../../react/WidgetProvider'
 import { useTranslate } from '../useTranslate'
+import { registryWalletLink } from './groupConnectors'
 import { WalletIcon } from './WalletIcon'
 
 /**
@@ -25,8 +26,8 @@ export function RegistryWalletItem({ wallet, tag }: { wallet: WalletListingEntry
       </button>
     )
   }
-  const link = wallet.webapp_link ?? wallet.desktop_link ?? wallet.mobile_link
-  if (link && /^https:\/\//.test(link)) {
+  const link = registryWalletLink(wallet)
+  if (link) {
     return (
       <a className="item" href={link} target="_blank" rel="noreferrer noopener">
         {image}

@@ -1,8 +1,10 @@
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import { useNetwork } from '../../react/hooks'
-import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import * as sendFormRules from '../../react/headless/sendFormRules'
+import { useSendFormModel } from '../../react/headless/useSendFormModel'
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { SendController } from '../../families/types'
-import { checkAmount, isNativeToken, maxSendable, parseAmountInput, toAmountInput, tokenKey } from '../../families/sendForm'
+import { tokenKey } from '../../families/sendForm'
 import { shortenAddress } from '../../../shared/protocol/display'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { Alert } from '../Alert'
@@ -19,8 +21,6 @@ import { useShownIssue } from './useShownIssue'
 
 /** Typed receivers are bounded: nothing a person sends to needs more. */
 const RECEIVER_MAX_LENGTH = 256
-/** How long the form rests before its transfer is priced. */
-const ESTIMATE_DELAY_MS = 300
 
 /** The send form of the active family: its code comes with the family's adapter, on the first visit. */
 export function SendView() {
@@ -42,66 +42,13 @@ function SendForm({ send, namespace }: { send: SendController; namespace: string
   const t = useTranslate()
   const locale = useLocale()
   const { network } = useNetwork()
-  const state = useStoreSelector(send.store, (s) => s)
+  const { state, amountText, amountIssue, isResolving, resolvedName: resolved, isSendable, amountUsd, nativeToken: native, setAmount, fillMax } = useSendFormModel(send, locale, sendFormRules)
   const ids = { token: useId(), amount: useId(), amountIssue: useId(), receiver: useId(), receiverNote: useId() }
-  const [amountText, setAmountText] = useState(() => (state.sendTokenAmount ? toAmountInput(state.sendTokenAmount, locale) : ''))
   const receiverText = state.receiverAddress ?? ''
   const { token, tokenBalances } = state
-
-  // The network's balances: a switch under the form (the wallet switched) empties the list, and it is read again.
-  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
-  useEffect(() => {
-    void send.loadTokenBalances()
-  }, [send, caipNetworkId])
-  // The network's own currency is chosen first, as soon as balances arrive.
-  useEffect(() => {
-    if (!token && tokenBalances.length > 0) send.setToken(tokenBalances.find(isNativeToken) ?? tokenBalances[0])
-  }, [send, token, tokenBalances])
-  // A reset form (after a send, on a network switch) empties the field too.
-  const [formAmount, setFormAmount] = useState(state.sendTokenAmount)
-  if (formAmount !== state.sendTokenAmount) {
-    setFormAmount(state.sendTokenAmount)
-    if (state.sendTokenAmount === undefined) setAmountText('')
-  }
-  const receiverStatus = state.receiverName?.status
-  useEffect(() => {
-    const timer = setTimeout(() => void send.estimate(), ESTIMATE_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [send, token, state.sendTokenAmount, state.receiverAddress, receiverStatus])
-
-  const parsed = parseAmountInput(amountText, locale)
-  const amountIssue = parsed && 'issue' in parsed ? parsed.issue : checkAmount(parsed?.amount, { token, feeReserve: state.feeReserve })
   const shownAmountIssue = useShownIssue(amountIssue, amountText)
   const shownReceiverIssue = useShownIssue(state.receiverIssue, receiverText)
-  const isResolving = receiverStatus === 'resolving'
-  const resolved = state.receiverName?.status === 'resolved' ? state.receiverName : undefined
-
-  const isSendable =
-    !!token &&
-    !!parsed &&
-    !('issue' in parsed) &&
-    amountIssue === undefined &&
-    !!receiverText &&
-    state.receiverIssue === undefined &&
-    !isResolving &&
-    !state.isInsufficientGas &&
-    !state.loading
-  const native = tokenBalances.find(isNativeToken)
   const imageUrlOf = (balance: TokenBalance) => tokenBalanceImageUrl(widget, network, balance)
-  const amountUsd = parsed && 'amount' in parsed && amountIssue === undefined && token && token.price > 0 ? Number(parsed.amount) * token.price : undefined
-
-  const setAmount = (text: string) => {
-    setAmountText(text)
-    const read = parseAmountInput(text, locale)
-    send.setAmount(read && 'amount' in read ? read.amount : text.trim())
-  }
-  const fillMax = async () => {
-    if (!token) return
-    if (isNativeToken(token) && send.store.getState().feeReserve === undefined) await send.estimate()
-    const { token: chosen, feeReserve } = send.store.getState()
-    const max = maxSendable({ token: chosen, feeReserve })
-    if (max !== undefined) setAmount(toAmountInput(max, locale))
-  }
 
   return (
     <form

@@ -1,23 +1,12 @@
-import { useEffect, useId, useState } from 'react'
-import type { Address } from 'viem'
-import { parseCaipNetworkId } from '../../../shared/protocol/caip'
-import { formatUnits } from '../../../shared/protocol/display'
+import { useId, useState } from 'react'
 import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
 import { useNetwork } from '../../react/hooks'
-import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
-import { parseAmountInput, toAmountInput, tokenKey } from '../../families/sendForm'
+import * as swapModel from '../../react/headless/swapModel'
+import { useSwapFormModel } from '../../react/headless/useSwapFormModel'
+import { useWidget } from '../../react/WidgetProvider'
+import { tokenKey } from '../../families/sendForm'
 import { errorNotice } from '../../state/errorNotice'
-import type { Widget } from '../../widget/createWidget'
-import {
-  createSwapController,
-  findSwapIssue,
-  minimumReceived,
-  PRICE_IMPACT_WARNING_PERCENT,
-  QUOTE_DELAY_MS,
-  swapFeeWei,
-  type SwapController,
-  type SwapIssue,
-} from '../../widget/createSwapController'
+import { PRICE_IMPACT_WARNING_PERCENT, type SwapIssue } from '../../widget/createSwapController'
 import { Alert } from '../Alert'
 import { Glyph } from '../Modal/Glyph'
 import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
@@ -31,36 +20,6 @@ import { TokenPicker } from './TokenPicker'
 
 
 type SwapTranslate = (key: SwapMessageKey, params?: Record<string, string>) => string
-
-const controllers = new WeakMap<Widget, SwapController>()
-
-/** The widget's swap controller, made on the first visit (its code comes with this view's chunk). */
-function getSwapController(widget: Widget): SwapController {
-  const existing = controllers.get(widget)
-  if (existing) return existing
-  const controller = createSwapController({
-    core: widget.core,
-    notifications: widget.notifications,
-    router: widget.router,
-    getAccount: () => {
-      const state = widget.getState().namespaces.eip155
-      return {
-        address: state?.address as Address | undefined,
-        chainId: Number(parseCaipNetworkId(state?.activeCaipNetworkId ?? '')?.reference) || undefined,
-        isSmartAccount: state?.embeddedWalletInfo?.accountType === 'smartAccount',
-      }
-    },
-    walletRequest: (args) => widget.walletRequest(args),
-    onConfirmed: () => void widget.refreshBalance(),
-  })
-  // A switch of network or account empties the form: its tokens and quote belong to the old one.
-  widget.subscribe(
-    (state) => `${state.activeCaipNetworkId}|${state.namespaces.eip155?.address}`,
-    () => controller.reset(),
-  )
-  controllers.set(widget, controller)
-  return controller
-}
 
 /** An amount of a token as a person reads it: 2 decimals from 1,000, 4 from 1, else 6; in the locale's digits. */
 function formatAmount(locale: string, numeric: string): string {
@@ -101,57 +60,19 @@ function swapIssueText(t: ReturnType<typeof useTranslate>, ts: SwapTranslate, is
  */
 export default function SwapView() {
   const widget = useWidget()
-  const [swap] = useState(() => getSwapController(widget))
+  const [swap] = useState(() => swapModel.getSwapController(widget))
   const t = useTranslate()
   const locale = useLocale()
   const ts: SwapTranslate = (key, params) => translateSwap(locale, key, params)
   const { network } = useNetwork()
-  const state = useStoreSelector(swap.store, (s) => s)
   const ids = { from: useId(), to: useId(), amount: useId(), amountIssue: useId() }
-  const [amountText, setAmountText] = useState(() => (state.amount ? toAmountInput(state.amount, locale) : ''))
-  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
-
-  useEffect(() => {
-    void swap.load()
-  }, [swap, caipNetworkId])
-  // An emptied form (after a swap, on a switch) empties the field.
-  const [formAmount, setFormAmount] = useState(state.amount)
-  if (formAmount !== state.amount) {
-    setFormAmount(state.amount)
-    if (state.amount === undefined) setAmountText('')
-  }
-  useEffect(() => {
-    const timer = setTimeout(() => void swap.refreshQuote(), QUOTE_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [swap, state.from, state.to, state.amount])
+  const form = useSwapFormModel(swap, locale, swapModel, network.nativeCurrency.decimals)
+  const { state, amountText, typedIssue, issue, nativeToken: native, networkFee: feeNative, received, minimumReceived: least, rate, isApprovalBatched, needsApproval, isBusy, canSubmit, setAmount, fillMax } = form
 
   if (state.isUnsupported) return <Alert message={errorNotice('SWAP_NETWORK_UNSUPPORTED')} />
   const { from, to, quote } = state
-  const parsed = parseAmountInput(amountText, locale)
-  const typedIssue = parsed && 'issue' in parsed ? parsed.issue : undefined
-  const issue = typedIssue ? undefined : findSwapIssue(state)
   const imageUrlOf = (balance: TokenBalance) => tokenBalanceImageUrl(widget, network, balance)
   const placeholder = { symbol: network.nativeCurrency.symbol, name: network.nativeCurrency.name, imageUrl: networkImageUrl(widget, network) }
-  const native = state.tokens.find((token) => token.address === undefined)
-  const fee = swapFeeWei(state)
-  const feeNative = fee !== undefined ? formatUnits(fee, network.nativeCurrency.decimals) : undefined
-  const received = quote && to ? formatUnits(BigInt(quote.toAmount), Number(to.quantity.decimals)) : undefined
-  const least = quote && to ? formatUnits(minimumReceived(quote, state.slippagePercent), Number(to.quantity.decimals)) : undefined
-  const rate = quote && from && to && state.amount ? Number(received) / Number(state.amount) : undefined
-  const isApprovalBatched = swap.isApprovalBatched()
-  const needsApproval = swap.needsApproval() && !isApprovalBatched
-  const isBusy = state.step !== 'form'
-  const canSubmit = !!from && !!to && !!quote && !state.isQuoting && !typedIssue && !issue && !isBusy
-
-  const setAmount = (text: string) => {
-    setAmountText(text)
-    const read = parseAmountInput(text, locale)
-    swap.setAmount(read && 'amount' in read ? read.amount : undefined)
-  }
-  const fillMax = () => {
-    const max = swap.maxAmount()
-    if (max !== undefined) setAmount(toAmountInput(max, locale))
-  }
 
   return (
     <form
@@ -160,8 +81,7 @@ export default function SwapView() {
       aria-busy={isBusy || undefined}
       onSubmit={(event) => {
         event.preventDefault()
-        if (!canSubmit) return
-        void (needsApproval ? swap.approve() : swap.swap())
+        void form.submit()
       }}
     >
       <div className="field">

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useNetwork } from '../../react/hooks'
-import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useTokenBalances } from '../../react/headless/useTokenBalances'
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { tokenKey } from '../../families/sendForm'
 import type { SendController } from '../../families/types'
 import { Alert } from '../Alert'
@@ -62,17 +63,7 @@ export function TokenList({ send }: { send: SendController }) {
   const t = useTranslate()
   const locale = useLocale()
   const { network } = useNetwork()
-  const balances = useStoreSelector(send.store, (s) => s.tokenBalances)
-  // The most valuable first, as wallets list them; unpriced tokens keep the network's order (its currency first).
-  const tokens = useMemo(() => [...balances].sort((a, b) => b.value - a.value), [balances])
-  const hasLoaded = useStoreSelector(send.store, (s) => s.hasLoadedBalances)
-  const isLoading = useStoreSelector(send.store, (s) => s.loading)
-  // Read again on each visit, and when the account or its network changes under the view (the wallet switched).
-  const address = useWidgetState((s) => s.address)
-  const caipNetworkId = useWidgetState((s) => s.activeCaipNetworkId)
-  useEffect(() => {
-    void send.loadTokenBalances({ force: true })
-  }, [send, address, caipNetworkId])
+  const { tokens, hasLoaded, isLoading } = useTokenBalances(send)
 
   if (!hasLoaded) return <LoadingList />
   if (tokens.length === 0) {

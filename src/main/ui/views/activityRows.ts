@@ -121,3 +121,14 @@ export function daysAgo(dayStartMs: number, nowMs: number): number {
   // Calendar dates, not 24-hour spans: a day with a DST change is 23 or 25 hours long.
   return Math.round((Date.UTC(today.getFullYear(), today.getMonth(), today.getDate()) - Date.UTC(day.getFullYear(), day.getMonth(), day.getDate())) / 86_400_000)
 }
+
+/**
+ * The account's rows, newest first: this widget's own sends (tracked) on top until the service's history has them,
+ * then the service's history.
+ */
+export function activityRowsOf({ transactions, trackedTransactions }: { transactions: readonly Transaction[]; trackedTransactions: readonly Transaction[] }, address: string | undefined): ActivityRow[] {
+  if (!address) return []
+  const known = new Set(transactions.map((tx) => tx.metadata.hash.toLowerCase()))
+  const tracked = trackedTransactions.filter((tx) => !known.has(tx.metadata.hash.toLowerCase()))
+  return [...tracked, ...transactions].map((tx) => toActivityRow(tx, address)).filter((row) => row !== undefined)
+}
