@@ -1,5 +1,6 @@
 // `npm run bench:review`: the time from `core.reviewTransaction(...)` to its answer in Chromium, through the real core
-// worker, against the local anvil: an ERC-20 transfer, an unlimited approval and a Uniswap V2 swap through the router.
+// worker, against the local anvil: an ERC-20 transfer, an unlimited approval and a Uniswap V2 swap through the router;
+// then the same requests as a site makes them (the widget's EIP-1193 provider) until the review is on screen.
 // Each kind gets a warm-up review, then RUNS timed ones. Prints JSON (p50/p95/max in ms, the page's long tasks) and the
 // goal of issue #36 (a review within 300 ms); exits 1 if it is missed.
 import { fileURLToPath } from 'node:url'
@@ -93,6 +94,55 @@ async function main() {
       { chain: { chainId: CHAIN_ID, rpcUrls: [anvil.rpcUrl], multicall3: seeded.multicall3 }, scenarios, runs: RUNS },
     )
 
+    // The visitor's view of it: from a site's eth_sendTransaction through the widget's provider until the review is on
+    // screen with its Continue button enabled (the view's chunk, the worker's review, React's commit), each then rejected.
+    const uiPage = await browser.newPage()
+    await uiPage.goto(`http://127.0.0.1:${ports.demo}/review.html?${new URLSearchParams({ rpc: anvil.rpcUrl, chainId: String(CHAIN_ID), account: owner })}`)
+    await uiPage.waitForFunction(() => 'reviewBench' in window)
+    // A string, not a function: nothing of tsx's output (its __name helper) reaches the page.
+    const onScreen = (await uiPage.evaluate(`(async () => {
+      const { widget, provider } = window.reviewBench
+      const scenarios = ${JSON.stringify(scenarios)}
+      const runs = ${RUNS}
+      await widget.whenStarted()
+      await widget.ready()
+      await widget.connect('bench.review.wallet')
+      const longTasks = []
+      const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => longTasks.push(entry.duration)))
+      observer.observe({ type: 'longtask' })
+      const continueButton = () => {
+        for (const host of document.querySelectorAll('[data-tessera]')) {
+          const button = [...(host.shadowRoot ? host.shadowRoot.querySelectorAll('button') : [])].find((b) => b.textContent === 'Continue in wallet')
+          if (button) return button
+        }
+      }
+      const measure = (request) => new Promise((resolve, reject) => {
+        const started = performance.now()
+        const answer = provider.request({ method: 'eth_sendTransaction', params: [request] }).catch((error) => error)
+        const check = () => {
+          const button = continueButton()
+          if (button && !button.disabled) {
+            const ms = performance.now() - started
+            widget.decideReview(false)
+            answer.then(() => resolve(ms))
+          } else if (performance.now() - started > 10000) reject(new Error('the review was not on screen within 10 s'))
+          else requestAnimationFrame(check)
+        }
+        requestAnimationFrame(check)
+      })
+      const first = await measure(scenarios[0].request)
+      const kinds = []
+      for (const scenario of scenarios) {
+        const durationsMs = []
+        for (let i = 0; i <= runs; i++) durationsMs.push(await measure(scenario.request))
+        durationsMs.shift()
+        kinds.push({ name: scenario.name, durationsMs })
+      }
+      longTasks.push(...observer.takeRecords().map((entry) => entry.duration))
+      observer.disconnect()
+      return { firstMs: first, kinds, longTasks }
+    })()`)) as { firstMs: number; kinds: { name: string; durationsMs: number[] }[]; longTasks: number[] }
+
     // Each kind reviewed as it should be: a timing of a failed review would mean nothing.
     const expected: Record<string, { warnings: string[]; balanceChanges: number }> = {
       erc20Transfer: { warnings: [], balanceChanges: 1 },
@@ -109,13 +159,19 @@ async function main() {
       ]),
     )
     const worstP95Ms = Math.max(...Object.values(rows).map((row) => row.p95Ms))
+    const onScreenRows = Object.fromEntries(onScreen.kinds.map(({ name, durationsMs }) => [name, { p50Ms: round(percentile(durationsMs, 50)), p95Ms: round(percentile(durationsMs, 95)), maxMs: round(Math.max(...durationsMs)) }]))
+    const worstOnScreenP95Ms = Math.max(...Object.values(onScreenRows).map((row) => row.p95Ms))
     console.log(
       JSON.stringify(
         {
           ...rows,
           firstReviewMs: round(measured.firstReviewMs),
           pageLongTasks: measured.longTasks.length,
-          goals: { reviewMs: { goal: `p95 <= ${GOAL_MS}`, worstP95Ms, isMet: worstP95Ms <= GOAL_MS } },
+          onScreen: { ...onScreenRows, firstMs: round(onScreen.firstMs), pageLongTasks: onScreen.longTasks.length, longestTaskMs: round(Math.max(0, ...onScreen.longTasks)) },
+          goals: {
+            reviewMs: { goal: `p95 <= ${GOAL_MS}`, worstP95Ms, isMet: worstP95Ms <= GOAL_MS },
+            onScreenMs: { goal: `p95 <= ${GOAL_MS}, from the site's request to the review on screen`, worstP95Ms: worstOnScreenP95Ms, isMet: worstOnScreenP95Ms <= GOAL_MS },
+          },
           runs: RUNS,
           setting: 'Chromium, the core in its Web Worker, anvil on localhost; the first review loads the review engine’s module',
         },
@@ -123,7 +179,7 @@ async function main() {
         2,
       ),
     )
-    if (worstP95Ms > GOAL_MS) process.exitCode = 1
+    if (worstP95Ms > GOAL_MS || worstOnScreenP95Ms > GOAL_MS) process.exitCode = 1
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {})
   }

@@ -15,7 +15,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     rollupOptions: {
-      input: { index: resolve(root, 'index.html'), bench: resolve(root, 'bench.html'), ui: resolve(root, 'ui.html'), floor: resolve(root, 'floor.html'), mount: resolve(root, 'mount.html'), wc: resolve(root, 'wc.html'), hostComlink: resolve(root, 'hostComlink.html') },
+      input: { index: resolve(root, 'index.html'), bench: resolve(root, 'bench.html'), ui: resolve(root, 'ui.html'), floor: resolve(root, 'floor.html'), mount: resolve(root, 'mount.html'), wc: resolve(root, 'wc.html'), hostComlink: resolve(root, 'hostComlink.html'), review: resolve(root, 'review.html') },
     },
   },
 })
