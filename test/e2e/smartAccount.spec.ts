@@ -186,8 +186,15 @@ test('an injected wallet without EIP-5792 gets the same batch as two transaction
   const tokenBalance = (who: Address) => reader.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [who] })
   const [aliceBefore, bobBefore] = [await tokenBalance(alice), await tokenBalance(bob)]
   const calls = [alice, bob].map((to, index) => ({ to: token.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, BigInt(index + 1) * 1_000_000n] }) }))
-  await expect(request('wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from, atomicRequired: true, calls }])).rejects.toThrow(/atomic/i)
-  const { id } = (await request('wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from, calls }])) as { id: Hash }
+  // Each batch is reviewed once, call by call, before the wallet is asked; this wallet cannot run them atomically.
+  const atomic = request('wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from, atomicRequired: true, calls }]).catch((error: Error) => error)
+  await expect(reviewDialog(page).getByText('Check what these 2 calls do before your wallet asks you to approve them.')).toBeVisible({ timeout: 30_000 })
+  await expect(reviewDialog(page).getByRole('definition').filter({ hasText: /^transfer$/ })).toHaveCount(2)
+  await confirmReview(page)
+  expect(String(await atomic)).toMatch(/atomic/i)
+  const sending = request('wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from, calls }])
+  await confirmReview(page)
+  const { id } = (await sending) as { id: Hash }
   await expect.poll(async () => ((await request('wallet_getCallsStatus', [id])) as { status: number }).status, { timeout: 20_000 }).toBe(200)
   const status = (await request('wallet_getCallsStatus', [id])) as { atomic: boolean; receipts: { transactionHash: Hash }[] }
   expect(status.atomic).toBe(false)
