@@ -96,17 +96,22 @@ async function main() {
 
     // The visitor's view of it: from a site's eth_sendTransaction through the widget's provider until the review is on
     // screen with its Continue button enabled (the view's chunk, the worker's review, React's commit), each then rejected.
-    const uiPage = await browser.newPage()
-    await uiPage.goto(`http://127.0.0.1:${ports.demo}/review.html?${new URLSearchParams({ rpc: anvil.rpcUrl, chainId: String(CHAIN_ID), account: owner })}`)
-    await uiPage.waitForFunction(() => 'reviewBench' in window)
-    // A string, not a function: nothing of tsx's output (its __name helper) reaches the page.
-    const onScreen = (await uiPage.evaluate(`(async () => {
+    const reviewPage = async () => {
+      const uiPage = await browser.newPage()
+      await uiPage.goto(`http://127.0.0.1:${ports.demo}/review.html?${new URLSearchParams({ rpc: anvil.rpcUrl, chainId: String(CHAIN_ID), account: owner })}`)
+      await uiPage.waitForFunction(() => 'reviewBench' in window)
+      return uiPage
+    }
+    // A string, not a function: nothing of tsx's output (its __name helper) reaches the page. `idleMs`: how long the
+    // visitor stays connected before the site's first request (the widget loads the review's code once idle).
+    const pageCode = (runs: number, idleMs: number) => `(async () => {
       const { widget, provider } = window.reviewBench
       const scenarios = ${JSON.stringify(scenarios)}
-      const runs = ${RUNS}
+      const runs = ${runs}
       await widget.whenStarted()
       await widget.ready()
       await widget.connect('bench.review.wallet')
+      await new Promise((resolve) => setTimeout(resolve, ${idleMs}))
       const longTasks = []
       const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => longTasks.push(entry.duration)))
       observer.observe({ type: 'longtask' })
@@ -141,7 +146,10 @@ async function main() {
       longTasks.push(...observer.takeRecords().map((entry) => entry.duration))
       observer.disconnect()
       return { firstMs: first, kinds, longTasks }
-    })()`)) as { firstMs: number; kinds: { name: string; durationsMs: number[] }[]; longTasks: number[] }
+    })()`
+    type OnScreen = { firstMs: number; kinds: { name: string; durationsMs: number[] }[]; longTasks: number[] }
+    const onScreen = (await (await reviewPage()).evaluate(pageCode(RUNS, 0))) as OnScreen
+    const afterIdle = (await (await reviewPage()).evaluate(pageCode(0, 3_000))) as OnScreen
 
     // Each kind reviewed as it should be: a timing of a failed review would mean nothing.
     const expected: Record<string, { warnings: string[]; balanceChanges: number }> = {
@@ -167,7 +175,7 @@ async function main() {
           ...rows,
           firstReviewMs: round(measured.firstReviewMs),
           pageLongTasks: measured.longTasks.length,
-          onScreen: { ...onScreenRows, firstMs: round(onScreen.firstMs), pageLongTasks: onScreen.longTasks.length, longestTaskMs: round(Math.max(0, ...onScreen.longTasks)) },
+          onScreen: { ...onScreenRows, firstMs: round(onScreen.firstMs), firstAfterIdleMs: round(afterIdle.firstMs), pageLongTasks: onScreen.longTasks.length, longestTaskMs: round(Math.max(0, ...onScreen.longTasks)) },
           goals: {
             reviewMs: { goal: `p95 <= ${GOAL_MS}`, worstP95Ms, isMet: worstP95Ms <= GOAL_MS },
             onScreenMs: { goal: `p95 <= ${GOAL_MS}, from the site's request to the review on screen`, worstP95Ms: worstOnScreenP95Ms, isMet: worstOnScreenP95Ms <= GOAL_MS },

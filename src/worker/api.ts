@@ -257,6 +257,7 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
     reviewCalls: async ({ chainId, ...rest }: Omit<ReviewCallsParameters, 'client'>) =>
       (await loadReviewEngine(reviewModule)).reviewCalls({ ...rest, chainId, client: clientFor(chainId) }),
     reviewTypedData: async (parameters: ReviewTypedDataParameters) => (await loadReviewEngine(reviewModule)).reviewTypedData(parameters),
+    prefetchReview: async () => void (await loadReviewEngine(reviewModule)),
 
     /**
      * One call of a family's API (`core.solana.buildTransfer`, …). getBalance is cached and kept in the store; after a

@@ -307,6 +307,10 @@ export function createCore({ createWorker = startWorker, callTimeoutMs = 30_000,
       const query = caipNetworkId === undefined ? parameters : { ...parameters, ...withChainId({ caipNetworkId }) }
       return call((r) => r.reviewTypedData(query))
     },
+    /** Loads the review engine in the worker ahead of the first review; a failure is the first review's to report. */
+    prefetchReview() {
+      void call((r) => r.prefetchReview()).catch(() => {})
+    },
     // core.solana, core.bitcoin, core.polkadot: each family's calls (src/shared/families/<namespace>/coreApi.ts).
     ...(Object.fromEntries(Object.entries(coreFamilies).map(([namespace, { member, calls }]) => [member, createFamilyMember(namespace as FamilyNamespace, calls, client)])) as CoreFamilyMembers),
     /** How many times a dead worker was replaced. */

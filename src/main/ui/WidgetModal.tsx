@@ -51,6 +51,12 @@ export function WidgetModal() {
     )
     return () => cancel()
   }, [widget])
+  // An EVM account connected: a site's request will likely be reviewed, so its view loads once the page is idle.
+  const isEvmConnected = useWidgetState((s) => s.namespaces.eip155?.status === 'connected')
+  useEffect(() => {
+    if (!isEvmConnected || widget.config.review === false) return
+    return whenPageIdle(() => void loadModal().then((module) => module.prefetchReview()), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
+  }, [widget, isEvmConnected])
   if (!isIdle && !isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>

@@ -434,6 +434,8 @@ export function startWidget(
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       cancelReconnect()
+      cancelReviewPrefetch()
+      stopReviewPrefetch()
       void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
       void walletConnectLoad?.then((loaded) => {
         loaded.pairing.reset()
@@ -465,6 +467,20 @@ export function startWidget(
   // Once the page is idle: the stored state (a synchronous storage read) and the reconnect come after the page's first
   // render and its frame.
   const cancelReconnect = whenPageIdle(() => void widget.reconnect(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
+  // With an EVM account connected a review is likely: its engine loads in the worker once the page is idle, so the
+  // first one shows as fast as the next.
+  let cancelReviewPrefetch = () => {}
+  const stopReviewPrefetch =
+    config.review === false || !core
+      ? () => {}
+      : store.subscribe(
+          (state) => state.namespaces.eip155?.status === 'connected',
+          (isConnected) => {
+            if (!isConnected) return
+            stopReviewPrefetch()
+            cancelReviewPrefetch = whenPageIdle(() => core.prefetchReview(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
+          },
+        )
   return widget
 }
 

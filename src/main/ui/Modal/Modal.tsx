@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react'
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { View } from '../../state/views'
 import { useTranslate } from '../useTranslate'
@@ -40,13 +40,24 @@ const BuyBody = () => (
   </Suspense>
 )
 
-// The review before the wallet asks (issue #36) likewise: its view and words load with the first request.
-const LazyReviewView = lazy(() => import('../views/ReviewView'))
-const ReviewBody = () => (
-  <Suspense fallback={null}>
-    <LazyReviewView />
-  </Suspense>
-)
+// The review before the wallet asks (issue #36): its view and words load with the first request, or ahead of it once an
+// EVM account is connected (prefetchReview). Not through Suspense: its fallback throttle (about 300 ms) would hold the
+// first review back even once the chunk is here.
+let LoadedReviewView: (() => React.JSX.Element | null) | undefined
+const loadReviewView = () =>
+  import('../views/ReviewView').then((module) => {
+    LoadedReviewView = module.default
+    return module
+  })
+function ReviewBody() {
+  const [View, setView] = useState(() => LoadedReviewView)
+  useEffect(() => {
+    if (!View) void loadReviewView().then((module) => setView(() => module.default), () => {})
+  }, [View])
+  return View ? <View /> : null
+}
+/** Loads the review's view ahead of the first request. */
+export const prefetchReview = () => void loadReviewView().catch(() => {})
 
 const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   Connect: ConnectView,

@@ -141,6 +141,8 @@ export type CoreWorkerApi = {
   reviewCalls(parameters: ChainReviewQuery & { from: Address; calls: readonly CallToReview[] }): Promise<CallsReview>
   /** Typed data's domain and message field by field, approvals called out; no node is asked. */
   reviewTypedData(parameters: TypedDataReviewQuery): Awaitable<TypedDataReview>
+  /** Loads the review engine's module ahead of the first review (an account connected): it then answers at once. */
+  prefetchReview(): Promise<void>
   /**
    * One call of a family's worker API, `core.<family>.<method>(args)` on the page: getBalance is cached (30 s, SPEC §9,
    * unless `force`) and its native amount kept in the store's balances under balanceKey(caipNetworkId, address).
