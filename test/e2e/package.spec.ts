@@ -11,7 +11,7 @@ import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
 import { createWalletInFrame, enterCode, startEmailLogin } from '../support/emailLogin'
 import { createHostApp, devWalletScript, recordLoadFailures, run, serveStatic, startServer, type HostApp } from './hostApps'
-import { confirmReview, reviewDialog } from './review'
+import { confirmReview, recordWalletRequests, reviewDialog, walletAsked } from './review'
 
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
 const REACT_19 = { react: '19.3.1', 'react-dom': '19.3.1' }
@@ -78,21 +78,15 @@ async function wagmiJourney(page: Page, stack: StackManifest, wagmiMajor: number
 
   // An unlimited approval through wagmi: the review warns with token and spender before the injected wallet is asked;
   // rejected there, wagmi gets 4001 and the chain's allowance stays as it was.
-  await page.evaluate(() => {
-    const wallet = (window as unknown as { devWallet: { provider: { request: (args: { method: string }) => Promise<unknown> } } }).devWallet.provider
-    const asked: string[] = []
-    const request = wallet.request.bind(wallet)
-    wallet.request = (args) => (asked.push(args.method), request(args))
-    Object.assign(window, { walletAsked: asked })
-  })
+  await recordWalletRequests(page)
   await page.getByRole('button', { name: 'Approve unlimited with wagmi' }).click()
   const review = reviewDialog(page)
   await expect(review.getByRole('alert')).toHaveText(`Unlimited approval: ${shorten(spender)} may spend all your ${token.symbol}, now and later, until you revoke it.`, { timeout: 30_000 })
   await expect(review.getByRole('definition').filter({ hasText: 'approve' })).toBeVisible()
-  expect(await page.evaluate(() => (window as unknown as { walletAsked: string[] }).walletAsked)).not.toContain('eth_sendTransaction')
+  expect(await walletAsked(page)).not.toContain('eth_sendTransaction')
   await review.getByRole('button', { name: 'Reject' }).click()
   await expect(page.locator('#approval')).toHaveText('rejected')
-  expect(await page.evaluate(() => (window as unknown as { walletAsked: string[] }).walletAsked)).not.toContain('eth_sendTransaction')
+  expect(await walletAsked(page)).not.toContain('eth_sendTransaction')
   expect(await node.readContract({ address: token.address, abi: erc20Abi, functionName: 'allowance', args: [stack.devAccounts[6]!, spender] })).toBe(0n)
   expect(await node.getBalance({ address: recipient })).toBe(before + 10n ** 16n)
   // wagmi's read goes through Tessera's worker core and sees the transfer.

@@ -5,25 +5,19 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, http, maxUint160, verifyTypedData, type Address, type Hex } from 'viem'
 import { expect, test } from '../fixtures'
-import { confirmReview, reviewDialog } from './review'
+import { confirmReview, recordWalletRequests, reviewDialog, walletAsked } from './review'
 
 const PERMIT2: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
 const account: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
 
-type ProviderWindow = { provider: { request: (args: { method: string; params?: unknown }) => Promise<unknown> }; walletAsked: string[] }
+type ProviderWindow = { provider: { request: (args: { method: string; params?: unknown }) => Promise<unknown> } }
 
-/** The demo connected to the injected dev wallet, every method the wallet is asked recorded in `window.walletAsked`. */
+/** The demo connected to the injected dev wallet, every method the wallet is asked recorded (walletAsked). */
 async function connected(page: Page, url: string) {
   await page.goto(url)
-  await page.waitForFunction(() => 'devWallet' in window && 'provider' in window)
-  await page.evaluate(() => {
-    const wallet = (window as unknown as { devWallet: { provider: { request: (args: { method: string }) => Promise<unknown> } } }).devWallet.provider
-    const asked: string[] = []
-    const request = wallet.request.bind(wallet)
-    wallet.request = (args) => (asked.push(args.method), request(args))
-    Object.assign(window, { walletAsked: asked })
-  })
+  await page.waitForFunction(() => 'provider' in window)
+  await recordWalletRequests(page)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
   await expect(page.getByRole('button', { name: new RegExp(`${shorten(account)}$`) })).toBeVisible()
@@ -33,7 +27,6 @@ async function connected(page: Page, url: string) {
 
 const request = (page: Page, method: string, params: unknown) =>
   page.evaluate(([method, params]) => (window as unknown as ProviderWindow).provider.request({ method, params }).then((result) => ({ result }), (error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } })), [method, params] as const)
-const walletAsked = (page: Page) => page.evaluate(() => (window as unknown as ProviderWindow).walletAsked)
 
 async function expectNoViolations(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).analyze()

@@ -9,3 +9,18 @@ export async function confirmReview(page: Page) {
   await expect(review.getByRole('button', { name: 'Continue in wallet' })).toBeEnabled({ timeout: 30_000 })
   await review.getByRole('button', { name: 'Continue in wallet' }).click()
 }
+
+/** Records every method the injected dev wallet is asked (`window.walletAsked`): what reached the wallet, and when. */
+export async function recordWalletRequests(page: Page) {
+  await page.waitForFunction(() => 'devWallet' in window)
+  await page.evaluate(() => {
+    const wallet = (window as unknown as { devWallet: { provider: { request: (args: { method: string }) => Promise<unknown> } } }).devWallet.provider
+    const asked: string[] = []
+    const request = wallet.request.bind(wallet)
+    wallet.request = (args) => (asked.push(args.method), request(args))
+    Object.assign(window, { walletAsked: asked })
+  })
+}
+
+/** The methods the wallet was asked since `recordWalletRequests`. */
+export const walletAsked = (page: Page) => page.evaluate(() => (window as unknown as { walletAsked: string[] }).walletAsked)
