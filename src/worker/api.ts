@@ -63,6 +63,21 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
 
   const chainFor = (chainId: number) => chains.get('eip155', chainId)
   const clientFor = (chainId: number) => chainFor(chainId).client
+  const parseJson = (text: string): unknown => {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return undefined
+    }
+  }
+  /** The chain's client, or none for a chain the site did not configure. */
+  const tryClientFor = (chainId: number) => {
+    try {
+      return clientFor(chainId)
+    } catch {
+      return undefined
+    }
+  }
 
   const setBlockNumber = (chainId: number, blockNumber: bigint) =>
     store.setState((s) =>
@@ -256,7 +271,15 @@ export function createWorkerApi({ now = Date.now, indexedDB = globalThis.indexed
       (await loadReviewEngine(reviewModule)).reviewTransaction({ ...rest, chainId, client: clientFor(chainId) }),
     reviewCalls: async ({ chainId, ...rest }: Omit<ReviewCallsParameters, 'client'>) =>
       (await loadReviewEngine(reviewModule)).reviewCalls({ ...rest, chainId, client: clientFor(chainId) }),
-    reviewTypedData: async (parameters: ReviewTypedDataParameters) => (await loadReviewEngine(reviewModule)).reviewTypedData(parameters),
+    reviewTypedData: async (parameters: Omit<ReviewTypedDataParameters, 'client'>) => {
+      // The tokens it names are read on its chain when the site has that chain (JSON that does not parse is the
+      // engine's to refuse).
+      const typedData = typeof parameters.typedData === 'string' ? parseJson(parameters.typedData) : parameters.typedData
+      const domainChainId = (typedData as { domain?: { chainId?: unknown } } | null)?.domain?.chainId
+      const chainId = Number(typeof domainChainId === 'number' || typeof domainChainId === 'string' ? domainChainId : parameters.chainId) || undefined
+      const client = chainId === undefined ? undefined : tryClientFor(chainId)
+      return (await loadReviewEngine(reviewModule)).reviewTypedData({ ...parameters, ...(client && { client }) })
+    },
     prefetchReview: async () => void (await loadReviewEngine(reviewModule)),
 
     /**

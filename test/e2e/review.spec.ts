@@ -49,12 +49,13 @@ test('a Permit2 signature is laid out field by field with its domain, the unlimi
   }
   const signing = request(page, 'eth_signTypedData_v4', [account, JSON.stringify(typedData)])
   const review = reviewDialog(page)
-  await expect(review.getByRole('alert')).toHaveText(`Unlimited approval: ${shorten(spender)} may spend all your ${shorten(token.address)}, now and later, until you revoke it.`)
+  // The token is named from the chain: its symbol, not its address.
+  await expect(review.getByRole('alert')).toHaveText(`Unlimited approval: ${shorten(spender)} may spend all your ${token.symbol}, now and later, until you revoke it.`)
   const domain = review.getByLabel('Signature for')
   await expect(domain.getByRole('definition')).toHaveText(['Permit2', stack.chains[0]!.name, shorten(PERMIT2)])
   const message = review.getByLabel('Message: PermitSingle')
   await expect(message.getByRole('term')).toHaveText(['details.token', 'details.amount', 'details.expiration', 'details.nonce', 'spender', 'sigDeadline'])
-  await expect(message.getByRole('definition')).toHaveText([shorten(token.address), `Unlimited ${shorten(token.address)}`, new Date(1_900_000_000_000).toLocaleString('en'), '7', shorten(spender), new Date(1_800_000_000_000).toLocaleString('en')])
+  await expect(message.getByRole('definition')).toHaveText([shorten(token.address), `Unlimited ${token.symbol}`, new Date(1_900_000_000_000).toLocaleString('en'), '7', shorten(spender), new Date(1_800_000_000_000).toLocaleString('en')])
   expect(await walletAsked(page)).not.toContain('eth_signTypedData_v4')
   await expectNoViolations(page, 'the review of typed data')
   await page.screenshot({ path: testInfo.outputPath('ReviewRequest-typedData.png'), fullPage: true })

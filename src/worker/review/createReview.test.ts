@@ -18,7 +18,7 @@ import { seedChain, type SeededChain } from '../../../services/chain/seedChain'
 import { freePorts } from '../../../services/stack/ports'
 import { createEip155Client } from '../families/eip155/eip155'
 import { rpcError, startFaultServer, type FaultHandler, type FaultServer } from '../rpc-transport/faultServer'
-import { reviewCalls, reviewTransaction, reviewTypedData } from './createReview'
+import { reviewCalls, reviewTransaction, reviewTypedData, reviewTypedDataOnChain } from './createReview'
 
 const transfer = (to: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] })
 const approve = (spender: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] })
@@ -245,6 +245,28 @@ describe('reviewing transactions on anvil', () => {
     const result = await reviewTransaction({ client: clientOf(faultServer.url), chainId: CHAIN_ID, request: { from: from!, to: tusd().address, data: transfer(to!, 1n) } })
     expect(result.warnings).toEqual([{ kind: 'notSimulated', why: 'failed', errorCode: 'INTERNAL_ERROR' }])
     expect(result.call).toMatchObject({ functionName: 'transfer', args: [{}, { value: { token: { address: tusd().address }, amount: 1n } }] })
+  })
+
+  it('names the tokens of typed data from its chain (a Permit2 permit: symbol and decimals in the row and the warning); a node that does not answer leaves addresses', async () => {
+    const permit2: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3'
+    const [, spender] = seeded.devAccounts
+    const typedData = {
+      domain: { name: 'Permit2', chainId: CHAIN_ID, verifyingContract: permit2 },
+      types: {
+        PermitSingle: [{ name: 'details', type: 'PermitDetails' }, { name: 'spender', type: 'address' }, { name: 'sigDeadline', type: 'uint256' }],
+        PermitDetails: [{ name: 'token', type: 'address' }, { name: 'amount', type: 'uint160' }, { name: 'expiration', type: 'uint48' }, { name: 'nonce', type: 'uint48' }],
+      },
+      primaryType: 'PermitSingle',
+      message: { details: { token: tusd().address, amount: '2500000', expiration: '1900000000', nonce: '0' }, spender: spender!, sigDeadline: '1800000000' },
+    }
+    const review = await reviewTypedDataOnChain({ typedData, chainId: CHAIN_ID, client: clientOf() })
+    expect(review.message[1]).toEqual({ path: 'details.amount', value: { kind: 'tokenAmount', token: tusd(), amount: 2_500_000n, isUnlimited: false } })
+    expect(review.warnings).toEqual([expect.objectContaining({ kind: 'approval', token: tusd(), amount: 2_500_000n })])
+
+    faultServer.setHandlers(rpcError(-32603, 'internal error'))
+    const unread = await reviewTypedDataOnChain({ typedData, client: clientOf(faultServer.url) })
+    expect(unread.message[1]?.value).toMatchObject({ token: { address: tusd().address } })
+    expect(unread.message[1]?.value).not.toHaveProperty('token.symbol')
   })
 })
 

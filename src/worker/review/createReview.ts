@@ -40,6 +40,8 @@ export type ReviewTypedDataParameters = {
   typedData: TypedDataToReview | string
   /** The connected chain: typed data for another one is called out. */
   chainId?: number
+  /** The typed data's chain (its domain's, else the connected one): the tokens it names are read from it. */
+  client?: MulticallClient
 }
 
 const ETHER: NativeCurrency = { symbol: 'ETH', decimals: 18 }
@@ -167,11 +169,32 @@ export async function reviewCalls({ from, calls, ...parameters }: ReviewCallsPar
  * PermitSingle/PermitBatch and EIP-2612's Permit called out as approvals (unlimited ones flagged).
  * @example const review = reviewTypedData({ typedData, chainId: 1 })
  */
-export function reviewTypedData({ typedData, chainId }: ReviewTypedDataParameters): TypedDataReview {
+export function reviewTypedData({ typedData, chainId }: Omit<ReviewTypedDataParameters, 'client'>): TypedDataReview {
   const { approvals, ...layout } = layoutTypedData(typedData)
   const domainChainId = layout.domain.chainId
   const network = domainChainId ?? chainId
   const warnings = approvalWarnings(approvals, new Map())
   if (chainId !== undefined && domainChainId !== undefined && domainChainId !== chainId) warnings.push({ kind: 'chainMismatch', chainId, domainChainId })
   return { kind: 'typedData', ...(network !== undefined && { network: formatCaipNetworkId('eip155', network) }), ...layout, warnings }
+}
+
+/**
+ * reviewTypedData, with the symbol and decimals of every token it names (a Permit2 permit's, an EIP-2612 permit's
+ * verifying contract) read from the typed data's chain in one multicall; without a client, or where the chain does not
+ * answer, the tokens stay addresses.
+ * @example const review = await reviewTypedDataOnChain({ typedData, chainId: 1, client: clientFor(1) })
+ */
+export async function reviewTypedDataOnChain({ client, ...parameters }: ReviewTypedDataParameters): Promise<TypedDataReview> {
+  const review = reviewTypedData(parameters)
+  const named = [
+    ...review.message.flatMap(({ value }) => (value.kind === 'tokenAmount' ? [value.token.address] : [])),
+    ...review.warnings.flatMap((warning) => ('token' in warning ? [warning.token.address] : [])),
+  ]
+  if (!client || named.length === 0) return review
+  const tokens = await readTokens(client, named)
+  return {
+    ...review,
+    message: review.message.map((row) => (row.value.kind === 'tokenAmount' ? { ...row, value: { ...row.value, token: tokenRef(row.value.token.address, tokens) } } : row)),
+    warnings: review.warnings.map((warning) => ('token' in warning ? { ...warning, token: tokenRef(warning.token.address, tokens) } : warning)),
+  }
 }

@@ -1,8 +1,8 @@
 import { createWidgetError } from '../../shared/protocol/errors'
-import type { reviewCalls, reviewTransaction, reviewTypedData } from './createReview'
+import type { reviewCalls, reviewTransaction, reviewTypedDataOnChain } from './createReview'
 
 /** The review engine (createReview.ts) as its module registers it. */
-export type ReviewEngine = { reviewTransaction: typeof reviewTransaction; reviewCalls: typeof reviewCalls; reviewTypedData: typeof reviewTypedData }
+export type ReviewEngine = { reviewTransaction: typeof reviewTransaction; reviewCalls: typeof reviewCalls; reviewTypedData: typeof reviewTypedDataOnChain }
 
 // The engine's module is a bundle of its own (with its own copy of this file), so it registers on the worker's global.
 const key = Symbol.for('tessera.reviewEngine')
