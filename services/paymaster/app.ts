@@ -32,6 +32,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** Text from the request, shortened for an answer. */
 const shown = (text: string) => (text.length > 64 ? `${text.slice(0, 64)}…` : text)
 
+/** The log's line when the day's count of accounts is full. */
+export const fullLine = (day: string, maxAccounts: number) => `paymaster: ${maxAccounts} accounts are counted for ${day}, the limit (limits.trackedAccounts): new accounts are refused until 00:00 UTC`
+
 /**
  * The map of sponsored gas per account and day that createPaymasterApp makes when given none, bounded by
  * limits.trackedAccounts and saying so in the log the first time it fills each day.
@@ -41,7 +44,7 @@ export function createPaymasterUsage({ limits, now, log }: { limits: Pick<Paymas
   return createDailyGasUsage({
     maxAccounts: limits.trackedAccounts,
     now,
-    onFull: ({ day, maxAccounts }) => log(`paymaster: ${maxAccounts} accounts are counted for ${day}, the limit (limits.trackedAccounts): new accounts are refused until 00:00 UTC`),
+    onFull: ({ day, maxAccounts }) => log(fullLine(day, maxAccounts)),
   })
 }
 

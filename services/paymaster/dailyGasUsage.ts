@@ -1,5 +1,5 @@
 /** A day in UTC: 86,400,000 ms from the epoch, as Date counts them (no leap seconds). */
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 
 export type DailyGasUsageParameters = {
   /** Accounts counted at once; a new account past it is refused (see PaymasterLimits.trackedAccounts). */
@@ -23,23 +23,33 @@ export type DailyGasCheck =
   /** `usedGas`: today's sponsored gas with this operation's added, which `dailyGas` does not allow. */
   | { ok: false; reason: 'dailyGasExhausted'; usedGas: bigint }
   | { ok: false; reason: 'sponsorAtCapacity' }
+  /** The shared count (Redis) did not answer: nothing is sponsored until it does. */
+  | { ok: false; reason: 'usageUnavailable' }
 
+type Awaitable<T> = T | Promise<T>
+
+/** Sponsored gas per account per day: in this process (createDailyGasUsage) or shared by instances (createRedisDailyGasUsage). */
 export type DailyGasUsage = {
   /** Whether `gas` more fits `key`'s allowance for today, without counting it. A `gas` of 0 asks whether any is left. */
-  check: (parameters: { key: string; gas: bigint; dailyGas: bigint }) => DailyGasCheck
-  /** As check, and when it fits, counts it (a reservation: it is not given back if the operation never lands). */
-  reserve: (parameters: { key: string; gas: bigint; dailyGas: bigint }) => DailyGasCheck
-  stats: () => DailyGasUsageStats
+  check: (parameters: { key: string; gas: bigint; dailyGas: bigint }) => Awaitable<DailyGasCheck>
+  /** As check, and when it fits, counts it in one step (a reservation: it is not given back if the operation never lands). */
+  reserve: (parameters: { key: string; gas: bigint; dailyGas: bigint }) => Awaitable<DailyGasCheck>
+  stats: () => Awaitable<DailyGasUsageStats>
+}
+
+/** The in-process count answers at once. */
+export type MemoryDailyGasUsage = {
+  [K in keyof DailyGasUsage]: (...args: Parameters<DailyGasUsage[K]>) => Awaited<ReturnType<DailyGasUsage[K]>>
 }
 
 /**
- * Sponsored gas per account per UTC day, in memory and bounded: at the first call of a new day every entry of the day
+ * Sponsored gas per account per UTC day, in memory and bounded (one instance; createRedisDailyGasUsage shares it): at the first call of a new day every entry of the day
  * before is dropped, and at most `maxAccounts` accounts are counted at once (a new one past that is refused, never an old
  * one forgotten, which would give it a fresh allowance). Gas is kept as a number: each count stays at or under its
  * allowance, itself at most 2^53 - 1.
  * @example const usage = createDailyGasUsage({ maxAccounts: 100_000 }); usage.reserve({ key, gas: 300_000n, dailyGas: 1_000_000n })
  */
-export function createDailyGasUsage({ maxAccounts, now = Date.now, onFull }: DailyGasUsageParameters): DailyGasUsage {
+export function createDailyGasUsage({ maxAccounts, now = Date.now, onFull }: DailyGasUsageParameters): MemoryDailyGasUsage {
   const used = new Map<string, number>()
   let day = Math.floor(now() / DAY_MS)
   let hasToldFull = false

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
+import { useRedisServer } from '../relay/testing/startRedis'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const signerKey = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'
@@ -34,12 +36,25 @@ function run(env: Record<string, string>) {
 }
 
 describe('paymaster service main', () => {
+  const redis = useRedisServer()
   it('reads its configuration from a file and the signer key from the environment, prints its URL, answers stats over IPC and leaves on SIGTERM', async () => {
     const path = join(dir, 'paymaster.json')
     writeFileSync(path, JSON.stringify(config))
     const { code, output, stats } = await run({ TESSERA_PAYMASTER_CONFIG: path, TESSERA_PAYMASTER_SIGNER_KEY: signerKey })
     expect(output).toMatch(/^Tessera paymaster on http:\/\/127\.0\.0\.1:\d+\n$/)
     expect(stats).toMatchObject({ rssBytes: expect.any(Number), heapUsedBytes: expect.any(Number), trackedAccounts: 0, maxAccounts: 100_000, isFull: false })
+    expect(code).toBe(0)
+  }, 20_000)
+
+  it('with REDIS_URL counts the sponsored gas in Redis, where every instance sees it', async () => {
+    const admin = new Redis(redis().url)
+    try {
+      await admin.hset(`tessera:paymaster:gas:${new Date().toISOString().slice(0, 10)}`, 'site\n31337\n0xaa', '21000', 'site\n31337\n0xbb', '42000')
+    } finally {
+      admin.disconnect()
+    }
+    const { code, stats } = await run({ TESSERA_PAYMASTER_CONFIG_JSON: JSON.stringify({ ...config, signerKey }), REDIS_URL: redis().url })
+    expect(stats).toMatchObject({ trackedAccounts: 2, maxAccounts: 100_000, isFull: false })
     expect(code).toBe(0)
   }, 20_000)
 

@@ -1,7 +1,8 @@
 // The paymaster service on its own (`tsx services/paymaster/main.ts`): its configuration from the JSON file that
 // TESSERA_PAYMASTER_CONFIG names, or as JSON in TESSERA_PAYMASTER_CONFIG_JSON; the signer key may come instead from
 // TESSERA_PAYMASTER_SIGNER_KEY (so the file can be shared without it). HOST and PORT from the environment, a line with
-// its URL once it listens. A parent process (the benchmarks) may ask it over IPC for its memory and usage counts
+// its URL once it listens. With REDIS_URL the sponsored gas per account and day is counted in Redis, shared by every
+// instance. A parent process (the benchmarks) may ask it over IPC for its memory and usage counts
 // ('stats'), and it leaves with that parent.
 import { readFileSync } from 'node:fs'
 import { PaymasterConfigError } from './config'
@@ -31,7 +32,7 @@ if (signerKey) config = { ...config, signerKey }
 
 let server: Awaited<ReturnType<typeof startPaymaster>>
 try {
-  server = await startPaymaster({ ...(config as Parameters<typeof startPaymaster>[0]), host: process.env.HOST ?? '127.0.0.1', port })
+  server = await startPaymaster({ ...(config as Parameters<typeof startPaymaster>[0]), host: process.env.HOST ?? '127.0.0.1', port, redisUrl: process.env.REDIS_URL || undefined })
 } catch (error) {
   if (error instanceof PaymasterConfigError) fail(error.message)
   throw error
@@ -42,7 +43,10 @@ const stop = () => void server.stop().then(() => process.exit(0))
 process.on('message', (message) => {
   if (message === 'stats') {
     const { rss, heapUsed } = process.memoryUsage()
-    process.send?.({ rssBytes: rss, heapUsedBytes: heapUsed, ...server.stats() })
+    void Promise.resolve(server.stats()).then(
+      (stats) => process.send?.({ rssBytes: rss, heapUsedBytes: heapUsed, ...stats }),
+      () => process.send?.({ rssBytes: rss, heapUsedBytes: heapUsed }),
+    )
   }
 })
 process.on('disconnect', stop)

@@ -114,7 +114,7 @@ export function createSponsor({ config, usage, now, readDeposit, log }: SponsorP
         : 0n
       const key = `${projectId}\n${chainId}\n${userOperation.sender.toLowerCase()}`
       const dailyGas = project.dailyGasPerAccount
-      const budget = usage.check({ key, gas, dailyGas })
+      const budget = await usage.check({ key, gas, dailyGas })
       if (!budget.ok) return refuse(budgetRefusal(budget, dailyGas))
 
       const validAfter = 0
@@ -126,13 +126,13 @@ export function createSponsor({ config, usage, now, readDeposit, log }: SponsorP
         }
       }
 
-      // 4. The deposit must cover the most the operation can cost; then reserve (synchronously, after the last await,
-      //    so concurrent requests cannot both take the last of an allowance) and sign.
+      // 4. The deposit must cover the most the operation can cost; then reserve (in one step of the count, so
+      //    concurrent requests, of this instance or another, cannot both take the last of an allowance) and sign.
       if (maxFeePerGas === undefined) return { error: feeRequired('maxFeePerGas') }
       if (userOperation.maxPriorityFeePerGas === undefined) return { error: feeRequired('maxPriorityFeePerGas') }
       const deposit = await depositOf(chain)
       if (deposit !== undefined && deposit < gas * maxFeePerGas) return refuse({ reason: 'depositTooLow' })
-      const reserved = usage.reserve({ key, gas, dailyGas })
+      const reserved = await usage.reserve({ key, gas, dailyGas })
       if (!reserved.ok) return refuse(budgetRefusal(reserved, dailyGas))
       const paymasterData = await signPaymasterData(config.signer, { chainId, paymasterAddress, userOperation, paymasterVerificationGasLimit, paymasterPostOpGasLimit, validAfter, validUntil })
       return { result: { paymaster: paymasterAddress, paymasterData, ...gasLimits } }
@@ -146,4 +146,4 @@ const feeRequired = (field: string): PaymasterRpcError => ({
 })
 
 const budgetRefusal = (check: Exclude<DailyGasCheck, { ok: true }>, dailyGas: bigint): SponsorshipRefusal =>
-  check.reason === 'sponsorAtCapacity' ? { reason: 'sponsorAtCapacity' } : { reason: 'dailyGasExhausted', usedGas: check.usedGas.toString(), dailyGas: dailyGas.toString() }
+  check.reason === 'dailyGasExhausted' ? { reason: 'dailyGasExhausted', usedGas: check.usedGas.toString(), dailyGas: dailyGas.toString() } : { reason: check.reason }

@@ -32,6 +32,8 @@ export const paymasterErrorCodes = {
   sponsorAtCapacity: -32088,
   /** The paymaster's EntryPoint deposit could not pay for this operation. */
   depositTooLow: -32089,
+  /** The count of today's sponsored gas, shared by the service's instances (Redis), did not answer. */
+  usageUnavailable: -32090,
 } as const
 
 export type PaymasterErrorName = keyof typeof paymasterErrorCodes
@@ -51,6 +53,7 @@ export type SponsorshipRefusal =
   | { reason: 'feeTooHigh'; maxFeePerGasWei: string }
   | { reason: 'sponsorAtCapacity' }
   | { reason: 'depositTooLow' }
+  | { reason: 'usageUnavailable' }
 
 /** 1234567 → "1,234,567", whatever the locale. */
 const groupDigits = (decimal: string) => decimal.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
@@ -76,6 +79,7 @@ const sentences: { [R in SponsorshipRefusal['reason']]: (refusal: Extract<Sponso
   feeTooHigh: ({ maxFeePerGasWei }) => `Gas is not sponsored at this fee: this app pays up to ${toGwei(maxFeePerGasWei)} gwei per gas on this network.`,
   sponsorAtCapacity: () => 'Gas is not sponsored right now: the sponsor is serving as many accounts today as it can.',
   depositTooLow: () => "Gas is not sponsored right now: the sponsor's funds on this network are too low.",
+  usageUnavailable: () => 'Gas is not sponsored right now: the sponsor cannot count today’s gas. Try again in a few seconds, or pay the fee yourself.',
 }
 
 /** A JSON-RPC error object as the service answers it. */
