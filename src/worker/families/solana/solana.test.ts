@@ -393,6 +393,15 @@ describe('the worker Solana client against a local chain', () => {
       }
       await expect(clientOf(rpcError(-32602, 'Invalid param: WrongSize')).getBalance(someone())).rejects.toMatchObject({ code: 'INVALID_PARAMS', details: 'Invalid param: WrongSize' })
       await expect(clientOf(rpcError(-32005, 'Node is behind by 42 slots')).getBalance(someone())).rejects.toMatchObject({ code: 'RPC_REQUEST_FAILED', details: 'Node is behind by 42 slots' })
+      // A node's answer is what is reported, not a later endpoint's reset connection.
+      const dead = await startFaultServer((_body, res) => void res.socket?.destroy())
+      try {
+        faults.setHandlers(rpcError(-32005, 'Node is behind by 42 slots'))
+        const twoNodes = createSolanaClient({ rpcUrls: [faults.url, dead.url], timeoutMs: 300, sleep: async () => {} })
+        await expect(twoNodes.getBalance(someone())).rejects.toMatchObject({ code: 'RPC_REQUEST_FAILED', details: 'Node is behind by 42 slots' })
+      } finally {
+        await dead.close()
+      }
 
       const { transaction } = await client.buildTransfer({ from: dev[1]!.address, to: dev[2]!.address, amount: 1n })
       const signed = await signAsWallet(transaction, secretKeyOf(dev[1]!))

@@ -100,6 +100,8 @@ const solanaFailureRules: CreateHttpEndpointsParameters<SolanaRpcCall>['rules'] 
   shouldThrow: (error) => !(error instanceof WidgetError) || !(error.code === 'RPC_TIMEOUT' || error.code === 'HTTP_REQUEST_FAILED' || isRetryable(error)),
   shouldRetry: isRetryable,
   isHedgeable: ({ method }) => method !== 'sendTransaction',
+  // A node's own JSON-RPC answer (with no HTTP error status) is reported over a later endpoint's reset or timeout.
+  isAnswer: (error) => error instanceof WidgetError && error.status === undefined && typeof (error.cause as SolanaRpcErrorCause | undefined)?.code === 'number',
 }
 
 type SolanaRpcCall = { method: string; params: readonly unknown[] }
