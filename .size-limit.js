@@ -136,4 +136,13 @@ export default [
     gzip: true,
     limit: '170 KiB',
   },
+  {
+    // Issue 37's target is 600 KiB for every chunk the package can load (four families, WalletConnect, the review, Swap,
+    // Buy, the adapters); 779 KiB in session 17. This holds the line until that work lands: nothing may grow it unseen.
+    name: 'every chunk the package can load, together',
+    path: ['dist/*.js', 'dist/assets/*.js'],
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '785 KiB',
+  },
 ]
