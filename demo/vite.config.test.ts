@@ -7,16 +7,19 @@ import config, { workerDependencies } from './vite.config'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 /**
- * The workers the page starts (`new Worker(new URL('…', import.meta.url))` in src/main), and the chain families'
- * modules the core worker imports by URL (`?worker&url` imports in src/main/core/familyModules.ts).
+ * The workers the page starts (`new Worker(new URL('…', import.meta.url))` in src/main), and the modules the core worker
+ * imports by URL (`?worker&url` imports: the chain families' in src/main/core/familyModules.ts, the review engine's in
+ * createCore.ts).
  */
 function workerEntries(): string[] {
   const starters = ['src/main/core/createCore.ts', 'src/main/connectors/createWalletConnectConnector.ts']
   const workers = starters.flatMap((file) =>
     [...readFileSync(join(root, file), 'utf8').matchAll(/new Worker\(\s*new URL\('([^']+)'/g)].map((m) => resolve(root, dirname(file), m[1]!)),
   )
-  const families = 'src/main/core/familyModules.ts'
-  const modules = [...readFileSync(join(root, families), 'utf8').matchAll(/from '([^']+)\?worker&url'/g)].map((m) => resolve(root, dirname(families), m[1]!))
+  // The families' modules and the review engine's, each a `?worker&url` import the core worker loads by URL.
+  const modules = ['src/main/core/familyModules.ts', 'src/main/core/createCore.ts'].flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/from '([^']+)\?worker&url'/g)].map((m) => resolve(root, dirname(file), m[1]!)),
+  )
   return [...workers, ...modules]
 }
 
@@ -55,6 +58,7 @@ describe('the demo in Vite dev (npm start)', () => {
       'src/worker/families/bip122/bitcoinFamily.ts',
       'src/worker/families/polkadot/polkadotFamily.ts',
       'src/worker/families/solana/solanaFamily.ts',
+      'src/worker/review/reviewModule.ts',
       'src/worker/walletConnect/walletConnectWorker.ts',
       'src/worker/worker.ts',
     ])

@@ -4,8 +4,8 @@ import { widgetAliases } from '../vite.aliases.ts'
 import { compactWidgetCss } from '../vite.widgetCss.ts'
 
 /**
- * What the widget's workers import (the core's, with its Solana, Bitcoin and Polkadot clients, and WalletConnect's with its sign
- * client). Vite's dev server finds a page's dependencies by crawling its imports, but not into
+ * What the widget's workers import (the core's, with its Solana, Bitcoin and Polkadot clients and its review engine, and
+ * WalletConnect's with its sign client). Vite's dev server finds a page's dependencies by crawling its imports, but not into
  * `new Worker(new URL(...))`: each of these would be found when first loaded (the first WalletConnect click, say), and
  * Vite would bundle it and reload the page. vite.config.test.ts keeps this list complete.
  */
@@ -22,6 +22,7 @@ export const workerDependencies = [
   'bitcoinjs-lib',
   'comlink',
   'viem',
+  'viem/account-abstraction',
   'viem/actions',
   'zod/mini',
   'zustand/vanilla',
