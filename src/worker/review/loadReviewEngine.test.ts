@@ -11,7 +11,7 @@ describe('loadReviewEngine', () => {
     await expect(loadReviewEngine(other)).rejects.toMatchObject({ code: 'INVALID_CONFIG', details: `${other} is not the review engine's module` })
 
     const engine = await loadReviewEngine(sourceUrl('./reviewModule.ts'))
-    expect(engine.reviewTypedData({ typedData: { types: { Note: [{ name: 'text', type: 'string' }] }, primaryType: 'Note', message: { text: 'hi' } } })).toMatchObject({ kind: 'typedData' })
+    expect(await engine.reviewTypedData({ typedData: { types: { Note: [{ name: 'text', type: 'string' }] }, primaryType: 'Note', message: { text: 'hi' } } })).toMatchObject({ kind: 'typedData' })
     // Loaded once per worker: a later config without the URL still reviews.
     expect(await loadReviewEngine(undefined)).toBe(engine)
   })
