@@ -186,3 +186,23 @@ test('a Bitcoin PSBT a site asks the wallet to sign: what it pays, the change, t
   // The net change the review showed: what leaves the account, the fee included.
   expect(net).toBe(`−${formatUnits(50_000n + BigInt(fee), 8)} BTC`)
 })
+
+test('in French the review is French: its title, the warning, the balance changes, the fee and the buttons', async ({ page, stack }) => {
+  await page.goto(`${stack.demo!.url}/?locale=fr`)
+  await page.waitForFunction(() => 'provider' in window)
+  await page.getByRole('button', { name: 'Connecter un portefeuille' }).click()
+  await page.getByRole('dialog', { name: 'Connecter un portefeuille' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  await expect(page.getByRole('button', { name: new RegExp(`${shorten(account)}$`) })).toBeVisible()
+  await page.keyboard.press('Escape')
+  const token = stack.chains[0]!.tokens[0]!
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [stack.devAccounts[1]!, 2n ** 256n - 1n] })
+  const approving = request(page, 'eth_sendTransaction', [{ from: account, to: token.address, data }])
+  const review = page.getByRole('dialog', { name: 'Vérifier la demande' })
+  await expect(review.getByText('Vérifiez ce que fait cette transaction avant que votre portefeuille ne vous demande de l’approuver.')).toBeVisible({ timeout: 30_000 })
+  await expect(review.getByRole('alert')).toHaveText(`Autorisation illimitée : ${shorten(stack.devAccounts[1]!)} pourra dépenser tous vos ${token.symbol}, maintenant et plus tard, jusqu’à ce que vous la révoquiez.`)
+  await expect(review.getByText('Vos soldes ne changent pas, hormis les frais de réseau.')).toBeVisible()
+  await expect(review.getByText('Frais de réseau (estimation)')).toBeVisible()
+  await expect(review.getByRole('button', { name: 'Continuer dans le portefeuille' })).toBeEnabled()
+  await review.getByRole('button', { name: 'Refuser' }).click()
+  expect(await approving).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
+})
