@@ -1,3 +1,5 @@
+import { translateFrom } from './translate'
+
 /**
  * The Buy view's words, apart from the full catalogues (en.ts, fr.ts) so that they load with the view's own chunk on
  * its first visit, not with the modal. Every locale of the catalogues has its entry here.
@@ -70,7 +72,4 @@ export const buyCatalogues = {
 export type BuyMessageKey = keyof (typeof buyCatalogues)['en']
 
 /** A Buy sentence in `locale` (English where the locale has none), its {name} placeholders filled. */
-export function translateBuy(locale: string, key: BuyMessageKey, params: Record<string, string> = {}): string {
-  const catalogue: Record<BuyMessageKey, string> = Object.hasOwn(buyCatalogues, locale) ? buyCatalogues[locale as keyof typeof buyCatalogues] : buyCatalogues.en
-  return catalogue[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
-}
+export const translateBuy = (locale: string, key: BuyMessageKey, params?: Record<string, string>): string => translateFrom(buyCatalogues, locale, key, params)

@@ -1,3 +1,5 @@
+import { translateFrom } from './translate'
+
 /**
  * The review's words (issue #36), apart from the full catalogues (en.ts, fr.ts) so that they load with the review's
  * own chunk on the first request, not with the modal. Every locale of the catalogues has its entry here.
@@ -156,7 +158,4 @@ export const reviewCatalogues = {
 export type ReviewMessageKey = keyof (typeof reviewCatalogues)['en']
 
 /** A review sentence in `locale` (English where the locale has none), its {name} placeholders filled. */
-export function translateReview(locale: string, key: ReviewMessageKey, params: Record<string, string> = {}): string {
-  const catalogue: Record<ReviewMessageKey, string> = Object.hasOwn(reviewCatalogues, locale) ? reviewCatalogues[locale as keyof typeof reviewCatalogues] : reviewCatalogues.en
-  return catalogue[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
-}
+export const translateReview = (locale: string, key: ReviewMessageKey, params?: Record<string, string>): string => translateFrom(reviewCatalogues, locale, key, params)

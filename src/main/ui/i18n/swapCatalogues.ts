@@ -1,3 +1,5 @@
+import { translateFrom } from './translate'
+
 /**
  * The Swap view's words, apart from the full catalogues (en.ts, fr.ts) so that they load with the view's own chunk on
  * its first visit, not with the modal. Every locale of the catalogues has its entry here.
@@ -58,7 +60,4 @@ export const swapCatalogues = {
 export type SwapMessageKey = keyof (typeof swapCatalogues)['en']
 
 /** A Swap sentence in `locale` (English where the locale has none), its {name} placeholders filled. */
-export function translateSwap(locale: string, key: SwapMessageKey, params: Record<string, string> = {}): string {
-  const catalogue: Record<SwapMessageKey, string> = Object.hasOwn(swapCatalogues, locale) ? swapCatalogues[locale as keyof typeof swapCatalogues] : swapCatalogues.en
-  return catalogue[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
-}
+export const translateSwap = (locale: string, key: SwapMessageKey, params?: Record<string, string>): string => translateFrom(swapCatalogues, locale, key, params)

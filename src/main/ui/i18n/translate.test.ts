@@ -7,7 +7,8 @@ import { swapCatalogues, translateSwap, type SwapMessageKey } from './swapCatalo
 import { en, type MessageKey } from './en'
 import { localizeDecimal, formatUsdValue } from './formatNumber'
 import { localizeRelativeTime } from './formatRelativeTime'
-import { catalogues, errorCatalogues, pickLocale, translate, translateError } from './translate'
+import { reviewCatalogues, translateReview } from './reviewCatalogues'
+import { catalogues, errorCatalogues, pickLocale, translate, translateError, translateFrom, type Catalogues } from './translate'
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 /** Keys one catalogue has and the other lacks, both ways. */
@@ -82,6 +83,80 @@ describe('translation', () => {
   it('fills placeholders with text', () => {
     expect(translate('en', 'view.ConnectingExternal', { wallet: '<b>Dev</b>' })).toBe('Continue in <b>Dev</b>')
     expect(translate('fr', 'connecting.prompt', { wallet: 'Dev' })).toBe('Acceptez la demande de connexion dans Dev.')
+  })
+})
+
+describe('translateFrom: one lookup for every catalogue', () => {
+  const greetings = {
+    en: { hello: 'Hello {name}', pair: '{a} and {b}, {a} again', plain: 'Plain' },
+    fr: { hello: 'Bonjour {name}', pair: '{a} et {b}, encore {a}', plain: 'Simple' },
+  } satisfies Catalogues<'hello' | 'pair' | 'plain'>
+
+  it('says the sentence of the exact locale', () => {
+    expect(translateFrom(greetings, 'fr', 'plain')).toBe('Simple')
+    expect(translateFrom(greetings, 'en', 'plain')).toBe('Plain')
+    expect(translateFrom(greetings, 'fr', 'hello', { name: 'Ada' })).toBe('Bonjour Ada')
+  })
+
+  // Only an own entry counts, as before the three copies became one: a tag is narrowed to a language by pickLocale
+  // (the widget's locale always is), not here; and a name Object.prototype has is English, not a crash.
+  it.each(['de', 'fr-CA', 'FR', '', 'constructor', 'toString', 'hasOwnProperty', '__proto__'])('says English for %j, a locale the catalogues have no own entry for', (locale) => {
+    expect(translateFrom(greetings, locale, 'hello', { name: 'Ada' })).toBe('Hello Ada')
+    expect(translateFrom(greetings, locale, 'plain')).toBe('Plain')
+  })
+
+  it('says French for fr-CA once pickLocale has narrowed it to its language', () => {
+    expect(translateFrom(greetings, pickLocale('fr-CA'), 'hello', { name: 'Ada' })).toBe('Bonjour Ada')
+    expect(translateFrom(greetings, pickLocale('de-DE'), 'hello', { name: 'Ada' })).toBe('Hello Ada')
+  })
+
+  it('fills every placeholder, each time it occurs, with text taken as it is', () => {
+    expect(translateFrom(greetings, 'fr', 'pair', { a: 'X', b: 'Y' })).toBe('X et Y, encore X')
+    // A value is not read as a replacement pattern, nor filled in turn, nor escaped.
+    expect(translateFrom(greetings, 'en', 'pair', { a: '$&', b: '{a}' })).toBe('$& and {a}, $& again')
+    expect(translateFrom(greetings, 'en', 'hello', { name: '<b>Dev</b>' })).toBe('Hello <b>Dev</b>')
+    expect(translateFrom(greetings, 'en', 'hello', { name: '' })).toBe('Hello ')
+  })
+
+  it('leaves a placeholder without a value as it is, and ignores values no placeholder asks for', () => {
+    expect(translateFrom(greetings, 'fr', 'pair', { a: 'X' })).toBe('X et {b}, encore X')
+    expect(translateFrom(greetings, 'en', 'hello')).toBe('Hello {name}')
+    expect(translateFrom(greetings, 'en', 'plain', { name: 'Ada' })).toBe('Plain')
+  })
+
+  it('takes no catalogue without English, nor a locale that lacks a key: there is no per-key fallback to need', () => {
+    // Checked by tsc (the test files are in tsconfig.json): catalogues are complete, which is why a key never falls back alone.
+    // @ts-expect-error French lacks 'plain'
+    const lacking: Catalogues<'hello' | 'plain'> = { en: { hello: 'Hello', plain: 'Plain' }, fr: { hello: 'Bonjour' } }
+    // @ts-expect-error no English
+    const noEnglish: Catalogues<'hello'> = { fr: { hello: 'Bonjour' } }
+    // @ts-expect-error not a key of these catalogues
+    expect(() => translateFrom(greetings, 'en', 'goodbye')).toThrow(TypeError)
+    expect([lacking, noEnglish]).toHaveLength(2)
+  })
+
+  const families = [
+    ['translate', catalogues, translate],
+    ['translateSwap', swapCatalogues, translateSwap],
+    ['translateBuy', buyCatalogues, translateBuy],
+    ['translateReview', reviewCatalogues, translateReview],
+  ] as const satisfies readonly (readonly [string, Catalogues<string>, (locale: string, key: never, params?: Record<string, string>) => string])[]
+
+  it.each(families)('%s says every sentence of its catalogues, English where the locale has no own entry', (_name, family, say) => {
+    const speak = say as (locale: string, key: string, params?: Record<string, string>) => string
+    const all = family as Catalogues<string>
+    for (const [locale, picked] of [['en', 'en'], ['fr', 'fr'], ['fr-CA', 'en'], ['de', 'en'], ['constructor', 'en']] as const) {
+      for (const key of Object.keys(all.en)) expect({ locale, key, text: speak(locale, key) }).toEqual({ locale, key, text: all[picked]![key] })
+    }
+  })
+
+  it('fills the placeholders of every family', () => {
+    expect(translateSwap('fr', 'swap.rateValue', { from: 'ETH', rate: '3 000', to: 'TUSD' })).toBe('1 ETH = 3 000 TUSD')
+    expect(translateBuy('en', 'buy.limits', { min: '$20', max: '$500', method: 'a card' })).toBe('Enter an amount from $20 to $500 for a card.')
+    expect(translateReview('fr', 'review.call', { index: '2' })).toBe(reviewCatalogues.fr['review.call'].replace('{index}', '2'))
+    expect(translateReview('fr', 'review.call', { index: '2' })).not.toContain('{index}')
+    expect(translateReview('de', 'review.call', { index: '2' })).toBe('Call 2')
+    expect(translate('fr-CA', 'view.ConnectingExternal', { wallet: 'Dev' })).toBe('Continue in Dev')
   })
 })
 

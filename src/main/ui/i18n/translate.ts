@@ -1,20 +1,32 @@
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
-import { en, type Catalogue, type MessageKey } from './en'
+import { en, type MessageKey } from './en'
 import { fr } from './fr'
 import { frErrors } from './frErrors'
 
-export const catalogues: Record<string, Catalogue> = { en, fr }
+export const catalogues: Catalogues<MessageKey> = { en, fr }
 
 /** The error table in every locale but English, whose sentences are the table's own (the spec's, word for word). */
 export const errorCatalogues: Record<string, Partial<Record<ErrorCode, string>>> = { fr: frErrors }
 
 export { pickLocale } from '../../widget/locale'
 
-/** Fills {name} placeholders. Values are text, never markup. */
-export function translate(locale: string, key: MessageKey, params: Record<string, string> = {}): string {
-  const template = (catalogues[locale] ?? en)[key]
-  return template.replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+/** A sentence per key, by locale: English always, and it is what any other locale falls back to. */
+export type Catalogues<K extends string> = { readonly en: Readonly<Record<K, string>> } & { readonly [locale: string]: Readonly<Record<K, string>> | undefined }
+
+/**
+ * `key`'s sentence in `locale` from `catalogues` (the English one when `catalogues` has no own entry for `locale`, so
+ * 'fr-CA' or 'constructor' get English: pick the locale first, see pickLocale), its {name} placeholders filled; a
+ * placeholder without a value stays as it is. Values are text, never markup. Imports nothing of the catalogues, so
+ * the lazy views' words (swapCatalogues.ts, buyCatalogues.ts, reviewCatalogues.ts) stay in their own chunks.
+ * @example translateFrom({ en: { hi: 'Hello {name}' }, fr: { hi: 'Bonjour {name}' } }, 'fr', 'hi', { name: 'Ada' }) // 'Bonjour Ada'
+ */
+export function translateFrom<K extends string>(catalogues: Catalogues<K>, locale: string, key: NoInfer<K>, params: Record<string, string> = {}): string {
+  const catalogue = (Object.hasOwn(catalogues, locale) ? catalogues[locale] : undefined) ?? catalogues.en
+  return catalogue[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 }
+
+/** A sentence of the modal in `locale` (English where the locale has none), its {name} placeholders filled. */
+export const translate = (locale: string, key: MessageKey, params?: Record<string, string>): string => translateFrom(catalogues, locale, key, params)
 
 /**
  * An error or a toast in `locale`: its code's sentence filled with its params; its English `message` in English, when
