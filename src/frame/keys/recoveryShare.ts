@@ -33,7 +33,10 @@ const hexToBytes = (value: string) => new Uint8Array(viemHexToBytes(value as Hex
 
 /** An AES-GCM key from the password by scrypt, non-extractable, for this one envelope. */
 async function passwordKey(password: string, salt: Uint8Array, { N, r, p }: ScryptParams, usage: KeyUsage) {
-  const bytes = await scryptAsync(new TextEncoder().encode(password.normalize('NFKC')), salt, { N, r, p, dkLen: 32 })
+  const derived = await scryptAsync(new TextEncoder().encode(password.normalize('NFKC')), salt, { N, r, p, dkLen: 32 })
+  // WebCrypto takes buffers backed by an ArrayBuffer: a copy is one.
+  const bytes = new Uint8Array(derived)
+  derived.fill(0)
   try {
     return await crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, [usage])
   } finally {
