@@ -3,7 +3,7 @@ import type { PsbtReview, TransactionReview, TypedDataReview } from '../../share
 import { createWidgetError } from '../../shared/protocol/errors'
 import { createModal } from '../state/createModal'
 import { createRouter } from '../state/createRouter'
-import { createRequestReview, type CreateRequestReviewParameters } from './createRequestReview'
+import { createRequestReview, MAX_TYPED_DATA_CHARS, MAX_WAITING_REVIEWS, type CreateRequestReviewParameters } from './createRequestReview'
 
 const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -40,6 +40,10 @@ function setup(overrides: Partial<CreateRequestReviewParameters> = {}) {
   const ready = () => expect.poll(() => review.store.getState().pending?.status).toBe('ready')
   return { router, modal, core, review, ready }
 }
+
+/** What a request that should be refused right away came to: its error, or a word saying it was not refused. */
+const refusal = (request: Promise<unknown>) =>
+  Promise.race([request.then(() => 'accepted', (error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 100))])
 
 describe('the review before the wallet asks (issue #36)', () => {
   it('opens the modal on the review, works it out in the core, asks the wallet only once the visitor confirms, and closes once it answered', async () => {
@@ -189,5 +193,125 @@ describe('the review before the wallet asks (issue #36)', () => {
     withoutCore.review.decide(false)
     await expect(declined).rejects.toMatchObject({ code: 4001 })
     expect(sign).toHaveBeenCalledOnce()
+  })
+
+  it(`at most ${MAX_WAITING_REVIEWS} requests wait behind the one on screen; past them a request is refused at once (-32002), and the line shortens as reviews settle`, async () => {
+    expect(MAX_WAITING_REVIEWS).toBe(4)
+    const { router, modal, core, review, ready } = setup()
+    const tooMany = { code: -32002, message: 'Too many requests are already waiting for your review: answer them in the wallet window first.' }
+    const sends = Array.from({ length: 8 }, (_, index) => vi.fn(async () => `0x${index}`))
+    // On screen: a review the visitor has not answered yet.
+    const shown = review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, sends[0]!)
+    // Waiting: one the wallet will fail, one malformed (it fails at its turn), two the visitor will decline.
+    sends[1]!.mockRejectedValue(new Error('the wallet failed'))
+    const failing = review.confirm({ method: 'eth_sendTransaction', params: [{ ...transaction, value: '0x1' }] }, sends[1]!)
+    const malformed = review.confirm({ method: 'eth_sendTransaction', params: [{ from, to: '0x12' }] }, sends[2]!)
+    const declined = [3, 4].map((index) => review.confirm({ method: 'eth_sendTransaction', params: [{ ...transaction, value: `0x${index}` }] }, sends[index]!))
+    await ready()
+    const shownId = review.store.getState().pending!.id
+
+    // Full: the next request, EVM or another family, is refused at once; nothing new shows, the line is untouched.
+    const makeReview = vi.fn(async () => ({ kind: 'psbt', network: 'bip122:000000000933ea01ad0ee984209779ba', inputs: [], outputs: [], locktime: 0, isReplaceable: false, warnings: [] }) as PsbtReview)
+    expect(await refusal(review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, sends[5]!))).toMatchObject(tooMany)
+    expect(await refusal(review.confirm({ method: 'eth_signTypedData_v4', params: [from, '{}'] }, sends[5]!))).toMatchObject(tooMany)
+    expect(await refusal(review.confirmFamily({ method: 'bip122_signPsbt', caipNetworkId: 'bip122:000000000933ea01ad0ee984209779ba', review: makeReview }, sends[5]!))).toMatchObject(tooMany)
+    expect(review.store.getState().pending).toMatchObject({ id: shownId, status: 'ready' })
+    expect(core.reviewTransaction).toHaveBeenCalledOnce()
+    expect(core.reviewTypedData).not.toHaveBeenCalled()
+    expect(makeReview).not.toHaveBeenCalled()
+    expect(sends[5]).not.toHaveBeenCalled()
+    expect(modal.store.getState().open).toBe(true)
+    expect(router.store.getState().view).toBe('ReviewRequest')
+
+    // The one on screen answered (declined): there is room for one more, which takes its turn after the others.
+    review.decide(false)
+    await expect(shown).rejects.toMatchObject({ code: 4001 })
+    const accepted = review.confirm({ method: 'eth_sendTransaction', params: [{ ...transaction, value: '0x6' }] }, sends[6]!)
+    expect(await refusal(review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, sends[7]!))).toMatchObject(tooMany)
+
+    // The waiting ones go on as before: the wallet fails one, one is malformed, two are declined, then the accepted one.
+    await ready()
+    review.decide(true)
+    await expect(failing).rejects.toThrow('the wallet failed')
+    await expect(malformed).rejects.toMatchObject({ code: -32602 })
+    for (const waiting of declined) {
+      await ready()
+      review.decide(false)
+      await expect(waiting).rejects.toMatchObject({ code: 4001 })
+    }
+    await ready()
+    review.decide(true)
+    expect(await accepted).toBe('0x6')
+    expect(sends.map((send) => send.mock.calls.length)).toEqual([0, 1, 0, 0, 0, 0, 1, 0])
+
+    // Every review settled (answered, declined, failed): the line is empty again, and full again at the same count.
+    const again = Array.from({ length: MAX_WAITING_REVIEWS + 1 }, () => review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, async () => '0x'))
+    expect(await refusal(review.confirm({ method: 'eth_sendTransaction', params: [transaction] }, sends[7]!))).toMatchObject(tooMany)
+    for (const waiting of again) {
+      await ready()
+      review.decide(false)
+      await expect(waiting).rejects.toMatchObject({ code: 4001 })
+    }
+    expect(sends[7]).not.toHaveBeenCalled()
+  })
+
+  describe(`typed data is reviewed up to ${MAX_TYPED_DATA_CHARS} characters of JSON`, () => {
+    /** Typed data whose JSON is exactly `length` characters long. */
+    const typedDataOf = (length: number) => {
+      const base = { types: { EIP712Domain: [] }, primaryType: 'EIP712Domain', domain: {}, message: { note: '' } }
+      const typedData = { ...base, message: { note: 'x'.repeat(length - JSON.stringify(base).length) } }
+      expect(JSON.stringify(typedData)).toHaveLength(length)
+      return typedData
+    }
+
+    it('a string payload past the bound is refused (-32602) before it is parsed; one at the bound is reviewed', async () => {
+      expect(MAX_TYPED_DATA_CHARS).toBe(100_000)
+      const { modal, core, review, ready } = setup()
+      const send = vi.fn(async () => '0xsig')
+      const parse = vi.spyOn(JSON, 'parse')
+      try {
+        const over = JSON.stringify(typedDataOf(100_001))
+        expect(await refusal(review.confirm({ method: 'eth_signTypedData_v4', params: [from, over] }, send))).toMatchObject({
+          code: -32602,
+          message: 'eth_signTypedData_v4: the typed data is 100,001 characters; at most 100,000 are reviewed.',
+        })
+        const huge = `{"note":"${'x'.repeat(250_000 - 11)}"}`
+        expect(await refusal(review.confirm({ method: 'eth_signTypedData_v3', params: [from, huge] }, send))).toMatchObject({
+          code: -32602,
+          message: 'eth_signTypedData_v3: the typed data is 250,000 characters; at most 100,000 are reviewed.',
+        })
+        expect(parse.mock.calls.some(([text]) => text === over || text === huge)).toBe(false)
+      } finally {
+        parse.mockRestore()
+      }
+      expect(core.reviewTypedData).not.toHaveBeenCalled()
+      expect(modal.store.getState().open).toBe(false)
+
+      const atBound = typedDataOf(100_000)
+      const signing = review.confirm({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(atBound)] }, send)
+      await ready()
+      expect(core.reviewTypedData).toHaveBeenCalledWith({ typedData: atBound, caipNetworkId: 'eip155:31337' })
+      review.decide(true)
+      expect(await signing).toBe('0xsig')
+    })
+
+    it('an object payload is bounded by its JSON length the same way', async () => {
+      const { modal, core, review, ready } = setup()
+      const send = vi.fn(async () => '0xsig')
+      expect(await refusal(review.confirm({ method: 'eth_signTypedData_v4', params: [from, typedDataOf(100_001)] }, send))).toMatchObject({
+        code: -32602,
+        message: 'eth_signTypedData_v4: the typed data is 100,001 characters; at most 100,000 are reviewed.',
+      })
+      expect(core.reviewTypedData).not.toHaveBeenCalled()
+      expect(modal.store.getState().open).toBe(false)
+
+      const atBound = typedDataOf(100_000)
+      const signing = review.confirm({ method: 'eth_signTypedData_v4', params: [from, atBound] }, send)
+      await ready()
+      expect(core.reviewTypedData).toHaveBeenCalledWith({ typedData: atBound, caipNetworkId: 'eip155:31337' })
+      review.decide(true)
+      expect(await signing).toBe('0xsig')
+      expect(send).toHaveBeenCalledOnce()
+    })
   })
 })

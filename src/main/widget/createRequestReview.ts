@@ -53,6 +53,31 @@ const DATA = /^0x(?:[0-9a-fA-F]{2})*$/
 
 const invalid = (message: string) => new ProviderRpcError(-32602, message)
 
+/**
+ * How many requests may wait behind the review on screen. A wallet asks one thing at a time and keeps a handful in
+ * line (MetaMask does the same); a site that fires more is refused at once (-32002) until the line shortens.
+ */
+export const MAX_WAITING_REVIEWS = 4
+
+/**
+ * The longest typed data reviewed, in characters of JSON: real orders (Permit2, Seaport) are a few thousand, so this
+ * only stops a payload too big to read before the page and the worker parse it.
+ */
+export const MAX_TYPED_DATA_CHARS = 100_000
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+const tooLong = (method: string, length: number) => invalid(`${method}: the typed data is ${count(length)} characters; at most ${count(MAX_TYPED_DATA_CHARS)} are reviewed.`)
+
+/** The JSON length of typed data given as an object (bigints as their digits), or undefined when it is not JSON (a cycle). */
+function jsonLength(value: object): number | undefined {
+  try {
+    return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))?.length ?? 0
+  } catch {
+    return undefined
+  }
+}
+
 function readAddress(method: string, field: string, value: unknown, required: boolean): Address | undefined {
   if (value === undefined || value === null) {
     if (required) throw invalid(`${method}: "${field}" is missing; it must be a 20-byte hex address.`)
@@ -117,10 +142,11 @@ export function readCalls(params: unknown): { chainId: bigint; from?: Address; c
   return { chainId, ...(from && { from }), calls }
 }
 
-/** eth_signTypedData_v4's typed data (the JSON string or the object). */
+/** eth_signTypedData_v4's typed data (the JSON string or the object), at most MAX_TYPED_DATA_CHARS long (-32602 past it). */
 export function readTypedData(method: string, params: unknown): unknown {
   const typedData = Array.isArray(params) ? params[1] : undefined
   if (typeof typedData === 'string') {
+    if (typedData.length > MAX_TYPED_DATA_CHARS) throw tooLong(method, typedData.length)
     try {
       return JSON.parse(typedData)
     } catch {
@@ -128,6 +154,9 @@ export function readTypedData(method: string, params: unknown): unknown {
     }
   }
   if (typeof typedData !== 'object' || typedData === null) throw invalid(`${method} takes [address, typedData].`)
+  const length = jsonLength(typedData)
+  if (length === undefined) throw invalid(`${method}: the typed data is not valid JSON.`)
+  if (length > MAX_TYPED_DATA_CHARS) throw tooLong(method, length)
   return typedData
 }
 
@@ -141,6 +170,8 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
   const store = createStore<RequestReviewState>()(() => ({ pending: undefined }))
   let nextId = 1
   let queue: Promise<unknown> = Promise.resolve()
+  /** Requests taken and not settled yet: the one on screen (or in the wallet) and those waiting behind it. */
+  let unsettled = 0
   let decide: ((confirmed: boolean) => void) | undefined
 
   const update = (id: number, patch: Partial<PendingReview>) => {
@@ -225,14 +256,23 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     return finish
   }
 
-  /** Requests wait their turn: a review shows once the wallet answered the one before. */
+  /**
+   * Requests wait their turn: a review shows once the wallet answered the one before. At most MAX_WAITING_REVIEWS wait
+   * behind the one on screen; past them a request is refused at once (-32002), opening nothing.
+   */
   const inTurn = <T,>(prepare: () => Parameters<typeof run>[0], send: () => Promise<T>): Promise<T> => {
+    if (unsettled > MAX_WAITING_REVIEWS) return Promise.reject(new ProviderRpcError(-32002, 'Too many requests are already waiting for your review: answer them in the wallet window first.'))
+    unsettled++
     const turn = queue.then(async () => {
-      const finish = await run(prepare())
       try {
-        return await send()
+        const finish = await run(prepare())
+        try {
+          return await send()
+        } finally {
+          finish()
+        }
       } finally {
-        finish()
+        unsettled--
       }
     })
     queue = turn.catch(() => {})
