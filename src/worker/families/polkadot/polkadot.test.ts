@@ -99,6 +99,14 @@ describe('the worker Polkadot client against a local chopsticks chain', () => {
     expect(transfer.payload).toMatchObject({ address: alice.address, genesisHash: chain.genesisHash, tip: `0x${'0'.repeat(32)}`, version: 4 })
     // The payload's call is the transfer asked for, nothing else.
     expect(api.registry.createType('Call', transfer.payload.method).toHuman()).toMatchObject({ section: 'balances', method: 'transferKeepAlive', args: { value: '1,500,000,000,000' } })
+    // What polkadot.js makes of the same payload: the bytes signRaw is given, the era's last block; its signingInfo's nonce and mortality.
+    const extrinsicPayload = api.registry.createType('ExtrinsicPayload', transfer.payload, { version: transfer.payload.version })
+    expect(transfer.raw.data).toBe(u8aToHex(extrinsicPayload.toU8a({ method: true })))
+    const era = api.registry.createType('ExtrinsicEra', transfer.payload.era).asMortalEra
+    expect(transfer.validUntilBlock).toBe(era.death(BigInt(transfer.payload.blockNumber)) - 1)
+    const signingInfo = await api.derive.tx.signingInfo(alice.address)
+    expect(transfer.payload.nonce).toBe(signingInfo.nonce.toHex())
+    expect(era.period.toNumber()).toBe(2 ** Math.ceil(Math.log2(signingInfo.mortalLength)))
 
     const submission = await client.submitTransfer({ payload: transfer.payload, signature: signPayload(transfer.payload, alice) })
     expect(submission).toEqual({ hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), fromBlock: Number(transfer.payload.blockNumber) + 1, validUntilBlock: transfer.validUntilBlock })

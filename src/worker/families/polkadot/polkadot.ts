@@ -1,4 +1,7 @@
-import { ApiPromise, WsProvider } from '@polkadot/api'
+import { WebSocket } from '@polkadot/x-ws'
+import { ExtraSignedExtension, LegacyClient, type ConnectionStatus, type JsonRpcProvider, type JsonRpcSubscription, type JsonRpcSubscriptionCallback, type JsonRpcSubscriptionInput, type ProviderEvent, type SubstrateRuntimeVersion } from 'dedot'
+import { $Header, Extrinsic, type BlockHash, type PortableRegistry } from 'dedot/codecs'
+import { concatU8a, EventEmitter, hexToU8a, stringCamelCase, u8aToHex } from 'dedot/utils'
 import * as z from 'zod/mini'
 import { decodeSs58, describeSs58Prefix, encodeSs58, GENERIC_SS58_PREFIX, getPolkadotNetwork } from '../../../shared/families/polkadot/address'
 import { parseCaipNetworkId } from '../../../shared/protocol/caip'
@@ -44,8 +47,12 @@ export type PolkadotWaitForTransactionParameters = {
 
 type Hex = `0x${string}`
 type Account = { address: string; publicKey: Uint8Array }
-type Codec = { toString(): string; toHex(): Hex }
-type StructCodec = { get(name: string): Codec | undefined }
+/** A header as dedot decodes chain_getHeader's answer. */
+type Header = { parentHash: Hex; number: number }
+/** The block a payload is made at. */
+type Checkpoint = { hash: Hex; number: number }
+/** What the node answers in system_properties (a list for a chain of several tokens). */
+type ChainProperties = { ss58Format?: number; tokenDecimals?: number | number[]; tokenSymbol?: string | string[] }
 
 /** A u128 balance at most. */
 const MAX_BALANCE = 2n ** 128n - 1n
@@ -53,6 +60,13 @@ const MAX_BALANCE = 2n ** 128n - 1n
 const MAX_FORK_DEPTH = 256
 /** How many polls in a row may fail (node down, timeout) before waitForTransaction gives up. */
 const MAX_FAILED_POLLS_IN_A_ROW = 3
+/** @polkadot/api's mortality rules (api-derive tx/signingInfo), kept so payloads are what polkadot.js apps make. */
+const MAX_FINALITY_LAG = 5
+const FALLBACK_MAX_HASH_COUNT = 250
+const FALLBACK_PERIOD_MS = 6_000n
+const MORTAL_PERIOD_MS = 5n * 60n * 1_000n
+/** The signature a fee estimate is made with (as polkadot.js's signFake): an sr25519 MultiSignature of 64 bytes of 1. */
+const FAKE_SIGNATURE = `0x01${'01'.repeat(64)}` as const
 
 const hexSchema = (maxBytes: number) => z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2})*$/), z.maxLength(2 + maxBytes * 2))
 const hash32Schema = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/))
@@ -80,8 +94,11 @@ const submissionSchema = z
 // A MultiSignature: its kind's byte (0 ed25519, 1 sr25519, 2 ecdsa) and 64 bytes, or 65 for ecdsa.
 const signatureSchema = z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{130}|[0-9a-fA-F]{132})$/))
 
-const toBigInt = (value: Codec | undefined) => (value === undefined ? 0n : BigInt(value.toString()))
+const toBigInt = (value: unknown) => (value === undefined || value === null ? 0n : BigInt(value as bigint | number | string))
 const max = (a: bigint, b: bigint) => (a > b ? a : b)
+/** `value` as big-endian hex of `bytes` bytes: how polkadot.js writes a payload's numbers (u32 nonce, u128 tip). */
+const toFixedHex = (value: bigint | number, bytes: number) => `0x${value.toString(16).padStart(bytes * 2, '0')}` as Hex
+const first = <T>(value: T | T[] | undefined): T | undefined => (Array.isArray(value) ? value[0] : value)
 
 /** The node's reasons for refusing a transaction (a real node's JSON-RPC `data`, chopsticks' TransactionValidityError JSON). */
 const refusalReasons: [RegExp, ErrorCode][] = [
@@ -92,10 +109,198 @@ const refusalReasons: [RegExp, ErrorCode][] = [
 /** Substrate's author_submitExtrinsic error codes (sc_rpc_api::author::error). */
 const ALREADY_IMPORTED = 1013
 
+/** An error the node answered (JSON-RPC `error`), or the socket's end: its message as polkadot.js words it. */
+type RpcError = Error & { code?: number; data?: unknown }
+const rpcError = ({ code, message, data }: { code?: number; message?: string; data?: unknown }): RpcError => Object.assign(new Error(`${code}: ${message}`), { code, data })
+
+type PendingRequest = { method: string; resolve: (result: unknown) => void; reject: (error: Error) => void; timer?: ReturnType<typeof setTimeout>; isSubscription: boolean }
+
 /**
- * The worker's client for one Polkadot-SDK network over @polkadot/api: chain info, balances, the fee and the signing
- * payload of a `balances.transferKeepAlive` (signed by the page's extension, never here), its submission, and its
- * inclusion and finality read from the chain's blocks. Amounts are bigint planck; every error is a WidgetError.
+ * dedot's JSON-RPC provider over one WebSocket, without the reconnection of dedot's WsProvider (which retries on its own
+ * and holds the requests of a closed socket until it is back): here a closed socket fails the requests waiting on it at
+ * once and says 'disconnected', and the client opens another connection on its next call, its attempts counted.
+ * A subscription request the socket closed under is dropped unanswered (dedot's block subscription does not catch).
+ */
+class SocketProvider extends EventEmitter<ProviderEvent> implements JsonRpcProvider {
+  status: ConnectionStatus = 'disconnected'
+  #socket: WebSocket | undefined
+  #nextId = 0
+  readonly #pending = new Map<number, PendingRequest>()
+  readonly #subscriptions = new Map<string, { callback: JsonRpcSubscriptionCallback; subscription: JsonRpcSubscription }>()
+  /** Notifications that came before their subscription's id did, kept while a subscription request is out. */
+  readonly #early = new Map<string, unknown[]>()
+  #subscribing = 0
+
+  constructor(
+    readonly url: string,
+    readonly requestTimeoutMs: number,
+  ) {
+    super()
+  }
+
+  connect(): Promise<this> {
+    return new Promise<this>((resolve, reject) => {
+      const socket = new WebSocket(this.url)
+      this.#socket = socket
+      socket.onopen = () => {
+        this.status = 'connected'
+        this.emit('connected')
+        resolve(this)
+      }
+      socket.onerror = () => reject(new Error('the WebSocket failed'))
+      socket.onclose = (event) => {
+        reject(new Error(`the WebSocket closed (${event.code})`))
+        this.#close(`the WebSocket closed (${event.code})`)
+      }
+      socket.onmessage = (event) => this.#receive(event.data)
+    })
+  }
+
+  async disconnect(): Promise<void> {
+    const socket = this.#socket
+    this.#close('the connection was closed')
+    if (socket && socket.readyState !== WebSocket.CLOSING && socket.readyState !== WebSocket.CLOSED) socket.close(1000)
+  }
+
+  send<T = unknown>(method: string, params: unknown[]): Promise<T> {
+    return this.#request(method, params, false) as Promise<T>
+  }
+
+  async subscribe<T = unknown>(input: JsonRpcSubscriptionInput, callback: JsonRpcSubscriptionCallback<T>): Promise<JsonRpcSubscription> {
+    this.#subscribing++
+    try {
+      const subscriptionId = String(await this.#request(input.subscribe, input.params, true))
+      const key = `${input.subname}::${subscriptionId}`
+      const subscription: JsonRpcSubscription = {
+        subscriptionId,
+        unsubscribe: async () => {
+          this.#subscriptions.delete(key)
+          if (this.status === 'connected') await this.send(input.unsubscribe, [subscriptionId]).catch(() => {})
+        },
+      }
+      this.#subscriptions.set(key, { callback: callback as JsonRpcSubscriptionCallback, subscription })
+      for (const result of this.#early.get(key) ?? []) callback(null, result as T, subscription)
+      this.#early.delete(key)
+      return subscription
+    } finally {
+      if (--this.#subscribing === 0) this.#early.clear()
+    }
+  }
+
+  #request(method: string, params: unknown[], isSubscription: boolean): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const socket = this.#socket
+      if (this.status !== 'connected' || !socket) return reject(new Error(`${method}: the WebSocket is not open`))
+      const id = ++this.#nextId
+      // A subscription waits as long as the socket lives: nobody catches its failure.
+      const timer = isSubscription
+        ? undefined
+        : setTimeout(() => {
+            this.#pending.delete(id)
+            reject(new Error(`${method} got no answer within ${this.requestTimeoutMs} ms`))
+          }, this.requestTimeoutMs)
+      this.#pending.set(id, { method, resolve, reject, timer, isSubscription })
+      try {
+        socket.send(JSON.stringify({ id, jsonrpc: '2.0', method, params }))
+      } catch (error) {
+        clearTimeout(timer)
+        this.#pending.delete(id)
+        reject(error as Error)
+      }
+    })
+  }
+
+  #receive(data: unknown) {
+    type Message = {
+      id?: number | null
+      result?: unknown
+      error?: { code?: number; message?: string; data?: unknown }
+      method?: string
+      params?: { subscription?: string | number; result?: unknown; error?: { code?: number; message?: string; data?: unknown } }
+    }
+    let message: Message
+    try {
+      message = JSON.parse(String(data)) as Message
+    } catch {
+      return
+    }
+    if (message.id === undefined || message.id === null) {
+      const { method, params } = message
+      if (method === undefined || params?.subscription === undefined) return
+      const key = `${method}::${String(params.subscription)}`
+      const target = this.#subscriptions.get(key)
+      if (target) target.callback(params.error ? rpcError(params.error) : null, params.result ?? null, target.subscription)
+      else if (this.#subscribing > 0) this.#early.set(key, [...(this.#early.get(key) ?? []), params.result])
+      return
+    }
+    const pending = this.#pending.get(message.id)
+    if (!pending) return
+    this.#pending.delete(message.id)
+    clearTimeout(pending.timer)
+    if (message.error) pending.reject(rpcError(message.error))
+    else pending.resolve(message.result ?? null)
+  }
+
+  /** The socket is gone: every request waiting on it fails, and the client hears 'disconnected' (once). */
+  #close(reason: string) {
+    const socket = this.#socket
+    if (!socket) return
+    this.#socket = undefined
+    socket.onopen = null
+    socket.onmessage = null
+    socket.onclose = null
+    // Kept: Node's `ws` throws an 'error' nobody listens to (a socket closed while it connects).
+    socket.onerror = () => {}
+    const wasConnected = this.status === 'connected'
+    this.status = 'disconnected'
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer)
+      if (!pending.isSubscription) pending.reject(new Error(`${pending.method}: ${reason}`))
+    }
+    this.#pending.clear()
+    this.#subscriptions.clear()
+    this.#early.clear()
+    if (wasConnected) this.emit('disconnected')
+  }
+}
+
+/**
+ * dedot's client of the legacy JSON-RPC (what every node and chopsticks answer). dedot 1.3 asks a runtime for its
+ * metadata versions (MetadataApi v2) on connecting without looking whether it has that API, which fails on runtimes
+ * older than mid-2023: given the runtime's version, it asks such a runtime for its only metadata instead.
+ */
+class SubstrateClient extends LegacyClient {
+  protected override async fetchMetadata(hash?: BlockHash, runtime?: SubstrateRuntimeVersion) {
+    return super.fetchMetadata(hash, runtime ?? this._runtimeVersion ?? this.toSubstrateRuntimeVersion(await this.rpc.state_getRuntimeVersion(hash)))
+  }
+}
+
+/** The SCALE bytes of a mortal era of `period` blocks (a power of two, 4 to 65536) from block `current` (sp_runtime::generic::Era). */
+function encodeMortalEra(current: number, period: number): Hex {
+  const adjusted = Math.min(Math.max(2 ** Math.ceil(Math.log2(Math.max(period, 1))), 4), 65_536)
+  const quantizeFactor = Math.max(adjusted >> 12, 1)
+  const quantizedPhase = Math.floor((current % adjusted) / quantizeFactor) * quantizeFactor
+  const encoded = Math.min(Math.max(Math.log2(adjusted) - 1, 1), 15) + ((quantizedPhase / quantizeFactor) << 4)
+  return u8aToHex(new Uint8Array([encoded & 0xff, encoded >> 8])) as Hex
+}
+
+/** The first block a transaction of `era` (its SCALE bytes), made at block `current`, can no longer be in; Infinity when immortal. */
+function eraDeath(era: Hex, current: number): number {
+  const bytes = hexToU8a(era)
+  if (bytes[0] === 0 && bytes.length === 1) return Number.POSITIVE_INFINITY
+  const encoded = bytes[0]! + (bytes[1]! << 8)
+  const period = 2 << encoded % 16
+  const quantizeFactor = Math.max(period >> 12, 1)
+  const phase = (encoded >> 4) * quantizeFactor
+  const birth = Math.floor((Math.max(current, phase) - phase) / period) * period + phase
+  return birth + period
+}
+
+/**
+ * The worker's client for one Polkadot-SDK network over dedot (its LegacyClient on the legacy JSON-RPC): chain info,
+ * balances, the fee and the signing payload of a `balances.transferKeepAlive` (signed by the page's extension, never
+ * here), its submission, and its inclusion and finality read from the chain's blocks. Amounts are bigint planck; every
+ * error is a WidgetError. Payloads are polkadot.js's SignerPayloadJSON, every number in the width polkadot.js writes it.
  * It connects on first use; a dropped connection is opened again on the next call, at most `reconnectCount` more times.
  * @example const dot = createPolkadotClient({ caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', rpcUrl: 'wss://rpc.polkadot.io' })
  */
@@ -132,17 +337,29 @@ export function createPolkadotClient({
   let host = nodes[0]!.host
   const networkName = getPolkadotNetwork(caipNetworkId)?.name ?? 'Polkadot'
 
-  type Connection = { api: ApiPromise; provider: WsProvider; host: string; info: PolkadotChainInfo }
+  type Connection = { api: SubstrateClient; provider: SocketProvider; host: string; info: PolkadotChainInfo }
 
-  /** What the node said, read from the api each time: a runtime upgrade changes the version (and may change constants). */
-  const chainInfo = (api: ApiPromise, genesisHash: Hex, chainName: string): PolkadotChainInfo => ({
+  /** A constant of the runtime as dedot decodes it, undefined when its pallet or name is not there. */
+  const constant = (api: SubstrateClient, pallet: string, name: string): unknown => {
+    try {
+      return (api.consts as unknown as Record<string, Record<string, unknown>>)[pallet]![name]
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * What the node said, read from the client each time: a runtime upgrade changes the version (and may change constants).
+   * As @polkadot/api reads them: the runtime's System.SS58Prefix before the node's ss58Format, the node's first token.
+   */
+  const chainInfo = (api: SubstrateClient, genesisHash: Hex, chainName: string, properties: ChainProperties): PolkadotChainInfo => ({
     caipNetworkId,
     genesisHash,
     chainName,
-    ss58Prefix: api.registry.chainSS58 ?? GENERIC_SS58_PREFIX,
-    token: { symbol: api.registry.chainTokens[0] ?? 'UNIT', decimals: api.registry.chainDecimals[0] ?? 12 },
-    existentialDeposit: toBigInt((api.consts.balances as unknown as Record<string, Codec>).existentialDeposit),
-    specVersion: api.runtimeVersion.specVersion.toNumber(),
+    ss58Prefix: Number(constant(api, 'system', 'ss58Prefix') ?? 0) || (properties.ss58Format ?? GENERIC_SS58_PREFIX),
+    token: { symbol: first(properties.tokenSymbol) ?? 'Unit', decimals: first(properties.tokenDecimals) ?? 12 },
+    existentialDeposit: toBigInt(constant(api, 'balances', 'existentialDeposit')),
+    specVersion: api.runtimeVersion.specVersion,
   })
   let connection: Promise<Connection> | undefined
   /** The connection `connection` resolved to, so a dropped one only clears itself. */
@@ -151,6 +368,8 @@ export function createPolkadotClient({
   const live = new Set<Connection>()
 
   const unreachable = (details: string, cause?: unknown) => createWidgetError('POLKADOT_NODE_UNREACHABLE', { params: { network: networkName }, details, cause })
+  const isConnected = (opened: Connection) => opened.provider.status === 'connected'
+  const close = (api: SubstrateClient) => api.disconnect().catch(() => {})
 
   /** `promise`, or RPC_TIMEOUT once `ms` passed. */
   function timed<T>(what: string, promise: Promise<T>, ms = requestTimeoutMs): Promise<T> {
@@ -163,40 +382,35 @@ export function createPolkadotClient({
 
   /** One attempt on one node: the socket opens, the runtime's metadata loads, the genesis is the configured network's. */
   async function connectOnce({ url, host }: { url: string; host: string }): Promise<Connection> {
-    // No automatic reconnection: the provider's own retries are endless; ours are counted per call.
-    const provider = new WsProvider(url, false, {}, requestTimeoutMs + 5_000)
-    const unsubscribes: (() => void)[] = []
+    // The provider's own request timeout only frees what a silent node leaves waiting; each call has its own (timed).
+    const provider = new SocketProvider(url, requestTimeoutMs + 5_000)
+    const api = new SubstrateClient(provider)
     try {
-      const opened = new Promise<void>((resolve, reject) => {
-        unsubscribes.push(provider.on('connected', () => resolve()))
-        unsubscribes.push(provider.on('error', () => reject(new Error('the WebSocket failed'))))
-        unsubscribes.push(provider.on('disconnected', () => reject(new Error('the WebSocket closed'))))
+      await timed(`Connecting to ${host}`, provider.connect(), connectTimeoutMs)
+      const ready = api.connect()
+      // Given up on (too slow): closed once it settles, so it keeps no timer going.
+      await timed(`Loading the runtime of ${host}`, ready, connectTimeoutMs).catch((error: unknown) => {
+        void ready.then(() => close(api), () => close(api))
+        throw error
       })
-      await provider.connect()
-      await timed(`Connecting to ${host}`, opened, connectTimeoutMs)
-      // initWasm false: nothing here signs or verifies, and hashing (blake2, xxhash) has pure-JS paths; the worker then
-      // never compiles @polkadot/wasm-crypto's WebAssembly.
-      const api = await timed(`Loading the runtime of ${host}`, ApiPromise.create({ provider, noInitWarn: true, throwOnConnect: true, initWasm: false }), connectTimeoutMs)
-      const genesisHash = api.genesisHash.toHex()
+      const genesisHash = api.genesisHash as Hex
       if (genesisHash.slice(2, 34) !== parsed!.reference) {
-        await api.disconnect()
         throw createWidgetError('INVALID_CONFIG', { field: 'rpcUrl', details: `The node at ${host} serves the chain of genesis ${genesisHash}, not ${caipNetworkId}` })
       }
-      const chainName = (await timed(`system_chain on ${host}`, api.rpc.system.chain())).toString()
+      const [chainName, properties] = await timed(`system_chain on ${host}`, Promise.all([api.rpc.system_chain(), api.rpc.system_properties()]))
       return {
         api,
         provider,
         host,
         // Read when asked: every call sees the runtime as it is now.
         get info() {
-          return chainInfo(api, genesisHash, chainName)
+          return chainInfo(api, genesisHash, String(chainName), (properties ?? {}) as ChainProperties)
         },
       }
     } catch (error) {
-      await provider.disconnect().catch(() => {})
+      await close(api)
+      await provider.disconnect()
       throw error
-    } finally {
-      for (const unsubscribe of unsubscribes) unsubscribe()
     }
   }
 
@@ -219,7 +433,7 @@ export function createPolkadotClient({
         const index = order[started++]!
         connectOnce(nodes[index]!).then(
           (opened) => {
-            if (isSettled) return void opened.api.disconnect().catch(() => {})
+            if (isSettled) return void close(opened.api)
             isSettled = true
             clearTimeout(hedge)
             preferred = index
@@ -249,14 +463,14 @@ export function createPolkadotClient({
       try {
         const opened = await connectAny()
         if (isDestroyed) {
-          await opened.api.disconnect()
+          await close(opened.api)
           throw createWidgetError('REQUEST_ABORTED', { details: `the ${caipNetworkId} client was closed` })
         }
         live.add(opened)
         // A dropped socket: this connection is done; the next call opens another.
         opened.provider.on('disconnected', () => {
           forget(opened)
-          void opened.api.disconnect().catch(() => {})
+          void close(opened.api)
         })
         current = opened
         return opened
@@ -279,7 +493,7 @@ export function createPolkadotClient({
   }
 
   const open = (): Promise<Connection> => {
-    if (current && !current.api.isConnected) forget(current)
+    if (current && !isConnected(current)) forget(current)
     connection ??= connect().catch((error: unknown) => {
       connection = undefined
       throw error
@@ -297,7 +511,7 @@ export function createPolkadotClient({
       try {
         return await body(opened)
       } catch (error) {
-        const hasDropped = !opened.api.isConnected
+        const hasDropped = !isConnected(opened)
         if (hasDropped) forget(opened)
         if (hasDropped && isRead && attempt === 0) continue
         if (isWidgetError(error)) throw error
@@ -321,19 +535,101 @@ export function createPolkadotClient({
     return { address: encodeSs58(decoded.publicKey, info.ss58Prefix), publicKey: decoded.publicKey }
   }
 
-  /** free, reserved, frozen (the old layout's misc and fee frozen: the larger) and what a keep-alive transfer can move. */
-  async function readBalance({ api, info }: Connection, address: string): Promise<PolkadotBalance> {
-    const account = (await timed('System.Account', api.query.system!.account!(address))) as unknown as { data: StructCodec }
+  /**
+   * System.Account: its nonce, and its balance: free, reserved, frozen (the old layout's misc and fee frozen: the
+   * larger) and what a keep-alive transfer can move.
+   */
+  async function readAccount({ api, info }: Connection, address: string): Promise<{ balance: PolkadotBalance; nonce: number }> {
+    const account = (await timed('System.Account', api.query.system.account(address))) as unknown as { nonce?: number; data: Record<string, unknown> }
     const { data } = account
-    const free = toBigInt(data.get('free'))
-    const reserved = toBigInt(data.get('reserved'))
-    const hasNewLayout = data.get('frozen') !== undefined
-    const frozen = hasNewLayout ? toBigInt(data.get('frozen')) : max(toBigInt(data.get('miscFrozen')), toBigInt(data.get('feeFrozen')))
+    const free = toBigInt(data.free)
+    const reserved = toBigInt(data.reserved)
+    const hasNewLayout = data.frozen !== undefined
+    const frozen = hasNewLayout ? toBigInt(data.frozen) : max(toBigInt(data.miscFrozen), toBigInt(data.feeFrozen))
     // pallet-balances' reducible balance, keeping the account alive: what stays is the lock beyond what is held, and at least the deposit.
     const locked = hasNewLayout ? max(frozen - reserved, 0n) : frozen
     const transferable = max(free - max(locked, info.existentialDeposit), 0n)
-    return { free, reserved, frozen, transferable }
+    return { balance: { free, reserved, frozen, transferable }, nonce: Number(account.nonce ?? 0) }
   }
+
+  /**
+   * The block a payload is made at, as @polkadot/api's signingInfo picks it: the best block's parent (the best block
+   * itself at genesis), or the finalized block when that one is at most MAX_FINALITY_LAG blocks behind.
+   */
+  async function signingCheckpoint({ api }: Connection): Promise<Checkpoint> {
+    const [best, finalizedHash] = await Promise.all([timed('chain_getHeader', api.rpc.chain_getHeader()), timed('chain_getFinalizedHead', api.rpc.chain_getFinalizedHead())])
+    if (!best) throw createWidgetError('UNKNOWN', { details: 'The node gave no block header to make the transaction mortal' })
+    const bestBlock = (): Checkpoint => ({ hash: api.registry.hashAsHex($Header.tryEncode(best)) as Hex, number: best.number })
+    const readHeader = (hash: Hex) => timed('chain_getHeader', api.rpc.chain_getHeader(hash)) as Promise<Header | undefined>
+    const [recent, finalized] = await Promise.all([
+      /^0x0*$/.test(best.parentHash) ? bestBlock() : readHeader(best.parentHash as Hex).then((parent) => (parent ? { hash: best.parentHash as Hex, number: parent.number } : bestBlock()), bestBlock),
+      readHeader(finalizedHash as Hex).then((header) => (header ? { hash: finalizedHash as Hex, number: header.number } : undefined), () => undefined),
+    ])
+    return !finalized || recent.number - finalized.number > MAX_FINALITY_LAG ? recent : finalized
+  }
+
+  /** How many blocks a transaction stays valid, as @polkadot/api's signingInfo reckons it: about 5 minutes of blocks. */
+  function mortalLength(api: SubstrateClient): number {
+    const minimumPeriod = constant(api, 'timestamp', 'minimumPeriod')
+    const blockTime = toBigInt(constant(api, 'babe', 'expectedBlockTime') ?? constant(api, 'aura', 'slotDuration') ?? (minimumPeriod === undefined ? undefined : toBigInt(minimumPeriod) * 2n))
+    const blocks = Number(MORTAL_PERIOD_MS / (blockTime === 0n ? FALLBACK_PERIOD_MS : blockTime)) + MAX_FINALITY_LAG
+    return Math.min(Number(constant(api, 'system', 'blockHashCount') ?? 0) || FALLBACK_MAX_HASH_COUNT, blocks)
+  }
+
+  /** The SignerPayloadJSON of `method` from `address` at `checkpoint`, every field as polkadot.js's SignerPayload.toPayload writes it. */
+  function signerPayload(api: SubstrateClient, { address, method, nonce, tip, checkpoint }: { address: string; method: Hex; nonce: number; tip: bigint; checkpoint: Checkpoint }): PolkadotSignerPayload {
+    const { specVersion, transactionVersion } = api.runtimeVersion
+    return {
+      specVersion: toFixedHex(specVersion, 4),
+      transactionVersion: toFixedHex(transactionVersion, 4),
+      address,
+      assetId: null,
+      blockHash: checkpoint.hash,
+      blockNumber: toFixedHex(checkpoint.number, 4),
+      era: encodeMortalEra(checkpoint.number, mortalLength(api)),
+      genesisHash: api.genesisHash as Hex,
+      metadataHash: null,
+      method,
+      mode: 0,
+      nonce: toFixedHex(nonce, 4),
+      signedExtensions: api.registry.metadata.extrinsic.signedExtensions.map(({ ident }) => ident),
+      tip: toFixedHex(tip, 16),
+      version: 4,
+      withSignedTransaction: false,
+    }
+  }
+
+  /** The runtime's signed extensions (era, nonce, tip, genesis, runtime versions) filled in from a payload. */
+  async function extensionsOf(api: SubstrateClient, payload: PolkadotSignerPayload): Promise<ExtraSignedExtension> {
+    const extra = new ExtraSignedExtension(api, { signerAddress: payload.address })
+    await extra.fromPayload(payload as Parameters<ExtraSignedExtension['fromPayload']>[0])
+    return extra
+  }
+
+  /** The signed transaction of `payload` and `signature` (a MultiSignature's bytes). */
+  function signedTransaction(api: SubstrateClient, payload: PolkadotSignerPayload, extra: ExtraSignedExtension, signature: Hex): Extrinsic {
+    const { registry } = api
+    const { callTypeId, signatureTypeId } = registry.metadata.extrinsic
+    const extrinsic = new Extrinsic(registry, registry.findCodec(callTypeId).tryDecode(payload.method))
+    extrinsic.attachSignature({ address: payload.address, signature: registry.findCodec(signatureTypeId).tryDecode(signature), extra: extra.data })
+    return extrinsic
+  }
+
+  /**
+   * The node's fee estimate for `payload` (TransactionPaymentApi_query_info of it signed with a fake signature, as
+   * polkadot.js's paymentInfo asks it). RuntimeDispatchInfo ends with the fee, a u128, whatever its weight's layout.
+   */
+  async function feeOf({ api }: Connection, payload: PolkadotSignerPayload): Promise<bigint> {
+    const bytes = signedTransaction(api, payload, await extensionsOf(api, payload), FAKE_SIGNATURE).toU8a()
+    const length = new Uint8Array(4)
+    new DataView(length.buffer).setUint32(0, bytes.length, true)
+    const answer = hexToU8a(await timed('TransactionPaymentApi_query_info', api.rpc.state_call('TransactionPaymentApi_query_info', u8aToHex(concatU8a(bytes, length)))))
+    if (answer.length < 17) throw new Error(`TransactionPaymentApi_query_info answered ${answer.length} bytes`)
+    return answer.subarray(-16).reduceRight((fee, byte) => (fee << 8n) | BigInt(byte), 0n)
+  }
+
+  /** The call of `balances.transferKeepAlive(to, amount)`, SCALE-encoded. */
+  const transferMethod = (api: SubstrateClient, to: string, amount: bigint) => api.tx.balances.transferKeepAlive(to, amount).callHex as Hex
 
   const formatAmount = (value: bigint, { token }: PolkadotChainInfo) => `${formatUnits(value, token.decimals)} ${token.symbol}`
 
@@ -347,12 +643,18 @@ export function createPolkadotClient({
   /** What the chain's events say of the extrinsic at `index` of `blockHash`. */
   async function readOutcome({ api }: Connection, blockHash: Hex, index: number): Promise<{ isSuccess: boolean; failure?: string }> {
     const at = await timed('api.at', api.at(blockHash))
-    type EventRecord = { phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: { toNumber(): number } }; event: { section: string; method: string; data: unknown[] } }
-    const records = (await timed('System.Events', at.query.system!.events!())) as unknown as EventRecord[]
+    type PalletEvent = string | { name: string; data?: unknown }
+    type EventRecord = { phase: { type: string; value?: unknown }; event: { pallet: string; palletEvent: PalletEvent } }
+    const records = (await timed('System.Events', at.query.system.events())) as unknown as EventRecord[]
     for (const { phase, event } of records) {
-      if (!phase.isApplyExtrinsic || phase.asApplyExtrinsic.toNumber() !== index || event.section !== 'system') continue
-      if (event.method === 'ExtrinsicSuccess') return { isSuccess: true }
-      if (event.method === 'ExtrinsicFailed') return { isSuccess: false, failure: describeDispatchError(api, event.data[0]) }
+      if (phase.type !== 'ApplyExtrinsic' || phase.value !== index || stringCamelCase(event.pallet) !== 'system') continue
+      const { palletEvent } = event
+      const name = typeof palletEvent === 'string' ? palletEvent : palletEvent.name
+      if (name === 'ExtrinsicSuccess') return { isSuccess: true }
+      if (name === 'ExtrinsicFailed' && typeof palletEvent !== 'string') {
+        const data = palletEvent.data as { dispatchError?: unknown } | unknown[] | undefined
+        return { isSuccess: false, failure: describeDispatchError(at.registry as unknown as PortableRegistry, Array.isArray(data) ? data[0] : data?.dispatchError) }
+      }
     }
     return { isSuccess: false, failure: 'unknown (no ExtrinsicSuccess or ExtrinsicFailed event)' }
   }
@@ -363,16 +665,18 @@ export function createPolkadotClient({
 
     /** Planck: free, reserved, frozen, transferable. INVALID_ADDRESS, POLKADOT_ADDRESS_WRONG_NETWORK for a bad address. */
     getBalance: (address: string): Promise<PolkadotBalance> =>
-      run('getBalance', async (opened) => readBalance(opened, parseAccount(address, 'address', opened.info).address)),
+      run('getBalance', async (opened) => (await readAccount(opened, parseAccount(address, 'address', opened.info).address)).balance),
 
     /** The node's fee estimate (paymentInfo) in planck for `balances.transferKeepAlive(to, amount)` paid by `from`. */
     estimateTransferFee: ({ from, to, amount }: PolkadotTransferParameters): Promise<bigint> =>
-      run('estimateTransferFee', async ({ api, info }) => {
+      run('estimateTransferFee', async (opened) => {
+        const { api, info } = opened
         const sender = parseAccount(from, 'from', info)
         const recipient = parseAccount(to, 'to', info)
         checkAmount(amount, 'amount')
-        const payment = await timed('paymentInfo', api.tx.balances!.transferKeepAlive!(recipient.address, amount).paymentInfo(sender.address))
-        return toBigInt(payment.partialFee)
+        const method = transferMethod(api, recipient.address, amount)
+        const [{ nonce }, checkpoint] = await Promise.all([readAccount(opened, sender.address), signingCheckpoint(opened)])
+        return feeOf(opened, signerPayload(api, { address: sender.address, method, nonce, tip: 0n, checkpoint }))
       }),
 
     /**
@@ -388,14 +692,13 @@ export function createPolkadotClient({
         const recipient = parseAccount(to, 'to', info)
         checkAmount(amount, 'amount')
         checkAmount(tip, 'tip', { allowZero: true })
-        const transfer = api.tx.balances!.transferKeepAlive!(recipient.address, amount)
-        const [senderBalance, recipientBalance, signingInfo, payment] = await Promise.all([
-          readBalance(opened, sender.address),
-          readBalance(opened, recipient.address),
-          timed('signingInfo', api.derive.tx.signingInfo(sender.address)),
-          timed('paymentInfo', transfer.paymentInfo(sender.address)),
-        ])
-        const fee = toBigInt(payment.partialFee)
+        const method = transferMethod(api, recipient.address, amount)
+        const [senderAccount, recipientAccount, checkpoint] = await Promise.all([readAccount(opened, sender.address), readAccount(opened, recipient.address), signingCheckpoint(opened)])
+        const payload = signerPayload(api, { address: sender.address, method, nonce: senderAccount.nonce, tip, checkpoint })
+        // The fee as paymentInfo estimates it: the same transfer without a tip.
+        const [extra, fee] = await Promise.all([extensionsOf(api, payload), feeOf(opened, { ...payload, tip: toFixedHex(0n, 16) })])
+        const senderBalance = senderAccount.balance
+        const recipientBalance = recipientAccount.balance
         const ed = info.existentialDeposit
         if (recipient.address !== sender.address && recipientBalance.free + recipientBalance.reserved + amount < ed) {
           throw createWidgetError('POLKADOT_BELOW_EXISTENTIAL_DEPOSIT', {
@@ -411,31 +714,15 @@ export function createPolkadotClient({
             details: `${amount} planck, a fee of ${fee} and a tip of ${tip}; ${senderBalance.transferable} can leave ${sender.address}`,
           })
         }
-        const { header, mortalLength, nonce } = signingInfo
-        if (!header) throw createWidgetError('UNKNOWN', { details: 'The node gave no block header to make the transaction mortal' })
-        const era = api.registry.createType('ExtrinsicEra', { current: header.number, period: mortalLength })
-        const signerPayload = api.registry.createType('SignerPayload', {
-          address: sender.address,
-          blockHash: header.hash,
-          blockNumber: header.number,
-          era,
-          genesisHash: api.genesisHash,
-          method: transfer.method,
-          nonce,
-          runtimeVersion: api.runtimeVersion,
-          signedExtensions: api.registry.signedExtensions,
-          tip,
-          version: api.extrinsicVersion,
-        })
-        const payload = signerPayload.toPayload() as unknown as PolkadotSignerPayload
-        const raw = signerPayload.toRaw()
+        // The bytes an extension's signPayload signs (ExtrinsicPayload: call, extensions' data, what they add to what is signed).
+        const raw = extra.toRawPayload(method)
         return {
           payload,
           raw: { address: raw.address, data: raw.data as Hex, type: 'payload' },
           fee,
           existentialDeposit: ed,
           to: recipient.address,
-          validUntilBlock: era.asMortalEra.death(header.number.toBigInt()) - 1,
+          validUntilBlock: eraDeath(payload.era, checkpoint.number) - 1,
         }
       }),
 
@@ -448,7 +735,8 @@ export function createPolkadotClient({
     submitTransfer: ({ payload, signature }: { payload: PolkadotSignerPayload; signature: string }): Promise<PolkadotSubmission> =>
       run(
         'submitTransfer',
-        async ({ api, provider, info }) => {
+        async (opened) => {
+          const { api, provider, info } = opened
           const checked = safeParse(payloadSchema, payload)
           if (!checked.success) {
             const issue = checked.error.issues[0]
@@ -458,40 +746,35 @@ export function createPolkadotClient({
             throw createWidgetError('WALLET_BAD_RESPONSE', { field: 'signature', details: 'The signature must be a hex MultiSignature (65 or 66 bytes)' })
           }
           const signed = checked.data as PolkadotSignerPayload
-          parseAccount(signed.address, 'payload.address', info)
+          const signer = parseAccount(signed.address, 'payload.address', info)
           if (signed.genesisHash !== info.genesisHash) {
             throw createWidgetError('INVALID_PARAMS', { field: 'payload.genesisHash', details: `The payload is for the chain of genesis ${signed.genesisHash}, not ${caipNetworkId}` })
           }
-          if (Number(signed.specVersion) !== api.runtimeVersion.specVersion.toNumber()) {
-            throw createWidgetError('POLKADOT_TRANSACTION_STALE', { details: `The payload is for runtime ${Number(signed.specVersion)}; the chain runs ${api.runtimeVersion.specVersion.toNumber()}` })
+          if (Number(signed.specVersion) !== api.runtimeVersion.specVersion) {
+            throw createWidgetError('POLKADOT_TRANSACTION_STALE', { details: `The payload is for runtime ${Number(signed.specVersion)}; the chain runs ${api.runtimeVersion.specVersion}` })
           }
-          let extrinsic
+          let transaction: Hex
           try {
-            extrinsic = api.tx(api.registry.createType('Call', signed.method))
-            extrinsic.addSignature(signed.address, signature as Hex, signed as never)
+            const withSigner = { ...signed, address: signer.address }
+            transaction = signedTransaction(api, withSigner, await extensionsOf(api, withSigner), signature as Hex).toHex() as Hex
           } catch (error) {
             throw createWidgetError('INVALID_PARAMS', { field: 'payload.method', details: `The payload's call cannot be decoded: ${(error as Error).message}`, cause: error })
           }
-          const hash = extrinsic.hash.toHex()
+          const hash = api.registry.hashAsHex(transaction) as Hex
           try {
-            // Straight to the provider: @polkadot/api's rpc layer would also print the node's refusal on the console.
-            await timed('author_submitExtrinsic', provider.send('author_submitExtrinsic', [extrinsic.toHex()]))
+            await timed('author_submitExtrinsic', provider.send('author_submitExtrinsic', [transaction]))
           } catch (error) {
-            if (isWidgetError(error) || !api.isConnected) throw error
-            const { code, data, message } = error as { code?: unknown; data?: unknown; message?: unknown }
+            if (isWidgetError(error) || !isConnected(opened)) throw error
+            const { code, data, message } = error as RpcError
             if (code !== ALREADY_IMPORTED) {
               const reason = `${String(message)} ${typeof data === 'string' ? data : JSON.stringify(data ?? '')}`.slice(0, 500)
               const refusal = refusalReasons.find(([pattern]) => pattern.test(reason))?.[1] ?? 'POLKADOT_TRANSACTION_REFUSED'
               throw createWidgetError(refusal, { ...(refusal === 'WALLET_BAD_RESPONSE' ? { field: 'signature' } : {}), details: `${host}: ${reason}`, cause: error })
             }
           }
-          const era = api.registry.createType('ExtrinsicEra', signed.era)
           const checkpoint = Number(signed.blockNumber)
-          return {
-            hash,
-            fromBlock: checkpoint + 1,
-            validUntilBlock: era.isMortalEra ? era.asMortalEra.death(checkpoint) - 1 : Number.MAX_SAFE_INTEGER,
-          }
+          const death = eraDeath(signed.era as Hex, checkpoint)
+          return { hash, fromBlock: checkpoint + 1, validUntilBlock: Number.isFinite(death) ? death - 1 : Number.MAX_SAFE_INTEGER }
         },
         { isRead: false },
       ),
@@ -519,28 +802,40 @@ export function createPolkadotClient({
       const poll = () =>
         run('waitForTransaction', async (opened) => {
           const { api } = opened
-          const best = (await timed('chain_getHeader', api.rpc.chain.getHeader())).number.toNumber()
+          const headerOf = async (blockHash?: Hex): Promise<Header> => {
+            const header = await timed('chain_getHeader', api.rpc.chain_getHeader(blockHash))
+            if (!header) throw new Error(`the node has no header for ${blockHash ?? 'its best block'}`)
+            return header as Header
+          }
+          const hashOf = async (blockNumber: number): Promise<Hex> => {
+            const blockHash = await timed('chain_getBlockHash', api.rpc.chain_getBlockHash(blockNumber))
+            if (!blockHash) throw new Error(`the node has no block ${blockNumber}`)
+            return blockHash as Hex
+          }
+          const best = (await headerOf()).number
           // 1. Read each new block of the best chain; a block whose parent is not the one read before means a fork: step back.
           while (!found && next <= Math.min(best, validUntilBlock)) {
-            const blockHash = (await timed('chain_getBlockHash', api.rpc.chain.getBlockHash(next))).toHex()
-            const { block } = await timed('chain_getBlock', api.rpc.chain.getBlock(blockHash))
+            const blockHash = await hashOf(next)
+            const signedBlock = await timed('chain_getBlock', api.rpc.chain_getBlock(blockHash))
+            if (!signedBlock) throw new Error(`the node has no block ${blockHash}`)
+            const { block } = signedBlock
             const parent = seen.get(next - 1)
-            if (parent !== undefined && block.header.parentHash.toHex() !== parent) {
+            if (parent !== undefined && block.header.parentHash !== parent) {
               seen.delete(next - 1)
               next = Math.max(fromBlock, next - 1)
               continue
             }
             seen.set(next, blockHash)
             seen.delete(next - MAX_FORK_DEPTH)
-            const index = block.extrinsics.findIndex((extrinsic) => extrinsic.hash.toHex() === hash)
+            const index = block.extrinsics.findIndex((extrinsic) => api.registry.hashAsHex(extrinsic as Hex) === hash)
             if (index >= 0) found = { blockNumber: next, blockHash, index }
             next++
           }
-          const finalizedHash = await timed('chain_getFinalizedHead', api.rpc.chain.getFinalizedHead())
-          const finalized = (await timed('chain_getHeader', api.rpc.chain.getHeader(finalizedHash))).number.toNumber()
+          const finalizedHash = await timed('chain_getFinalizedHead', api.rpc.chain_getFinalizedHead())
+          const finalized = (await headerOf(finalizedHash as Hex)).number
           // 2. Found: still on the best chain? Final once the finalized head reached it.
           if (found) {
-            const canonical = (await timed('chain_getBlockHash', api.rpc.chain.getBlockHash(found.blockNumber))).toHex()
+            const canonical = await hashOf(found.blockNumber)
             if (canonical !== found.blockHash) {
               next = found.blockNumber
               seen.delete(found.blockNumber)
@@ -553,7 +848,7 @@ export function createPolkadotClient({
           }
           // 3. Not found in any block up to the era's last, and that block is final (so no fork can bring another): void.
           if (next > validUntilBlock && finalized >= validUntilBlock) {
-            const canonical = (await timed('chain_getBlockHash', api.rpc.chain.getBlockHash(validUntilBlock))).toHex()
+            const canonical = await hashOf(validUntilBlock)
             if (canonical === seen.get(validUntilBlock)) {
               throw createWidgetError('POLKADOT_TRANSACTION_NOT_INCLUDED', { details: `${hash} is in none of blocks ${fromBlock} to ${validUntilBlock}, where its era ended` })
             }
@@ -587,25 +882,29 @@ export function createPolkadotClient({
     async destroy() {
       isDestroyed = true
       connection = undefined
-      await Promise.all([...live].map((opened) => opened.api.disconnect().catch(() => {})))
+      await Promise.all([...live].map((opened) => close(opened.api)))
       live.clear()
     },
   }
 }
 
 /** `pallet.Error` of a module error (`balances.InsufficientBalance`), else the dispatch error's kind (`Token.FundsUnavailable`). */
-function describeDispatchError(api: ApiPromise, error: unknown): string {
-  const dispatchError = error as { isModule?: boolean; asModule?: unknown; type?: string; value?: { type?: string } }
-  if (dispatchError?.isModule) {
+function describeDispatchError(registry: PortableRegistry, error: unknown): string {
+  const dispatchError = error as { type?: string; value?: unknown } | undefined
+  if (dispatchError?.type === 'Module') {
     try {
-      const { section, name } = api.registry.findMetaError(dispatchError.asModule as Parameters<ApiPromise['registry']['findMetaError']>[0])
-      return `${section}.${name}`
+      const { index, error: code } = dispatchError.value as { index: number; error: Hex | number }
+      // An old runtime's module error is one byte, a newer one's four.
+      const meta = registry.findErrorMeta({ index, error: typeof code === 'number' ? toFixedHex(code, 1) : code })
+      if (meta) return `${stringCamelCase(meta.pallet)}.${meta.name}`
     } catch {
-      return 'Module'
+      // The runtime does not know the error: its kind only.
     }
+    return 'Module'
   }
   const kind = dispatchError?.type ?? 'unknown'
-  const inner = dispatchError?.value?.type
+  const value = dispatchError?.value as string | { type?: string } | undefined
+  const inner = typeof value === 'string' ? value : value?.type
   return inner ? `${kind}.${inner}` : kind
 }
 

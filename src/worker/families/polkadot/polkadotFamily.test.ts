@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 
 // Counts each time the Polkadot client module is evaluated: a static import anywhere in the worker's graph would count
-// at once, when this file imports api.ts. @polkadot/api comes only with that module.
+// at once, when this file imports api.ts. dedot, its Substrate library, comes only with that module.
 const loads = vi.hoisted(() => ({ polkadot: 0, destroyed: 0 }))
 vi.mock('./polkadotWorkerApi', () => {
   loads.polkadot++

@@ -11,7 +11,7 @@ export type CreatePolkadotWorkerApiParameters = Omit<CreatePolkadotClientParamet
 type OnNetwork = { caipNetworkId: string }
 
 /**
- * The Polkadot calls of the core worker (`core.polkadot`, PolkadotCoreApi), one @polkadot/api client per configured
+ * The Polkadot calls of the core worker (`core.polkadot`, PolkadotCoreApi), one dedot client per configured
  * network picked by CAIP-2 id (each connects on its first call); an id that is not configured answers
  * NETWORK_NOT_FOUND. Values are structured-cloneable. destroy() closes every connection.
  * @example const dot = createPolkadotWorkerApi({ chains: [{ caipNetworkId: 'polkadot:91b171bb158e2d3848fa23a9f1c25182', rpcUrl: 'wss://rpc.polkadot.io' }] })
