@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { widgetAliases } from './vite.aliases.ts'
 import { compactWidgetCss } from './vite.widgetCss.ts'
+import { lentToWorkerModules } from './vite.workerModules.ts'
 
 /** What the host brings: React, and for the library adapters wagmi and ethers (peer dependencies). */
 const hostPackages = ['react', 'react-dom', 'wagmi', 'ethers']
@@ -30,7 +31,7 @@ export default defineConfig({
   // WalletConnect's sign client): in the package each worker is one file. The chain families' clients (Solana, Bitcoin)
   // are files of their own that the core worker imports by URL, so a site without them never downloads them (see
   // src/main/core/familyModules.ts).
-  worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false } } },
+  worker: { format: 'es', plugins: () => [lentToWorkerModules()], rolldownOptions: { output: { codeSplitting: false } } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { widgetAliases } from '../vite.aliases.ts'
 import { compactWidgetCss } from '../vite.widgetCss.ts'
+import { lentToWorkerModules } from '../vite.workerModules.ts'
 
 /**
  * What the widget's workers import (the core's, with its Solana, Bitcoin and Polkadot clients and its review engine, and
@@ -32,7 +33,7 @@ export const workerDependencies = [
 export default defineConfig({
   plugins: [react(), compactWidgetCss()],
   resolve: { alias: widgetAliases },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [lentToWorkerModules()] },
   build: { target: 'es2022' },
   optimizeDeps: { include: workerDependencies },
 })

@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { widgetAliases } from '../../vite.aliases.ts'
 import { compactWidgetCss } from '../../vite.widgetCss.ts'
+import { lentToWorkerModules } from '../../vite.workerModules.ts'
 
 const root = dirname(fileURLToPath(import.meta.url))
 
@@ -11,7 +12,7 @@ const root = dirname(fileURLToPath(import.meta.url))
 export default defineConfig({
   plugins: [react(), compactWidgetCss()],
   resolve: { alias: widgetAliases },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [lentToWorkerModules()] },
   build: {
     target: 'es2022',
     rollupOptions: {
