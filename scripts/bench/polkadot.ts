@@ -1,5 +1,5 @@
 // `npm run bench:polkadot`: the time to a first Polkadot balance in Chromium, through the worker core, against the local
-// chain (chopsticks). A cold page each run: the core worker starts, imports the Polkadot module (@polkadot/api),
+// chain (chopsticks). A cold page each run: the core worker starts, imports the Polkadot module (dedot),
 // connects over WebSocket, reads the runtime's metadata and the account. Prints JSON (medians of RUNS runs).
 import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'

@@ -19,6 +19,6 @@ export type WorkerFamily<N extends FamilyNamespace> = {
 export const workerFamilies: { [N in FamilyNamespace]: WorkerFamily<N> } = {
   solana: { label: 'Solana', calls: solanaCoreCalls },
   bip122: { label: 'Bitcoin', calls: bitcoinCoreCalls },
-  // @polkadot/api (about 195 KiB gz, the largest library of all) loads at the family's first call.
+  // dedot (the Polkadot client, about 50 KiB gz) loads at the family's first call.
   polkadot: { label: 'Polkadot', calls: polkadotCoreCalls, loadsAtFirstCall: true },
 }

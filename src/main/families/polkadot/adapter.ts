@@ -126,7 +126,7 @@ export function toPolkadotNamespaceConnector(connector: PolkadotConnector, netwo
 
 /**
  * Polkadot (SPEC §1): extensions found in `window.injectedWeb3` (polkadot{.js}, Talisman, SubWallet, …); balances,
- * fees and transfers through the core, whose worker alone loads @polkadot/api. The page has no @polkadot/* code.
+ * fees and transfers through the core, whose worker alone loads the Polkadot client (dedot). The page has no @polkadot/* code.
  */
 export const polkadotAdapter: NamespaceAdapter = {
   namespace: 'polkadot',

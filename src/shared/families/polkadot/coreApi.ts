@@ -103,7 +103,7 @@ export type PolkadotInclusion = {
 }
 
 /**
- * `core.polkadot`: the Polkadot networks of the core's config, read and sent through the worker (@polkadot/api never
+ * `core.polkadot`: the Polkadot networks of the core's config, read and sent through the worker (dedot never
  * loads on the page); amounts in planck (bigint). A transfer: buildTransfer → the extension's
  * signer.signPayload(payload) → submitTransfer({ payload, signature }) → waitForTransaction({ submission }). The
  * Polkadot worker module answers each call under the same name (src/worker/families/polkadot/polkadotWorkerApi.ts).

@@ -48,7 +48,7 @@ export type CoreConfig = {
   chains: readonly Eip155ChainConfig[]
   /**
    * The other families' networks by namespace (`{ solana: [...], bip122: [...], polkadot: [...] }`); a family's client
-   * (and its libraries: @solana/kit, bitcoinjs-lib, @polkadot/api) loads in the worker only when it has one.
+   * (and its libraries: @solana/kit, bitcoinjs-lib, dedot) loads in the worker only when it has one.
    */
   familyChains?: { [N in FamilyNamespace]?: readonly CoreFamilies[N]['chain'][] }
   /** Where the core worker imports each configured family's client from (see src/main/core/familyModules.ts). */
