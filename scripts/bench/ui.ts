@@ -7,7 +7,7 @@
 // Each in two settings: `quiet`, and `loaded` (a CPU-burning neighbour on every core, started and stopped here).
 // `--quiet` or `--loaded` runs one of them. Cold runs (a fresh browser context each), page and floor interleaved; per
 // figure the median and the worst run of each, and widget − floor; prints JSON (see README, "Performance").
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
@@ -120,6 +120,16 @@ const documentScripts = (page: Page) =>
     return { initial: scripts.filter((e) => e.startTime < loadEnd).map((e) => e.name), prefetched: scripts.filter((e) => e.startTime >= loadEnd).map((e) => e.name) }
   })()`) as Promise<{ initial: string[]; prefetched: string[] }>
 
+/** The page's heap as DevTools saves it (BENCH_UI_TRACES): what the widget's share of it is made of. */
+async function writeHeapSnapshot(cdp: CDPSession, path: string) {
+  const chunks: string[] = []
+  const onChunk = ({ chunk }: { chunk: string }) => void chunks.push(chunk)
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk)
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk)
+  writeFileSync(path, chunks.join(''))
+}
+
 /** Heap after a GC of each dedicated worker (there is one context open at a time), through the browser's CDP session. */
 async function workersHeapBytes(browser: Browser) {
   const cdp = await browser.newBrowserCDPSession()
@@ -227,8 +237,11 @@ async function measureRun(browser: Browser, url: string): Promise<Run> {
     await page.locator('button').first().hover()
     await page.waitForTimeout(200)
     await page.evaluate('window.__bench.armOpen()')
+    const keep = process.env.BENCH_UI_TRACES
+    if (keep) await browser.startTracing(page, { path: `${keep}/click${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.json`, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute'] })
     await page.locator('button').first().click()
     const opened = (await withDeadline(page.evaluate('window.__bench.opened'), `${url}: the dialog after the click`, DEADLINE_MS + 5_000)) as { ms?: number; row?: string; error?: string }
+    if (keep) await browser.stopTracing()
     if (opened.ms === undefined) throw new Error(`${url}: the dialog was not visible with a focusable first row: ${opened.error}`)
     await page.waitForTimeout(OPEN_WINDOW_MS)
     const clickedAt = (await page.evaluate('window.__bench.clickedAt')) as number
@@ -236,6 +249,7 @@ async function measureRun(browser: Browser, url: string): Promise<Run> {
     const cdp: CDPSession = await context.newCDPSession(page)
     await cdp.send('HeapProfiler.collectGarbage')
     const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+    if (keep) await writeHeapSnapshot(cdp, `${keep}/heap${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.heapsnapshot`)
     const workersHeap = await workersHeapBytes(browser)
     return {
       jsBeforeInteractionGzKiB: await gzKiB(scripts.initial.filter((u) => !isWorkerScript(u))),
@@ -260,10 +274,13 @@ async function measureRun(browser: Browser, url: string): Promise<Run> {
 /** A traced cold load: CPU time of the main thread and the workers in the load window. */
 async function measureCpu(browser: Browser, url: string) {
   const context = await browser.newContext()
-  const path = `/tmp/tessera-bench-ui-${process.pid}.json`
+  // BENCH_UI_TRACES=<folder> keeps each trace there, with the JS profiler's samples, to see where the time goes.
+  const keep = process.env.BENCH_UI_TRACES
+  const path = keep ? `${keep}/${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.json` : `/tmp/tessera-bench-ui-${process.pid}.json`
   try {
     const page = await context.newPage()
-    await browser.startTracing(page, { path, categories: ['toplevel', 'blink.user_timing', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] })
+    const profiler = keep ? ['disabled-by-default-v8.cpu_profiler', 'v8.execute', 'disabled-by-default-v8.compile'] : []
+    await browser.startTracing(page, { path, categories: ['toplevel', 'blink.user_timing', 'devtools.timeline', 'disabled-by-default-devtools.timeline', ...profiler] })
     // goto resolves at the load event, after navigation start: the window is over once LOAD_WINDOW_MS more have passed.
     await page.goto(url, { timeout: 3 * DEADLINE_MS })
     await page.waitForTimeout(LOAD_WINDOW_MS)
@@ -271,7 +288,7 @@ async function measureCpu(browser: Browser, url: string) {
     return cpuFromTrace(path)
   } finally {
     await context.close()
-    rmSync(path, { force: true })
+    if (!keep) rmSync(path, { force: true })
   }
 }
 

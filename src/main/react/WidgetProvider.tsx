@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react'
 import type { Widget, WidgetState } from '../widget/createWidget'
 
 const WidgetContext = createContext<Widget | null>(null)
@@ -23,4 +23,15 @@ export function useStoreSelector<S, T>(store: { getState: () => S; subscribe: (l
 /** A part of the widget's state. */
 export function useWidgetState<T>(selector: (state: WidgetState) => T): T {
   return useStoreSelector(useWidget().store, selector)
+}
+
+/**
+ * Whether the widget has started (its config checked, its controllers made). Asks for the start once the page is idle:
+ * for UI that shows what only the started widget knows (the network button, a wallet list), which a page with the
+ * connect button alone does not need in its first seconds.
+ */
+export function useIsStarted(): boolean {
+  const widget = useWidget()
+  useEffect(() => widget.startSoon(), [widget])
+  return useWidgetState((s) => s.isStarted)
 }

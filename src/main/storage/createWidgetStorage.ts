@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { safeParse } from '../../shared/protocol/schemas/parse'
+import { STORAGE_VERSION, storageKey } from './storageKey'
 
 const namespace = z.enum(['eip155', 'solana', 'polkadot', 'bip122'])
 const caipNetworkId = z.string().check(z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/))
@@ -42,7 +43,7 @@ const schemaOf = <K extends StorageItem>(item: K) => {
   return built.get(item) as StorageItems[K]
 }
 
-export const STORAGE_VERSION = 1
+export { STORAGE_VERSION }
 
 type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key'> & { readonly length: number }
 
@@ -79,7 +80,7 @@ function defaultStorage(): StorageLike {
  * @example const storage = createWidgetStorage(); storage.set('recentWallets', [wallet])
  */
 export function createWidgetStorage({ storage: given, prefix = 'tessera' }: { storage?: StorageLike; prefix?: string } = {}) {
-  const keyFor = (item: StorageItem) => `${prefix}:v${STORAGE_VERSION}:${item}`
+  const keyFor = (item: StorageItem) => storageKey(item, prefix)
   const ours = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:v(\\d+):`)
 
   const safely = <T>(run: () => T, fallback: T): T => {

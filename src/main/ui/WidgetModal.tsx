@@ -36,10 +36,11 @@ export function WidgetModal() {
   const themeMode = useWidgetState((s) => s.themeMode)
   // The views read the checked config: the modal shows once the widget has started (an open() asked for before waits).
   const isStarted = useWidgetState((s) => s.isStarted)
-  // The modal's shadow root is made once the page is idle (or the modal is needed first): the first frame has the
-  // page's button and nothing of ours it does not show.
+  // The modal's shadow root is made once the widget has started and the page is idle (or the modal is needed first):
+  // the page's first frames have its button and nothing of ours it does not show.
   const [isIdle, setIdle] = useState(false)
   useEffect(() => {
+    if (!isStarted) return
     // Two idle periods, the modal's code and then the connection's: each task stays short on a busy page.
     let cancel = whenPageIdle(
       () => {
@@ -50,7 +51,7 @@ export function WidgetModal() {
       { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS },
     )
     return () => cancel()
-  }, [widget])
+  }, [widget, isStarted])
   // An EVM account connected: a site's request will likely be reviewed, so its view loads once the page is idle.
   const isEvmConnected = useWidgetState((s) => s.namespaces.eip155?.status === 'connected')
   useEffect(() => {

@@ -6,6 +6,7 @@ import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle, yieldToPage } from '../core/whe
 import { createModal } from '../state/createModal'
 import { createNotifications } from '../state/createNotifications'
 import { createRouter } from '../state/createRouter'
+import { storageKey } from '../storage/storageKey'
 import type { WidgetNetwork } from './config'
 import type { StartedWidget, StartWidgetParameters } from './startWidget'
 import { initialNamespaces, topFields, type WidgetState } from './widgetState'
@@ -20,6 +21,26 @@ export const SDK_VERSION = '0.2.0'
  * attached to the widget once it exists (a wagmi config's connector needs the widget, for instance).
  */
 export type WidgetAdapter = { type: 'wagmi' | 'ethers' | 'ethers5'; attach?: (widget: Widget) => void }
+
+/**
+ * How long a page waits for the widget's start (its code, the config check, the core's worker) when nothing needs it
+ * sooner: the page's first two seconds are its own. A remembered connection, a hover or focus on the widget's button, a
+ * component that shows the started widget (startSoon) or any call that needs it starts it before (issue 37).
+ */
+export const UNHURRIED_START_MS = 2_000
+
+/**
+ * Whether this browser remembers a connection the widget should restore at once (the account shows at load). A site's
+ * own storage cannot be read without the widget's code: it is taken as remembering one.
+ */
+function remembersConnection(parameters: Pick<StartWidgetParameters, 'storage'>) {
+  if (parameters.storage) return true
+  try {
+    return globalThis.localStorage?.getItem(storageKey('connectedNamespaces')) != null
+  } catch {
+    return false
+  }
+}
 
 const familyNames: Record<ChainNamespace, string> = { eip155: 'eip155', solana: 'solana', bip122: 'bitcoin', polkadot: 'polkadot' }
 
@@ -155,7 +176,7 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
   /** Loads and starts the widget's code: once the page is idle after its first frame, or when something needs it first. */
   const start = () => {
     if (starting) return starting
-    cancelIdleStart()
+    cancelScheduledStart()
     const code = import('./startWidget').catch((cause: unknown) => {
       // A failed download (offline, a deploy that replaced the files) is tried again by the next call that needs it.
       starting = undefined
@@ -183,9 +204,21 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
     })
     return starting
   }
+  let cancelScheduledStart = () => {}
+  /** Starts the widget once the page is idle (after the work and the frame it has queued), unless it has started. */
+  const startSoon = () => {
+    if (starting) return
+    cancelScheduledStart()
+    cancelScheduledStart = whenPageIdle(() => void start(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
+  }
   // On a server (server rendering: no window) nothing starts by itself; a call that needs the started widget starts it.
-  const isOnPage = (parameters.window ?? globalThis.window) !== undefined
-  const cancelIdleStart = isOnPage ? whenPageIdle(() => void start(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS }) : () => {}
+  if ((parameters.window ?? globalThis.window) !== undefined) {
+    if (remembersConnection(startParameters)) startSoon()
+    else {
+      const timer = setTimeout(startSoon, UNHURRIED_START_MS)
+      cancelScheduledStart = () => clearTimeout(timer)
+    }
+  }
 
   /** What `mount()` rendered, unmounted by destroy(). */
   const mounted = new Set<() => void>()
@@ -205,6 +238,8 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
     uiSettings: uiSettingsOf(parameters),
     /** Resolves once the widget has started: its code loaded, the config checked. */
     whenStarted: async () => void (await start()),
+    /** Starts the widget once the page is idle: for UI that shows the started widget (the network button, a wallet list). */
+    startSoon,
     /** Loads what the first click will need (the connection actions); the UI calls it on idle, hover and focus. */
     prefetch: () => void start().then((s) => s.prefetch(), () => {}),
     /** The current state: the active family's account and network at the top, every family's under `namespaces`. */
@@ -248,7 +283,7 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       isDestroyed = true
-      cancelIdleStart()
+      cancelScheduledStart()
       pendingOpen = undefined
       for (const unmount of mounted) unmount()
       mounted.clear()

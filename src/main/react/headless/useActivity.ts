@@ -1,5 +1,5 @@
 import type { ActivityRow } from '../../ui/views/activityRows'
-import { useWidgetState } from '../WidgetProvider'
+import { useIsStarted } from '../WidgetProvider'
 import { loadActivity } from './loadFeatures'
 import { useActivityFeed } from './useActivityFeed'
 import { useLoaded } from './useLoaded'
@@ -25,7 +25,7 @@ export type UseActivityReturnType = {
  * @example const { transactions } = useActivity(); transactions.map((tx) => <li key={tx.id}>{tx.direction} {tx.amount} {tx.symbol} {tx.status}</li>)
  */
 export function useActivity(): UseActivityReturnType {
-  const isStarted = useWidgetState((s) => s.isStarted)
+  const isStarted = useIsStarted()
   const loaded = useLoaded(isStarted ? 'activity' : undefined, loadActivity)
   const { state, rows, load } = useActivityFeed(loaded?.value?.history, loaded?.value?.activityRowsOf)
   const groupRowsByDay = loaded?.value?.groupRowsByDay

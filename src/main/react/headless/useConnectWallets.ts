@@ -3,7 +3,7 @@ import type { WalletListingEntry } from '../../../shared/protocol/schemas/entiti
 import { arrangeConnectors, type WalletEntry } from '../../ui/views/groupConnectors'
 import type { Widget } from '../../widget/createWidget'
 import type { WalletListController, WalletListState } from '../../widget/createWalletListController'
-import { useStoreSelector, useWidget, useWidgetState } from '../WidgetProvider'
+import { useIsStarted, useStoreSelector, useWidget, useWidgetState } from '../WidgetProvider'
 
 /** Whether Connect lists the registry's wallets for `family` (the registry lists EVM and WalletConnect wallets, for now). */
 export const hasWalletRegistry = (widget: Widget, family: string | undefined) =>
@@ -36,7 +36,7 @@ export function useConnectWallets(list: WalletListController | undefined, family
   const listed = useStoreSelector<Pick<WalletListState, 'connectList'>, WalletListState['connectList']>(list?.store ?? noRegistry, (s) => s.connectList)
   const recentIds = recent.map((w) => w.id).join(',')
   const installedRdns = connectors.map((c) => c.rdns).filter(Boolean).join(',')
-  const isStarted = useWidgetState((s) => s.isStarted)
+  const isStarted = useIsStarted()
   const featuredIds = isStarted ? (widget.config.featuredWalletIds?.join(',') ?? '') : ''
   // The registry is asked once the installed wallets are known, so a wallet never shows twice (installed and listed).
   const [areWalletsListed, setWalletsListed] = useState(false)

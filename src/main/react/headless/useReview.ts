@@ -1,5 +1,5 @@
 import type { PendingReview } from '../../widget/createRequestReview'
-import { useStoreSelector, useWidget, useWidgetState } from '../WidgetProvider'
+import { useIsStarted, useStoreSelector, useWidget } from '../WidgetProvider'
 
 const noReviewStore = { getState: () => ({ pending: undefined }), subscribe: () => () => {} }
 
@@ -32,7 +32,7 @@ export type UseReviewReturnType = {
 export function useReview(): UseReviewReturnType {
   const widget = useWidget()
   // The review store is there once the widget has started.
-  const isStarted = useWidgetState((s) => s.isStarted)
+  const isStarted = useIsStarted()
   const store = (isStarted ? reviewStoreOf(widget) : noReviewStore) as typeof noReviewStore
   const pending = useStoreSelector(store, (s) => s.pending) as PendingReview | undefined
   return { pending, confirm: () => widget.decideReview(true), decline: () => widget.decideReview(false) }

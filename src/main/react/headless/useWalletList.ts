@@ -3,7 +3,7 @@ import { createWidgetError } from '../../../shared/protocol/errors'
 import type { WalletListingEntry } from '../../../shared/protocol/schemas/entities'
 import { isRecentEntry, memberFor, registryWalletLink, type WalletEntry } from '../../ui/views/groupConnectors'
 import type { Widget } from '../../widget/createWidget'
-import { useWidget, useWidgetState } from '../WidgetProvider'
+import { useIsStarted, useWidget, useWidgetState } from '../WidgetProvider'
 import { loadWalletList } from './loadFeatures'
 import { hasWalletRegistry, useConnectWallets } from './useConnectWallets'
 import { useLoaded } from './useLoaded'
@@ -84,7 +84,7 @@ const itemOfListing = (widget: Widget, wallet: WalletListingEntry, isRecent: boo
  */
 export function useWalletList({ namespace }: UseWalletListParameters = {}): UseWalletListReturnType {
   const widget = useWidget()
-  const isStarted = useWidgetState((s) => s.isStarted)
+  const isStarted = useIsStarted()
   const activeNamespace = useWidgetState((s) => s.activeNamespace)
   const recentWallets = useWidgetState((s) => s.recentWallets)
   const hasRegistry = isStarted && hasWalletRegistry(widget, namespace)

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
-import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useIsStarted, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { ConnectionStatus } from '../../widget/widgetState'
 import type { WidgetNetwork } from '../../widget/config'
 import { prefetchModal } from '../WidgetModal'
@@ -49,7 +49,7 @@ export function ConnectButtonCustom({ children }: { children: (props: ConnectBut
   const { network } = useNetwork()
   const profileName = useWidgetState((s) => s.profileName)
   const profileImage = useWidgetState((s) => s.profileImage)
-  const isReady = useWidgetState((s) => s.isStarted)
+  const isReady = useIsStarted()
   const account =
     isConnected && address
       ? {

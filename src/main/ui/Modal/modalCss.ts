@@ -12,7 +12,7 @@ input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--t
   color: var(--tsr-text); border: 1px solid var(--tsr-border); border-radius: var(--tsr-radius); padding: 1.6em 1.6em 2em;
   font-size: 1em; box-shadow: 0 8px 32px rgba(0, 0, 0, 0.32); animation: tsr-in 0.16s ease-out; }
 .dialog[data-shake="true"] { animation: tsr-shake 0.5s; }
-@keyframes tsr-in { from { opacity: 0; transform: translateY(8px) scale(0.98); } }
+@keyframes tsr-in { from { transform: translateY(8px) scale(0.98); } }
 @keyframes tsr-shake { 25% { transform: translateX(-6px); } 75% { transform: translateX(6px); } }
 /* Phones: a bottom sheet the width of the screen. */
 @media (max-width: 430px) {

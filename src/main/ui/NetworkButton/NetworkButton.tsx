@@ -1,5 +1,5 @@
 import { useNetwork } from '../../react/hooks'
-import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { useIsStarted, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { ShadowRoot } from '../ShadowRoot'
 import { NetworkIcon } from '../views/NetworkIcon'
@@ -9,7 +9,7 @@ import { prefetchModal } from '../WidgetModal'
 export function NetworkButton() {
   const widget = useWidget()
   const themeMode = useWidgetState((s) => s.themeMode)
-  const isStarted = useWidgetState((s) => s.isStarted)
+  const isStarted = useIsStarted()
   const { network } = useNetwork()
   // Until the widget has started its networks are not checked: the button comes with them.
   if (!isStarted || !network) return null
