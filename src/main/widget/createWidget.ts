@@ -23,8 +23,8 @@ export const SDK_VERSION = '0.2.0'
 export type WidgetAdapter = { type: 'wagmi' | 'ethers' | 'ethers5'; attach?: (widget: Widget) => void }
 
 /**
- * How long a page waits for the widget's start (its code, the config check, the core's worker) when nothing needs it
- * sooner: the page's first two seconds are its own. A remembered connection, a hover or focus on the widget's button, a
+ * How long a page waits, after its first idle time, for the widget's start (its code, the config check, the core's
+ * worker) when nothing needs it sooner: the page's first seconds are its own. A remembered connection, a hover or focus on the widget's button, a
  * component that shows the started widget (startSoon) or any call that needs it starts it before (issue 37).
  */
 export const UNHURRIED_START_MS = 2_000
@@ -212,12 +212,16 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
     cancelScheduledStart = whenPageIdle(() => void start(), { timeoutMs: START_UP_IDLE_TIMEOUT_MS })
   }
   // On a server (server rendering: no window) nothing starts by itself; a call that needs the started widget starts it.
+  // Storage is looked at once the page is idle: a first localStorage access can wait 30–60 ms on the browser process.
   if ((parameters.window ?? globalThis.window) !== undefined) {
-    if (remembersConnection(startParameters)) startSoon()
-    else {
-      const timer = setTimeout(startSoon, UNHURRIED_START_MS)
-      cancelScheduledStart = () => clearTimeout(timer)
-    }
+    cancelScheduledStart = whenPageIdle(
+      () => {
+        if (remembersConnection(startParameters)) return void start()
+        const timer = setTimeout(startSoon, UNHURRIED_START_MS)
+        cancelScheduledStart = () => clearTimeout(timer)
+      },
+      { timeoutMs: START_UP_IDLE_TIMEOUT_MS },
+    )
   }
 
   /** What `mount()` rendered, unmounted by destroy(). */
