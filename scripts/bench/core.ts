@@ -61,7 +61,7 @@ async function main() {
     const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
     stops.push(() => browser.close())
     /** One scenario on a fresh page: the result, and the HTTP requests the page sent to anvil. */
-    const runOnPage = async (run: (page: Page) => Promise<BenchResult>): Promise<Measured> => {
+    const runOnPage = async (run: (page: Page) => Promise<BenchResult>, tracePath?: string): Promise<Measured> => {
       const page = await browser.newPage()
       await page.goto(`http://127.0.0.1:${ports.demo}/bench.html`)
       await page.locator('#status').getByText('ready').waitFor()
@@ -69,7 +69,9 @@ async function main() {
       page.on('request', (request) => {
         if (request.url().startsWith(anvil.rpcUrl)) httpRequests++
       })
+      if (tracePath) await browser.startTracing(page, { path: tracePath, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute'] })
       const result = await run(page)
+      if (tracePath) await browser.stopTracing()
       await page.close()
       return { ...result, httpRequests }
     }
@@ -83,6 +85,8 @@ async function main() {
             ({ run, logs, input }) => (run === 'core' ? window.bench.runCore(input, logs as CoreLogsMode) : window.bench.runBaseline(input, logs as 'decodeAll' | 'slice')),
             { run, logs, input },
           ),
+          // BENCH_CORE_TRACES=<folder>: each run of the compared modes traced, with the JS profiler's samples.
+          process.env.BENCH_CORE_TRACES && (mode === 'core' || mode === 'baseline') ? `${process.env.BENCH_CORE_TRACES}/${mode}-${i}.json` : undefined,
         )
         if (result.reads !== HOLDERS || result.logs !== LOGS) throw new Error(`${mode} read ${result.reads} balances and ${result.logs} logs`)
         runs[mode].push(result)
