@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client'
 import { FloorApp } from '../pack-apps/vite/src/FloorApp'
 import type { StackManifest } from '../../services/stack/manifest'
+import { announceBenchWallet } from '../pack-apps/vite/src/benchWallet'
 
 declare const __TESSERA_STACK__: StackManifest
 
@@ -8,4 +9,6 @@ declare const __TESSERA_STACK__: StackManifest
 // packed-package site's floor. The test stack's manifest, which the widget's page carries too: the budget compares
 // the widget, not test data.
 Object.assign(window, { stack: __TESSERA_STACK__ })
+// The same installed wallet as the widget's page: the page's own scripts differ by the widget alone.
+announceBenchWallet()
 createRoot(document.getElementById('root')!).render(<FloorApp />)

@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client'
 import { ConnectButton, createWidget, WidgetModal, WidgetProvider } from '../../src/main'
 import type { StackManifest } from '../../services/stack/manifest'
+import { announceBenchWallet } from '../pack-apps/vite/src/benchWallet'
 
 declare const __TESSERA_STACK__: StackManifest
 
@@ -17,6 +18,7 @@ const query = new URLSearchParams(location.search)
 const solana = query.has('solana') ? stack.solana : undefined
 const bitcoin = query.has('bitcoin') ? stack.bitcoin : undefined
 const polkadot = query.has('polkadot') ? stack.polkadot : undefined
+announceBenchWallet()
 const widget = createWidget({
   projectId: stack.services.projectId,
   networks: [

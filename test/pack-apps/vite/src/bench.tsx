@@ -1,7 +1,9 @@
 import { createRoot } from 'react-dom/client'
 import { ConnectButton, createWidget, WidgetModal, WidgetProvider } from 'tessera'
+import { announceBenchWallet } from './benchWallet'
 
 // `npm run bench:ui`: a site's page with the widget's button and modal and nothing else; the node's URL in ?rpc=….
+announceBenchWallet()
 const rpcUrl = new URLSearchParams(location.search).get('rpc') ?? 'http://127.0.0.1:8545'
 const widget = createWidget({
   projectId: 'bench',
