@@ -8,7 +8,8 @@ export async function readBoundedText(response: Response, maxBytes: number, tooL
     await response.body?.cancel()
     throw tooLarge(declared)
   }
-  if (!response.body) return response.text()
+  // A declared length within the bound is the body's length (HTTP framing holds the server to it): read natively.
+  if (!response.body || (Number.isFinite(declared) && declared > 0)) return response.text()
   const reader = response.body.getReader()
   const decoder = new TextDecoder()
   let text = ''

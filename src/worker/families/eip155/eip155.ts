@@ -72,6 +72,10 @@ export function createEip155Client({
     cacheTime: 0,
   })
 
+  // An explicit multicall is chunked into aggregate3 calls already: through the client's read batching as well, viem
+  // would schedule each call alone and aggregate them again (a promise and a second encoding per call).
+  const unbatchedClient: Client = { ...client, batch: undefined }
+
   /** The node's eth_getLogs answer, undecoded (hex quantities); with `eventName`, the event's topic filters it. */
   const fetchLogs = ({ address, abi, eventName, fromBlock, toBlock }: Omit<LogFilter, 'chainId'>) => {
     const event = eventName ? abi.find((item) => item.type === 'event' && item.name === eventName) : undefined
@@ -88,7 +92,7 @@ export function createEip155Client({
     getBlockNumber: () => getBlockNumber(client, { cacheTime: 0 }),
     readContract: (call: ContractCall) => readContract(client, call),
     multicall: async (contracts: readonly ContractCall[]): Promise<MulticallResult[]> => {
-      const results = await multicall(client, { contracts, allowFailure: true, batchSize: MULTICALL_BATCH_SIZE_BYTES })
+      const results = await multicall(unbatchedClient, { contracts, allowFailure: true, batchSize: MULTICALL_BATCH_SIZE_BYTES })
       return results.map((r) =>
         r.status === 'success'
           ? { status: 'success', result: r.result }
