@@ -109,6 +109,9 @@ const refusalReasons: [RegExp, ErrorCode][] = [
 /** Substrate's author_submitExtrinsic error codes (sc_rpc_api::author::error). */
 const ALREADY_IMPORTED = 1013
 
+/** Notifications kept per subscription (and subscriptions kept) while its id is on its way: a node cannot grow them. */
+const MAX_EARLY_NOTIFICATIONS = 16
+
 /** An error the node answered (JSON-RPC `error`), or the socket's end: its message as polkadot.js words it. */
 type RpcError = Error & { code?: number; data?: unknown }
 const rpcError = ({ code, message, data }: { code?: number; message?: string; data?: unknown }): RpcError => Object.assign(new Error(`${code}: ${message}`), { code, data })
@@ -230,7 +233,7 @@ class SocketProvider extends EventEmitter<ProviderEvent> implements JsonRpcProvi
       const key = `${method}::${String(params.subscription)}`
       const target = this.#subscriptions.get(key)
       if (target) target.callback(params.error ? rpcError(params.error) : null, params.result ?? null, target.subscription)
-      else if (this.#subscribing > 0) this.#early.set(key, [...(this.#early.get(key) ?? []), params.result])
+      else if (this.#subscribing > 0) this.#keepEarly(key, params.result)
       return
     }
     const pending = this.#pending.get(message.id)
@@ -239,6 +242,14 @@ class SocketProvider extends EventEmitter<ProviderEvent> implements JsonRpcProvi
     clearTimeout(pending.timer)
     if (message.error) pending.reject(rpcError(message.error))
     else pending.resolve(message.result ?? null)
+  }
+
+  /** Keeps a notification that came before its subscription's id, a few per subscription and a few subscriptions at most. */
+  #keepEarly(key: string, result: unknown) {
+    const kept = this.#early.get(key)
+    if (kept) {
+      if (kept.length < MAX_EARLY_NOTIFICATIONS) kept.push(result)
+    } else if (this.#early.size < MAX_EARLY_NOTIFICATIONS) this.#early.set(key, [result])
   }
 
   /** The socket is gone: every request waiting on it fails, and the client hears 'disconnected' (once). */
