@@ -11,7 +11,6 @@ export type LogDecoder = {
   decode(log: AnyLog): DecodedLog | undefined
 }
 
-const indexedCount = (event: AbiEvent) => event.inputs.filter((input) => input.indexed).length
 
 /** The log's place (address, block, transaction, index) with its decoded event, if any, as the page receives it. */
 export const toDecodedLog = (log: AnyLog, decoded?: { eventName: string; args: unknown }): DecodedLog => ({
@@ -33,6 +32,8 @@ export const toDecodedLog = (log: AnyLog, decoded?: { eventName: string; args: u
  */
 export function createLogDecoder({ abi, eventName }: { abi: Abi; eventName?: string }): LogDecoder {
   const events = abi.filter((item): item is AbiEvent => item.type === 'event' && 'name' in item)
+  const indexedCounts = new Map(events.map((event) => [event, event.inputs.filter((input) => input.indexed).length]))
+  const indexedCount = (event: AbiEvent) => indexedCounts.get(event)!
   const bySelector = new Map<Hex, AbiEvent>()
   // The first event of a selector wins, as in decodeEventLog's find().
   for (const event of events) {

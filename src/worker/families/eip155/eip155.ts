@@ -12,7 +12,6 @@ import {
 import {
   getBalance,
   getBlockNumber,
-  multicall,
   readContract,
   waitForTransactionReceipt,
 } from 'viem/actions'
@@ -21,6 +20,7 @@ import { httpTransport } from '../../rpc-transport/http'
 import type { TransportRanking } from '../../rpc-transport/ranking'
 import type { ContractCall, DecodedLog, Eip155ChainConfig, LogFilter, MulticallResult } from '../../../shared/protocol/core/coreApi'
 import { createLogDecoder, type AnyLog } from './createLogDecoder'
+import { multicall } from './multicall'
 
 const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const MULTICALL_BATCH_SIZE_BYTES = 1_024
@@ -72,8 +72,7 @@ export function createEip155Client({
     cacheTime: 0,
   })
 
-  // An explicit multicall is chunked into aggregate3 calls already: through the client's read batching as well, viem
-  // would schedule each call alone and aggregate them again (a promise and a second encoding per call).
+  // An explicit multicall is chunked into aggregate3 calls already: not through the client's read batching again.
   const unbatchedClient: Client = { ...client, batch: undefined }
 
   /** The node's eth_getLogs answer, undecoded (hex quantities); with `eventName`, the event's topic filters it. */
@@ -92,7 +91,7 @@ export function createEip155Client({
     getBlockNumber: () => getBlockNumber(client, { cacheTime: 0 }),
     readContract: (call: ContractCall) => readContract(client, call),
     multicall: async (contracts: readonly ContractCall[]): Promise<MulticallResult[]> => {
-      const results = await multicall(unbatchedClient, { contracts, allowFailure: true, batchSize: MULTICALL_BATCH_SIZE_BYTES })
+      const results = await multicall(unbatchedClient, { contracts, multicallAddress: multicall3, batchSize: MULTICALL_BATCH_SIZE_BYTES })
       return results.map((r) =>
         r.status === 'success'
           ? { status: 'success', result: r.result }
