@@ -2,6 +2,8 @@ import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react'
 import { whenPageIdle } from '../core/whenPageIdle'
 import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProvider'
 import type { NotificationState } from '../state/createNotifications'
+import { widgetLocale, type WidgetLocale } from '../widget/locale'
+import { isLocaleLoaded, loadLocale } from './i18n/loadLocale'
 import { ShadowRoot } from './ShadowRoot'
 
 /** The first click's code loads once the page is idle, at most this long after the modal mounts. */
@@ -22,10 +24,30 @@ const loadModal = () =>
 const LazyModal = lazy(loadModal)
 const LazyToastText = lazy(() => loadModal().then((module) => ({ default: module.ToastText })))
 
-/** Starts loading what the first click needs before it comes (on hover, focus or idle): the modal, and the widget's connection actions. */
-export function prefetchModal(widget: { prefetch: () => void }) {
+type PrefetchingWidget = { prefetch: () => void; uiSettings: { locale?: string | undefined } }
+
+/**
+ * Starts loading what the first click needs before it comes (on hover, focus or idle): the modal, the words of the
+ * widget's locale when it is not English, and the widget's connection actions.
+ */
+export function prefetchModal(widget: PrefetchingWidget) {
   void loadModal()
+  void loadLocale(widgetLocale(widget.uiSettings.locale))
   widget.prefetch()
+}
+
+/** Whether `locale`'s words are here: the modal and its toasts show once they are, in one language. */
+function useIsLocaleLoaded(locale: WidgetLocale, isNeeded: boolean) {
+  const [isLoaded, setLoaded] = useState(() => isLocaleLoaded(locale))
+  useEffect(() => {
+    if (isLoaded || !isNeeded) return
+    let isCurrent = true
+    void loadLocale(locale).then(() => isCurrent && setLoaded(true))
+    return () => {
+      isCurrent = false
+    }
+  }, [locale, isLoaded, isNeeded])
+  return isLoaded
 }
 
 /** Mounts the modal (loaded on demand) and the toast, each in the widget's shadow root. */
@@ -46,6 +68,7 @@ export function WidgetModal() {
       () => {
         setIdle(true)
         void loadModal()
+        void loadLocale(widgetLocale(widget.uiSettings.locale))
         cancel = whenPageIdle(() => widget.prefetch(), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
       },
       { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS },
@@ -58,18 +81,21 @@ export function WidgetModal() {
     if (!isEvmConnected || widget.config.review === false) return
     return whenPageIdle(() => void loadModal().then((module) => module.prefetchReview()), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
   }, [widget, isEvmConnected])
+  const isLocaleReady = useIsLocaleLoaded(widgetLocale(widget.uiSettings.locale), isIdle || isOpen || toast.open)
   if (!isIdle && !isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>
-      {isOpen && isStarted && LoadedModal ? <LoadedModal /> : null}
-      {isOpen && isStarted && !LoadedModal ? (
+      {isOpen && isStarted && isLocaleReady && LoadedModal ? <LoadedModal /> : null}
+      {isOpen && isStarted && isLocaleReady && !LoadedModal ? (
         <Suspense fallback={null}>
           <LazyModal />
         </Suspense>
       ) : null}
       {toast.open ? (
         <div className="toast" role={toast.variant === 'error' ? 'alert' : 'status'} data-variant={toast.variant}>
-          {LoadedToastText ? (
+          {!isLocaleReady ? (
+            toast.message
+          ) : LoadedToastText ? (
             <LoadedToastText toast={toast} />
           ) : (
             <Suspense fallback={toast.message}>

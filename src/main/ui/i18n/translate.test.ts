@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { errorTable, type ErrorCode } from '../../../shared/protocol/errorTable'
 import { views } from '../../state/views'
 import { buttonCatalogues } from './buttons'
@@ -8,7 +8,14 @@ import { en, type MessageKey } from './en'
 import { localizeDecimal, formatUsdValue } from './formatNumber'
 import { localizeRelativeTime } from './formatRelativeTime'
 import { reviewCatalogues, translateReview } from './reviewCatalogues'
-import { catalogues, errorCatalogues, pickLocale, translate, translateError, translateFrom, type Catalogues } from './translate'
+import { widgetLocales } from '../../widget/locale'
+import { loadedLocales, loadLocale } from './loadLocale'
+import { pickLocale, translate, translateError, translateFrom, type Catalogues } from './translate'
+
+// Every locale but English loads in chunks of its own (loadLocale): here, all of them first.
+await Promise.all(widgetLocales.map((locale) => loadLocale(locale)))
+const catalogues: Catalogues<MessageKey> = { en, ...Object.fromEntries(Object.entries(loadedLocales).map(([locale, sentences]) => [locale, sentences.messages])) }
+const errorCatalogues: Record<string, Partial<Record<ErrorCode, string>>> = Object.fromEntries(Object.entries(loadedLocales).map(([locale, sentences]) => [locale, sentences.errors]))
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
 /** Keys one catalogue has and the other lacks, both ways. */
@@ -16,7 +23,37 @@ const keyDiff = (reference: object, other: object) => ({
   missing: Object.keys(reference).filter((key) => !Object.hasOwn(other, key)),
   extra: Object.keys(other).filter((key) => !Object.hasOwn(reference, key)),
 })
-const locales = Object.keys(catalogues).filter((locale) => locale !== 'en')
+const locales = widgetLocales.filter((locale) => locale !== 'en')
+
+describe('locales loaded on demand', () => {
+  it('speaks English until a locale’s words are loaded, then that locale, for the modal and its errors alike', async () => {
+    vi.resetModules()
+    const fresh = { ...(await import('./translate')), ...(await import('./loadLocale')) }
+    expect(fresh.isLocaleLoaded('fr')).toBe(false)
+    expect(fresh.translate('fr', 'connecting.prompt', { wallet: 'Dev' })).toBe(en['connecting.prompt'].replace('{wallet}', 'Dev'))
+    expect(fresh.translateError('fr', { code: 'TRANSACTION_STARTED', message: 'Transaction started' })).toBe('Transaction started')
+    await Promise.all([fresh.loadLocale('fr'), fresh.loadLocale('fr')])
+    expect(fresh.isLocaleLoaded('fr')).toBe(true)
+    expect(fresh.translate('fr', 'connecting.prompt', { wallet: 'Dev' })).toBe('Acceptez la demande de connexion dans Dev.')
+    expect(fresh.translateError('fr', { code: 'TRANSACTION_STARTED', message: 'Transaction started' })).toBe('Transaction lancée')
+  })
+
+  it('keeps English when a locale’s chunk cannot load, and tries again on the next call', async () => {
+    vi.resetModules()
+    vi.doMock('./frErrors', () => {
+      throw new Error('offline')
+    })
+    const fresh = { ...(await import('./translate')), ...(await import('./loadLocale')) }
+    await expect(fresh.loadLocale('fr')).resolves.toBeUndefined()
+    expect(fresh.isLocaleLoaded('fr')).toBe(false)
+    expect(fresh.translate('fr', 'close')).toBe(en.close)
+    vi.doUnmock('./frErrors')
+    vi.resetModules()
+    const again = { ...(await import('./translate')), ...(await import('./loadLocale')) }
+    await again.loadLocale('fr')
+    expect(again.translate('fr', 'connecting.prompt', { wallet: 'Dev' })).toBe('Acceptez la demande de connexion dans Dev.')
+  })
+})
 
 describe('translation', () => {
   it('catches a catalogue that lacks a key English has, or has one English lacks', () => {

@@ -1,14 +1,10 @@
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { en, type MessageKey } from './en'
-import { fr } from './fr'
-import { frErrors } from './frErrors'
-
-export const catalogues: Catalogues<MessageKey> = { en, fr }
-
-/** The error table in every locale but English, whose sentences are the table's own (the spec's, word for word). */
-export const errorCatalogues: Record<string, Partial<Record<ErrorCode, string>>> = { fr: frErrors }
+import { loadedLocales } from './loadLocale'
 
 export { pickLocale } from '../../widget/locale'
+
+const fill = (template: string, params: Record<string, string> = {}) => template.replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 
 /** A sentence per key, by locale: English always, and it is what any other locale falls back to. */
 export type Catalogues<K extends string> = { readonly en: Readonly<Record<K, string>> } & { readonly [locale: string]: Readonly<Record<K, string>> | undefined }
@@ -22,11 +18,17 @@ export type Catalogues<K extends string> = { readonly en: Readonly<Record<K, str
  */
 export function translateFrom<K extends string>(catalogues: Catalogues<K>, locale: string, key: NoInfer<K>, params: Record<string, string> = {}): string {
   const catalogue = (Object.hasOwn(catalogues, locale) ? catalogues[locale] : undefined) ?? catalogues.en
-  return catalogue[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+  return fill(catalogue[key], params)
 }
 
-/** A sentence of the modal in `locale` (English where the locale has none), its {name} placeholders filled. */
-export const translate = (locale: string, key: MessageKey, params?: Record<string, string>): string => translateFrom(catalogues, locale, key, params)
+/** `locale`'s sentences when they are loaded (loadLocale); undefined for English, whose sentences are en.ts and the error table. */
+const loadedSentences = (locale: string) => (Object.hasOwn(loadedLocales, locale) ? loadedLocales[locale as keyof typeof loadedLocales] : undefined)
+
+/**
+ * A sentence of the modal in `locale`, its {name} placeholders filled: English where the locale has none, or until its
+ * sentences are loaded (the modal waits for them: useIsLocaleLoaded).
+ */
+export const translate = (locale: string, key: MessageKey, params?: Record<string, string>): string => fill((loadedSentences(locale)?.messages ?? en)[key], params)
 
 /**
  * An error or a toast in `locale`: its code's sentence filled with its params; its English `message` in English, when
@@ -34,7 +36,7 @@ export const translate = (locale: string, key: MessageKey, params?: Record<strin
  * @example translateError('fr', { code: 'TRANSACTION_STARTED', message: 'Transaction started' }) // 'Transaction lancée'
  */
 export function translateError(locale: string, notice: { code?: string; params?: Record<string, string | number>; message: string }): string {
-  const table = Object.hasOwn(errorCatalogues, locale) ? errorCatalogues[locale]! : {}
+  const table: Partial<Record<ErrorCode, string>> = loadedSentences(locale)?.errors ?? {}
   const template = notice.code !== undefined && Object.hasOwn(table, notice.code) ? table[notice.code as ErrorCode] : undefined
   if (!template) return notice.message
   let isMissing = false

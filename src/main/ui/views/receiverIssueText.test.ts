@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadLocale } from '../i18n/loadLocale'
 import { translate } from '../i18n/translate'
 import { receiverIssueText } from './receiverIssueText'
 
 const say = (locale: string, namespace: string, network: string) => receiverIssueText((key, params) => translate(locale, key, params), namespace, network, { reason: 'badAddress' })
 
 describe('receiverIssueText', () => {
+  beforeAll(() => loadLocale('fr'))
   it.each([
     ['eip155', 'Tessera Local', 'Not a valid address on Tessera Local: enter an address (0x…) or a registered name', 'Adresse non valide sur Tessera Local : saisissez une adresse (0x…) ou un nom enregistré'],
     ['solana', 'Solana Local', 'Not a valid address on Solana Local', 'Adresse non valide sur Solana Local'],
