@@ -20,6 +20,14 @@ const allowanceOf = (chain: StackChain, symbol: string, owner: Address) =>
 
 /** Connects the dev wallet as `account` and opens Account → Swap. */
 async function openSwap(page: Page, url: string, account: Address) {
+  await clickSwap(page, url, account)
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await expect(swap.getByRole('combobox', { name: /^You pay/ })).toContainText('ETH')
+  return swap
+}
+
+/** Connects the dev wallet as `account`, then Account → Swap. */
+async function clickSwap(page: Page, url: string, account: Address) {
   await page.goto(url)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
@@ -31,9 +39,6 @@ async function openSwap(page: Page, url: string, account: Address) {
   await expect.poll(async () => (await accountDialog.isVisible()) || (await page.getByRole('dialog').count()) === 0, { timeout: 15_000 }).toBe(true)
   if (!(await accountDialog.isVisible())) await accountButton.click()
   await accountDialog.getByRole('button', { name: 'Swap' }).click()
-  const swap = page.getByRole('dialog', { name: 'Swap' })
-  await expect(swap.getByRole('combobox', { name: /^You pay/ })).toContainText('ETH')
-  return swap
 }
 
 /** Picks `symbol` on one side of the form. */
@@ -180,6 +185,17 @@ test('a declined swap says so and changes nothing; more than the balance is said
   await expect(swap.getByRole('alert')).toHaveText('User rejected the request.')
   await expect(swap.getByRole('button', { name: 'Swap', exact: true })).toBeEnabled()
   expect(await balanceOf(chain, 'TUSD', trader)).toBe(before)
+})
+
+test('Swap’s code failing to load says so in the modal, and Try again loads it', async ({ page, stack }) => {
+  const swapCode = /\/SwapView-[\w-]+\.js$/
+  await page.route(swapCode, (route) => route.abort('internetdisconnected'))
+  await clickSwap(page, stack.demo!.url, stack.devAccounts[8]!)
+  const swap = page.getByRole('dialog', { name: 'Swap' })
+  await expect(swap.getByRole('alert')).toHaveText(/^This part of the wallet window could not load\. Check your connection and try again\./)
+  await page.unroute(swapCode)
+  await swap.getByRole('button', { name: 'Try again' }).click()
+  await expect(swap.getByRole('combobox', { name: /^You pay/ })).toContainText('ETH')
 })
 
 test('on a Solana account Swap is not offered', async ({ page, stack }) => {

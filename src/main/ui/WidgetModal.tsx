@@ -1,28 +1,30 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react'
+import { useEffect, useState, type ComponentType } from 'react'
 import { whenPageIdle } from '../core/whenPageIdle'
 import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProvider'
 import type { NotificationState } from '../state/createNotifications'
 import { widgetLocale, type WidgetLocale } from '../widget/locale'
+import { buttonCatalogues } from './i18n/buttons'
 import { isLocaleLoaded, loadLocale } from './i18n/loadLocale'
 import { ShadowRoot } from './ShadowRoot'
 
 /** The first click's code loads once the page is idle, at most this long after the modal mounts. */
 const PREFETCH_IDLE_TIMEOUT_MS = 2_000
 
-type ToastTextComponent = ComponentType<{ toast: Pick<NotificationState, 'message' | 'code' | 'params'> }>
+type ModalCode = { Modal: ComponentType; ToastText: ComponentType<{ toast: Pick<NotificationState, 'message' | 'code' | 'params'> }>; prefetchReview: () => void }
 
-// Once the modal's code is here it renders at once: going through Suspense again would wait for React's fallback
-// throttle (about 300 ms) even for a module already loaded. The toast's words (in the widget's locale) come with it.
-let LoadedModal: ComponentType | undefined
-let LoadedToastText: ToastTextComponent | undefined
+// Once the modal's code is here it renders at once, in the click that opens it (not through Suspense, whose fallback
+// throttle holds a view back about 300 ms even once its chunk is here). The toast's words come with it.
+let loadedCode: ModalCode | undefined
+let loading: Promise<ModalCode> | undefined
+// A load that failed is forgotten, so the next open asks the network again.
 const loadModal = () =>
-  import('./Modal/Modal').then((module) => {
-    LoadedModal = module.default
-    LoadedToastText = module.ToastText
-    return module
-  })
-const LazyModal = lazy(loadModal)
-const LazyToastText = lazy(() => loadModal().then((module) => ({ default: module.ToastText })))
+  (loading ??= import('./Modal/Modal').then(
+    (module) => (loadedCode = { Modal: module.default, ToastText: module.ToastText, prefetchReview: module.prefetchReview }),
+    (error: unknown) => {
+      loading = undefined
+      throw error
+    },
+  ))
 
 type PrefetchingWidget = { prefetch: () => void; uiSettings: { locale?: string | undefined } }
 
@@ -31,23 +33,36 @@ type PrefetchingWidget = { prefetch: () => void; uiSettings: { locale?: string |
  * widget's locale when it is not English, and the widget's connection actions.
  */
 export function prefetchModal(widget: PrefetchingWidget) {
-  void loadModal()
-  void loadLocale(widgetLocale(widget.uiSettings.locale))
+  prefetchModalCode(widgetLocale(widget.uiSettings.locale))
   widget.prefetch()
 }
 
-/** Whether `locale`'s words are here: the modal and its toasts show once they are, in one language. */
-function useIsLocaleLoaded(locale: WidgetLocale, isNeeded: boolean) {
-  const [isLoaded, setLoaded] = useState(() => isLocaleLoaded(locale))
+/** The modal's code and `locale`'s words, ahead of an open; a failure waits for the open, which tries again and says so. */
+function prefetchModalCode(locale: WidgetLocale) {
+  void loadModal().catch(() => {})
+  void loadLocale(locale)
+}
+
+/**
+ * The modal's code and `locale`'s words once both are here (the modal and its toasts show in one language), loaded
+ * while `isNeeded` and again at each open; `failures` counts the loads of the code that failed.
+ */
+function useModalCode(locale: WidgetLocale, isNeeded: boolean, isOpen: boolean) {
+  const isReady = loadedCode !== undefined && isLocaleLoaded(locale)
+  const [, setLoaded] = useState(0)
+  const [failures, setFailures] = useState(0)
   useEffect(() => {
-    if (isLoaded || !isNeeded) return
+    if (isReady || !isNeeded) return
     let isCurrent = true
-    void loadLocale(locale).then(() => isCurrent && setLoaded(true))
+    Promise.all([loadModal(), loadLocale(locale)]).then(
+      () => isCurrent && setLoaded((n) => n + 1),
+      () => isCurrent && setFailures((n) => n + 1),
+    )
     return () => {
       isCurrent = false
     }
-  }, [locale, isLoaded, isNeeded])
-  return isLoaded
+  }, [locale, isReady, isNeeded, isOpen])
+  return { code: isReady ? loadedCode : undefined, failures }
 }
 
 /** Mounts the modal (loaded on demand) and the toast, each in the widget's shadow root. */
@@ -58,6 +73,7 @@ export function WidgetModal() {
   const themeMode = useWidgetState((s) => s.themeMode)
   // The views read the checked config: the modal shows once the widget has started (an open() asked for before waits).
   const isStarted = useWidgetState((s) => s.isStarted)
+  const locale = widgetLocale(widget.uiSettings.locale)
   // The modal's shadow root is made once the widget has started and the page is idle (or the modal is needed first):
   // the page's first frames have its button and nothing of ours it does not show.
   const [isIdle, setIdle] = useState(false)
@@ -67,41 +83,34 @@ export function WidgetModal() {
     let cancel = whenPageIdle(
       () => {
         setIdle(true)
-        void loadModal()
-        void loadLocale(widgetLocale(widget.uiSettings.locale))
+        prefetchModalCode(locale)
         cancel = whenPageIdle(() => widget.prefetch(), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
       },
       { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS },
     )
     return () => cancel()
-  }, [widget, isStarted])
+  }, [widget, isStarted, locale])
   // An EVM account connected: a site's request will likely be reviewed, so its view loads once the page is idle.
   const isEvmConnected = useWidgetState((s) => s.namespaces.eip155?.status === 'connected')
   useEffect(() => {
     if (!isEvmConnected || widget.config.review === false) return
-    return whenPageIdle(() => void loadModal().then((module) => module.prefetchReview()), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
+    return whenPageIdle(() => void loadModal().then((code) => code.prefetchReview(), () => {}), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
   }, [widget, isEvmConnected])
-  const isLocaleReady = useIsLocaleLoaded(widgetLocale(widget.uiSettings.locale), isIdle || isOpen || toast.open)
+  const { code, failures } = useModalCode(locale, isIdle || isOpen || toast.open, isOpen)
+  // The modal's code could not load for an open (offline, or the site deployed anew without the old chunks): the open
+  // is answered as a close is (a request waiting on the modal is declined), and the visitor is told, in their language.
+  useEffect(() => {
+    if (failures === 0 || !widget.modal.store.getState().open) return
+    widget.close()
+    widget.notifications.show(buttonCatalogues[locale].modalUnavailable, { variant: 'error' })
+  }, [widget, failures, locale])
   if (!isIdle && !isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>
-      {isOpen && isStarted && isLocaleReady && LoadedModal ? <LoadedModal /> : null}
-      {isOpen && isStarted && isLocaleReady && !LoadedModal ? (
-        <Suspense fallback={null}>
-          <LazyModal />
-        </Suspense>
-      ) : null}
+      {isOpen && isStarted && code ? <code.Modal /> : null}
       {toast.open ? (
         <div className="toast" role={toast.variant === 'error' ? 'alert' : 'status'} data-variant={toast.variant}>
-          {!isLocaleReady ? (
-            toast.message
-          ) : LoadedToastText ? (
-            <LoadedToastText toast={toast} />
-          ) : (
-            <Suspense fallback={toast.message}>
-              <LazyToastText toast={toast} />
-            </Suspense>
-          )}
+          {code ? <code.ToastText toast={toast} /> : toast.message}
         </div>
       ) : null}
     </ShadowRoot>

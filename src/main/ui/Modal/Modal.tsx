@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, type ComponentType, type KeyboardEvent } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { View } from '../../state/views'
+import { onDemand } from '../onDemand'
 import { useTranslate } from '../useTranslate'
 import { AccountView } from '../views/AccountView'
 import { ConnectingExternalView } from '../views/ConnectingExternalView'
@@ -25,41 +26,15 @@ import { modalCss } from './modalCss'
 // The toast's words come with the modal's code (WidgetModal loads both at once).
 export { ToastText } from '../ToastText'
 
-// Swap's view and its code load on its first visit (a few kB from the site's own host), never with the modal.
-const LazySwapView = lazy(() => import('../views/SwapView'))
-const SwapBody = () => (
-  <Suspense fallback={null}>
-    <LazySwapView />
-  </Suspense>
-)
-// Buy's likewise.
-const LazyBuyView = lazy(() => import('../views/BuyView'))
-const BuyBody = () => (
-  <Suspense fallback={null}>
-    <LazyBuyView />
-  </Suspense>
-)
-
-// The review before the wallet asks (issue #36): its view and words load with the first request, or ahead of it once an
-// EVM account is connected (prefetchReview). Not through Suspense: its fallback throttle (about 300 ms) would hold the
-// first review back even once the chunk is here.
-let LoadedReviewView: (() => React.JSX.Element | null) | undefined
-const loadReviewView = () =>
-  import('../views/ReviewView').then((module) => {
-    LoadedReviewView = module.default
-    return module
-  })
-function ReviewBody() {
-  const [View, setView] = useState(() => LoadedReviewView)
-  useEffect(() => {
-    if (!View) void loadReviewView().then((module) => setView(() => module.default), () => {})
-  }, [View])
-  return View ? <View /> : null
-}
+// Swap's and Buy's views and their code load on their first visit (a few kB from the site's own host), never with the
+// modal; the review's with the first request, or ahead of it once an EVM account is connected (prefetchReview).
+const swap = onDemand(() => import('../views/SwapView'))
+const buy = onDemand(() => import('../views/BuyView'))
+const review = onDemand(() => import('../views/ReviewView'))
 /** Loads the review's view ahead of the first request. */
-export const prefetchReview = () => void loadReviewView().catch(() => {})
+export const prefetchReview = review.prefetch
 
-const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
+const bodies: Partial<Record<View, ComponentType>> = {
   Connect: ConnectView,
   ConnectingExternal: ConnectingExternalView,
   Account: AccountView,
@@ -73,12 +48,12 @@ const bodies: Partial<Record<View, () => React.JSX.Element | null>> = {
   AllWallets: AllWalletsView,
   Receive: ReceiveView,
   Tokens: TokensView,
-  Swap: SwapBody,
-  Buy: BuyBody,
+  Swap: swap.View,
+  Buy: buy.View,
   ConnectingWalletConnectBasic: ConnectingWalletConnectBasicView,
   ConnectingWalletConnect: ConnectingWalletConnectView,
   ApproveTransaction: ApproveTransactionView,
-  ReviewRequest: ReviewBody,
+  ReviewRequest: review.View,
   EmailVerifyDevice: EmailVerifyDeviceView,
   EmailVerifyOtp: EmailVerifyOtpView,
   FarcasterLogin: FarcasterLoginView,

@@ -136,6 +136,7 @@ export const en = {
   'account.connectedWith': 'Connected with {wallet}',
   'error.userRejected': 'Connection declined',
   'error.generic': 'Something went wrong',
+  'error.partUnavailable': 'This part of the wallet window could not load. Check your connection and try again.',
   'view.Swap': 'Swap',
   'view.Buy': 'Buy',
   'account.swap': 'Swap',

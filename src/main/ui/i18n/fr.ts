@@ -138,6 +138,7 @@ export const fr: Catalogue = {
   'account.connectedWith': 'Connecté avec {wallet}',
   'error.userRejected': 'Connexion refusée',
   'error.generic': 'Une erreur est survenue',
+  'error.partUnavailable': 'Cette partie de la fenêtre du portefeuille n’a pas pu se charger. Vérifiez votre connexion et réessayez.',
   'view.Swap': 'Échanger',
   'view.Buy': 'Acheter',
   'account.swap': 'Échanger',

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useAccount, useBalance, useNetwork } from '../../react/hooks'
+import { onDemand } from '../onDemand'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { localizeDecimal } from '../i18n/formatNumber'
@@ -11,7 +12,7 @@ import { ReservedBalance } from './ReservedBalance'
 import { WalletIcon } from './WalletIcon'
 
 // The embedded wallet's account-type row and its words load only where there is one.
-const AccountTypeRow = lazy(() => import('./AccountTypeRow'))
+const accountTypeRow = onDemand(() => import('./AccountTypeRow'))
 
 /** A row's leading icon: a line glyph, or any image (the network's). */
 const RowIcon = ({ children }: { children: ReactNode }) => (
@@ -86,18 +87,16 @@ export function AccountView() {
       <div className="actions">
         <Row icon={<NetworkIcon network={network} size={20} />} label={t('account.network')} value={network.name} isNavigation onClick={go('Networks')} />
         {embedded ? (
-          <Suspense fallback={null}>
-            <AccountTypeRow
-              info={embedded}
-              locale={locale}
-              icon={
-                <RowIcon>
-                  <Glyph name="switch" />
-                </RowIcon>
-              }
-              onSwitch={async (type) => widget.auth?.setPreferredAccountType(type)}
-            />
-          </Suspense>
+          <accountTypeRow.View
+            info={embedded}
+            locale={locale}
+            icon={
+              <RowIcon>
+                <Glyph name="switch" />
+              </RowIcon>
+            }
+            onSwitch={async (type) => widget.auth?.setPreferredAccountType(type)}
+          />
         ) : null}
         {otherConnected.map((ns) => (
           <Row key={ns} icon={<Glyph name="switch" />} label={t('account.switchTo', { family: t(`family.${ns}`) })} value={shortenAddress(namespaces[ns]!.address!)} onClick={() => widget.setActiveNamespace(ns)} />

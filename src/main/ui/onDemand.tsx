@@ -1,0 +1,53 @@
+import { useEffect, useState, type ComponentType } from 'react'
+import { useTranslate } from './useTranslate'
+
+/**
+ * A part of the modal whose code loads on its first use (Swap, Buy, the review, the account-type row), or ahead of it
+ * with `prefetch()`. It shows nothing while its code loads, then renders at once (not through Suspense, whose fallback
+ * throttle holds a view back about 300 ms even once its chunk is here). When the code cannot load (offline, or a site
+ * deployed anew without the old chunks) it says so with Try again, in the modal: React.lazy would throw to the site's
+ * own tree, which unmounts the whole page without an error boundary.
+ * @example const swap = onDemand(() => import('./views/SwapView')); <swap.View />
+ */
+export function onDemand<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  let Loaded: ComponentType<P> | undefined
+  let loading: Promise<ComponentType<P>> | undefined
+  // A load that failed is forgotten, so the next attempt asks the network again.
+  const loadOnce = () =>
+    (loading ??= load().then(
+      (module) => (Loaded = module.default),
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    ))
+
+  function View(props: P) {
+    const t = useTranslate()
+    const [, setSettled] = useState(0)
+    const [hasFailed, setFailed] = useState(false)
+    useEffect(() => {
+      if (Loaded || hasFailed) return
+      let isCurrent = true
+      loadOnce().then(
+        () => isCurrent && setSettled((n) => n + 1),
+        () => isCurrent && setFailed(true),
+      )
+      return () => {
+        isCurrent = false
+      }
+    }, [hasFailed])
+    if (Loaded) return <Loaded {...props} />
+    if (!hasFailed) return null
+    return (
+      <div className="activity-state" role="alert">
+        <p>{t('error.partUnavailable')}</p>
+        <button type="button" className="button" onClick={() => setFailed(false)}>
+          {t('connecting.retry')}
+        </button>
+      </div>
+    )
+  }
+
+  return { View, prefetch: () => void loadOnce().catch(() => {}) }
+}
