@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, http, parseEther, toHex, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
 import { accountButton, createWalletInFrame, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
-import { confirmReview } from './review'
+import { confirmReview, reviewDialog } from './review'
 
 test('e-mail login: the code from the inbox opens an embedded wallet that signs and sends after approval in the frame, and stays after a reload', async ({ page, stack }) => {
   test.setTimeout(150_000)
@@ -21,9 +21,11 @@ test('e-mail login: the code from the inbox opens an embedded wallet that signs 
   await expect(accountButton(page, address)).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('tessera:v1:email'))).toBe(JSON.stringify(email))
 
-  // A signature: the frame shows the message, and answers once approved.
+  // A signature: the review shows the message first (as for any wallet), then the frame shows it and answers once approved.
   const message = 'Hello from the e-mail wallet'
   const signing = page.evaluate(([text, account]) => (window as unknown as DemoWindow).widget.walletRequest({ method: 'personal_sign', params: [text, account] }), [toHex(message), address] as const)
+  await expect(reviewDialog(page).getByLabel('Message', { exact: true })).toHaveText(message)
+  await confirmReview(page)
   await expect(frame.getByText(message)).toBeVisible()
   await frame.getByRole('button', { name: 'Sign' }).click()
   const signature = (await signing) as Hash
@@ -127,6 +129,7 @@ test('a second browser profile logs in with the same e-mail, is refused a wrong 
     // The recovered profile signs for the same address.
     const message = 'Signed on the second profile'
     const signing = other.evaluate(([text, account]) => (window as unknown as DemoWindow).widget.walletRequest({ method: 'personal_sign', params: [text, account] }), [toHex(message), address] as const)
+    await confirmReview(other)
     await expect(otherFrame.getByText(message)).toBeVisible()
     await otherFrame.getByRole('button', { name: 'Sign' }).click()
     expect(await createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) }).verifyMessage({ address, message, signature: (await signing) as Hash })).toBe(true)

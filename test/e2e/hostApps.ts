@@ -81,7 +81,11 @@ export function recordLoadFailures(page: Page): string[] {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
     else if (/\.m?js(\?|$)/.test(new URL(response.url()).pathname) && type.includes('text/html')) failed.push(`HTML served as script: ${response.url()}`)
   })
-  page.on('requestfailed', (request) => void failed.push(`failed ${request.url()}: ${request.failure()?.errorText}`))
+  page.on('requestfailed', (request) => {
+    // A reload or a navigation aborts the chain reads in flight (the worker's polls): not code that failed to load.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED' && ['fetch', 'xhr'].includes(request.resourceType())) return
+    failed.push(`failed ${request.url()}: ${request.failure()?.errorText}`)
+  })
   page.on('pageerror', (error) => void failed.push(`page error: ${error.message}`))
   return failed
 }

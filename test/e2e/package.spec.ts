@@ -70,6 +70,9 @@ async function wagmiJourney(page: Page, stack: StackManifest, wagmiMajor: number
   await expect(page.locator('#account')).toHaveText(`${stack.devAccounts[6]} on 31337`)
   await page.keyboard.press('Escape')
   await page.getByRole('button', { name: 'Sign with wagmi' }).click()
+  // The message is reviewed, as any request that signs: its text, then the wallet.
+  await expect(reviewDialog(page).getByLabel('Message', { exact: true })).toHaveText('hello from wagmi')
+  await confirmReview(page)
   await expect(page.locator('#signature')).toHaveText(/^0x[0-9a-f]{130}$/)
   const before = await node.getBalance({ address: recipient })
   await page.getByRole('button', { name: 'Send with wagmi' }).click()
@@ -110,6 +113,9 @@ async function ethersJourney(page: Page, stack: StackManifest, page_: 'ethers' |
   const result = page.evaluate((to) => (window as unknown as { host: { signAndSend: (to: string) => Promise<unknown> } }).host.signAndSend(to), recipient)
   // The signer asks for the account: Tessera's modal opens on Connect.
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+  // The message, then the transfer: each reviewed before the wallet asks.
+  await expect(reviewDialog(page).getByLabel('Message', { exact: true })).toHaveText(/^hello from ethers [56]$/)
+  await confirmReview(page)
   await confirmReview(page)
   expect(await result).toEqual({ address: stack.devAccounts[6], verified: true, status: 1, balance: expect.stringMatching(/^\d+$/) })
   const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })

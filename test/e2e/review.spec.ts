@@ -3,7 +3,8 @@
 // the site's switch turns it off. Each view passes axe and is saved as a screenshot.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, http, maxUint160, verifyTypedData, type Address, type Hex } from 'viem'
+import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, http, maxUint160, stringToHex, verifyMessage, verifyTypedData, type Address, type Hex } from 'viem'
+import { createSiweMessage } from 'viem/siwe'
 import { expect, test } from '../fixtures'
 import { confirmReview, recordWalletRequests, reviewDialog, walletAsked } from './review'
 
@@ -105,6 +106,35 @@ test('a plain transfer shows the ETH leaving and the fee; closing the modal decl
   expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
   await expect(reviewDialog(page)).toHaveCount(0)
   expect(await walletAsked(page)).toContain('eth_sendTransaction')
+})
+
+test('a message to sign shows its text; a sign-in for another site is warned of; the wallet signs only after Continue', async ({ page, stack }, testInfo) => {
+  await connected(page, stack.demo!.url)
+  const host = new URL(stack.demo!.url).host
+  const siwe = (domain: string) =>
+    createSiweMessage({ domain, address: account, uri: `http://${domain}/`, version: '1', chainId: stack.chains[0]!.chainId, nonce: 'k7x2m9q4w8e1r5t3', issuedAt: new Date(), expirationTime: new Date(Date.now() + 600_000) })
+
+  const phishing = siwe('wallet-drainer.example')
+  const declined = request(page, 'personal_sign', [stringToHex(phishing), account])
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText('This sign-in is for wallet-drainer.example, not for the site you are on: signing it lets wallet-drainer.example act as you. Decline unless you meant to sign in to wallet-drainer.example.')
+  await expect(review.getByLabel('Sign-in').getByRole('definition').first()).toHaveText('wallet-drainer.example')
+  await expect(review.getByLabel('Message', { exact: true })).toHaveText(phishing)
+  expect(await walletAsked(page)).not.toContain('personal_sign')
+  await expectNoViolations(page, 'the review of a sign-in message for another site')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-message.png'), fullPage: true })
+  await review.getByRole('button', { name: 'Reject' }).click()
+  expect(await declined).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
+  expect(await walletAsked(page)).not.toContain('personal_sign')
+
+  const own = siwe(host)
+  const signing = request(page, 'personal_sign', [stringToHex(own), account])
+  await expect(review.getByLabel('Sign-in').getByRole('definition').first()).toHaveText(host)
+  await expect(review.getByRole('alert')).toHaveCount(0)
+  await confirmReview(page)
+  const { result: signature } = (await signing) as { result: Hex }
+  expect(await verifyMessage({ address: account, message: own, signature })).toBe(true)
+  await expect(review).toHaveCount(0)
 })
 
 type SiteWindow = {

@@ -3,7 +3,8 @@ import type { PsbtReview, TransactionReview, TypedDataReview } from '../../share
 import { createWidgetError } from '../../shared/protocol/errors'
 import { createModal } from '../state/createModal'
 import { createRouter } from '../state/createRouter'
-import { createRequestReview, MAX_TYPED_DATA_CHARS, MAX_WAITING_REVIEWS, type CreateRequestReviewParameters } from './createRequestReview'
+import { stringToHex } from 'viem'
+import { createRequestReview, MAX_MESSAGE_CHARS, MAX_TYPED_DATA_CHARS, MAX_WAITING_REVIEWS, type CreateRequestReviewParameters } from './createRequestReview'
 
 const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -253,6 +254,30 @@ describe('the review before the wallet asks (issue #36)', () => {
       await expect(waiting).rejects.toMatchObject({ code: 4001 })
     }
     expect(sends[7]).not.toHaveBeenCalled()
+  })
+
+  it('reviews a personal_sign message on the page, with the page’s host, and refuses a message past the bound or not a string (-32602)', async () => {
+    const { modal, core, review, ready } = setup({ pageHost: 'app.example' })
+    const send = vi.fn(async () => '0xsig')
+    const signing = review.confirm({ method: 'personal_sign', params: [stringToHex('Hello'), from] }, send)
+    await ready()
+    expect(review.store.getState().pending).toMatchObject({ method: 'personal_sign', caipNetworkId: 'eip155:31337', review: { kind: 'message', text: 'Hello' } })
+    expect(modal.store.getState().open).toBe(true)
+    expect(send).not.toHaveBeenCalled()
+    review.decide(true)
+    expect(await signing).toBe('0xsig')
+    expect(core.reviewTransaction).not.toHaveBeenCalled()
+
+    expect(MAX_MESSAGE_CHARS).toBe(100_000)
+    expect(await refusal(review.confirm({ method: 'personal_sign', params: ['x'.repeat(100_001), from] }, send))).toMatchObject({
+      code: -32602,
+      message: 'personal_sign: the message is 100,001 characters; at most 100,000 are reviewed.',
+    })
+    expect(await refusal(review.confirm({ method: 'personal_sign', params: [{ text: 'hi' }, from] }, send))).toMatchObject({
+      code: -32602,
+      message: 'personal_sign takes [message, address]: the message must be hex bytes or text.',
+    })
+    expect(send).toHaveBeenCalledOnce()
   })
 
   describe(`typed data is reviewed up to ${MAX_TYPED_DATA_CHARS} characters of JSON`, () => {

@@ -2,14 +2,14 @@ import { createStore } from 'zustand/vanilla'
 import type { Address, Hex } from 'viem'
 import { errorTable } from '../../shared/protocol/errorTable'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
-import type { CallsReview, CallToReview, NativeCurrency, PsbtReview, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
+import type { CallsReview, CallToReview, MessageReview, NativeCurrency, PsbtReview, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
 import type { Core } from '../core/createCore'
 import type { createModal } from '../state/createModal'
 import type { Router } from '../state/createRouter'
 import { ProviderRpcError } from './providerRpcError'
 
 /** The wallet requests a visitor reviews before the wallet asks (issue #36). */
-export const REVIEWED_METHODS = ['eth_sendTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3'] as const
+export const REVIEWED_METHODS = ['eth_sendTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'personal_sign'] as const
 export type ReviewedMethod = (typeof REVIEWED_METHODS)[number]
 
 export const isReviewedMethod = (method: string): method is ReviewedMethod => (REVIEWED_METHODS as readonly string[]).includes(method)
@@ -17,7 +17,7 @@ export const isReviewedMethod = (method: string): method is ReviewedMethod => (R
 /** Requests of the other signing families, reviewed the same way: a Solana wire transaction, a Bitcoin PSBT. */
 export type FamilyReviewedMethod = 'solana_signTransaction' | 'bip122_signPsbt'
 
-export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | SolanaTransactionReview | PsbtReview
+export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | MessageReview | SolanaTransactionReview | PsbtReview
 
 /**
  * The request the visitor is looking at: `checking` while the worker works it out, `ready` with the review (or the
@@ -45,6 +45,8 @@ export type CreateRequestReviewParameters = {
   nativeCurrency: (caipNetworkId: string) => NativeCurrency | undefined
   /** The site's ERC-7730 calldata descriptors. */
   descriptors?: readonly unknown[]
+  /** The page's host (`location.host`): a Sign-In with Ethereum message for another host is warned of. */
+  pageHost?: string
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
@@ -65,9 +67,20 @@ export const MAX_WAITING_REVIEWS = 4
  */
 export const MAX_TYPED_DATA_CHARS = 100_000
 
+/** The longest personal_sign message reviewed, in characters (hex or text): a sign-in message is a few hundred. */
+export const MAX_MESSAGE_CHARS = 100_000
+
 const count = (n: number) => n.toLocaleString('en-US')
 
 const tooLong = (method: string, length: number) => invalid(`${method}: the typed data is ${count(length)} characters; at most ${count(MAX_TYPED_DATA_CHARS)} are reviewed.`)
+
+/** personal_sign's message (hex bytes, or text as some sites send it), at most MAX_MESSAGE_CHARS long (-32602 past it). */
+export function readMessage(params: unknown): string {
+  const message = Array.isArray(params) ? params[0] : undefined
+  if (typeof message !== 'string') throw invalid('personal_sign takes [message, address]: the message must be hex bytes or text.')
+  if (message.length > MAX_MESSAGE_CHARS) throw invalid(`personal_sign: the message is ${count(message.length)} characters; at most ${count(MAX_MESSAGE_CHARS)} are reviewed.`)
+  return message
+}
 
 /** The JSON length of typed data given as an object (bigints as their digits), or undefined when it is not JSON (a cycle). */
 function jsonLength(value: object): number | undefined {
@@ -166,7 +179,7 @@ export function readTypedData(method: string, params: unknown): unknown {
  * the site; closing the modal is declining). Requests wait their turn, one review at a time.
  * @example const review = createRequestReview({ core, router, modal, account, nativeCurrency }); await review.confirm({ method, params })
  */
-export function createRequestReview({ core, router, modal, account, nativeCurrency, descriptors }: CreateRequestReviewParameters) {
+export function createRequestReview({ core, router, modal, account, nativeCurrency, descriptors, pageHost }: CreateRequestReviewParameters) {
   const store = createStore<RequestReviewState>()(() => ({ pending: undefined }))
   let nextId = 1
   let queue: Promise<unknown> = Promise.resolve()
@@ -189,10 +202,13 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
       const { chainId, calls, from: sender } = readCalls(params)
       return { caipNetworkId: `eip155:${chainId}`, query: { kind: 'calls', from: sender ?? from, calls } as const }
     }
+    if (method === 'personal_sign') return { caipNetworkId: walletNetwork, query: { kind: 'message', message: readMessage(params) } as const }
     return { caipNetworkId: walletNetwork, query: { kind: 'typedData', typedData: readTypedData(method, params) } as const }
   }
 
   const makeReview = async ({ caipNetworkId, query }: ReturnType<typeof readRequest>): Promise<RequestReviewResult> => {
+    // A message is read here, on the page: no chain to ask, and its code loads with the first one.
+    if (query.kind === 'message') return (await import('./reviewMessage')).reviewMessage(query.message, pageHost)
     if (!core) throw new Error('unavailable')
     if (query.kind === 'typedData') return core.reviewTypedData({ typedData: query.typedData as never, ...(caipNetworkId && { caipNetworkId }) })
     if (!caipNetworkId) throw new Error('unavailable')

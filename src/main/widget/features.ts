@@ -58,7 +58,8 @@ export function getFeatures(widget: Widget): Features {
       router,
       getAddress: () => widget.getState().namespaces.eip155?.address as Address | undefined,
       getChainId: () => Number(parseCaipNetworkId(widget.getState().namespaces.eip155?.activeCaipNetworkId ?? '')?.reference) || undefined,
-      walletRequest,
+      // The name's form is what the visitor reviews: its signature goes to the wallet as it is.
+      walletRequest: (args) => walletRequest(args, { review: false }),
       onRegistered: widget.setProfileName,
     }),
     wallets: createWalletListController({ core, imageUrl: widget.walletImageUrl }),

@@ -178,6 +178,7 @@ export function startWidget(
     },
     nativeCurrency: (caipNetworkId) => networks.find((n) => n.caipNetworkId === caipNetworkId)?.nativeCurrency,
     ...(typeof config.review === 'object' && config.review.descriptors && { descriptors: config.review.descriptors }),
+    ...(target?.location?.host && { pageHost: target.location.host }),
   })
   const reviewRequest = <T,>({ method, params }: { method: string; params?: unknown }, send: () => Promise<T>): Promise<T> =>
     config.review !== false && isReviewedMethod(method) ? requestReview.confirm({ method, params }, send) : send()

@@ -141,6 +141,25 @@ export type TypedDataReview = {
   warnings: ReviewWarning[]
 }
 
+/**
+ * The review of a personal_sign message: its text when it is UTF-8 a person can read, else its bytes; and, for a
+ * Sign-In with Ethereum message (EIP-4361), what it signs in to and whether that is the site asking.
+ */
+export type MessageReview = {
+  kind: 'message'
+  text?: string
+  bytes: Hex
+  signIn?: {
+    domain: string
+    address?: string
+    uri?: string
+    chainId?: number
+    expirationTime?: string
+    /** The message's domain is the page's host: a sign-in for another site is a phishing pattern. */
+    isForThisSite: boolean
+  }
+}
+
 // Solana (issue #36): a wire transaction as a site asks the wallet to sign or send it (solana:signTransaction,
 // solana:signAndSendTransaction). Addresses are base58 strings; amounts are lamports or a token's smallest unit.
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
-import type { BalanceChange, DecodedCall, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
+import type { BalanceChange, DecodedCall, MessageReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { PendingReview } from '../../widget/createRequestReview'
 import { Alert } from '../Alert'
@@ -167,6 +167,56 @@ function BalanceChanges({ changes, format }: { changes: readonly BalanceChange[]
   return <ChangeList label={tr('review.balanceChanges')} items={items} />
 }
 
+/** The longest part of a message's text shown: past it, the text is cut with an ellipsis (a sign-in is a few hundred). */
+const MAX_MESSAGE_TEXT = 4_000
+
+/** A personal_sign message: a sign-in for another site warned of first, what it signs in to, then its text or bytes. */
+function MessageBody({ review, format }: { review: MessageReview; format: Format }) {
+  const { tr, locale } = format
+  const { signIn, text, bytes } = review
+  const domain = signIn?.domain.slice(0, MAX_TEXT)
+  return (
+    <>
+      {signIn && !signIn.isForThisSite ? (
+        <p className="error" role="alert" data-warning="otherSite">
+          {tr('review.signIn.otherSite', { domain: domain! })}
+        </p>
+      ) : null}
+      {signIn ? (
+        <dl className="summary" aria-label={tr('review.signIn')}>
+          <dt>{tr('review.signIn.domain')}</dt>
+          <dd style={figure}>{domain}</dd>
+          {signIn.address ? (
+            <>
+              <dt>{tr('review.signIn.address')}</dt>
+              <dd style={figure}>
+                <Address address={signIn.address} />
+              </dd>
+            </>
+          ) : null}
+          {signIn.expirationTime ? (
+            <>
+              <dt>{tr('review.signIn.expires')}</dt>
+              <dd>{new Date(signIn.expirationTime).toLocaleString(locale)}</dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      <Heading>{tr('review.messageText')}</Heading>
+      {text !== undefined ? (
+        // Focusable, so a keyboard can scroll a long message (WCAG 2.1.1).
+        <p className="summary" tabIndex={0} aria-label={tr('review.messageText')} style={{ display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflowY: 'auto' }}>
+          {text.length > MAX_MESSAGE_TEXT ? `${text.slice(0, MAX_MESSAGE_TEXT)}…` : text}
+        </p>
+      ) : (
+        <p className="summary" style={{ ...figure, display: 'block' }}>
+          {tr('review.message.bytes', { bytes: localizeDecimal(locale, String((bytes.length - 2) / 2)), start: bytes.slice(0, 18) })}
+        </p>
+      )}
+    </>
+  )
+}
+
 /**
  * What a site's request will do, before the wallet asks (issue #36): warnings first (an unlimited approval, a revert,
  * what could not be checked), the balance changes, the call or calls decoded, or typed data field by field; the network
@@ -178,7 +228,7 @@ export default function ReviewView() {
   const pending = useStoreSelector(widget.reviewStore, (s) => s.pending) as PendingReview | undefined
   if (!pending) return null
   const tr: Translate = (key, params) => translateReview(locale, key, params)
-  const network = widget.getNetworks().find((n) => n.caipNetworkId === (pending.review?.network ?? pending.caipNetworkId))
+  const network = widget.getNetworks().find((n) => n.caipNetworkId === ((pending.review && 'network' in pending.review ? pending.review.network : undefined) ?? pending.caipNetworkId))
   const format: Format = { tr, locale, nativeCurrency: network?.nativeCurrency ?? { symbol: 'ETH', decimals: 18 } }
   const { review } = pending
   const callCount = review?.kind === 'calls' ? review.calls.length : 1
@@ -187,6 +237,7 @@ export default function ReviewView() {
     wallet_sendCalls: tr('review.intro.calls', { count: String(callCount) }),
     eth_signTypedData_v4: tr('review.intro.typedData'),
     eth_signTypedData_v3: tr('review.intro.typedData'),
+    personal_sign: tr('review.intro.message'),
     solana_signTransaction: tr('review.intro.transaction'),
     bip122_signPsbt: tr('review.intro.psbt'),
   }
@@ -202,7 +253,8 @@ export default function ReviewView() {
       {pending.failure ? <Alert message={tr('review.unavailable')} /> : null}
       {review?.kind === 'solanaTransaction' ? <SolanaBody review={review} format={format} network={network} /> : null}
       {review?.kind === 'psbt' ? <PsbtBody review={review} format={format} network={network} /> : null}
-      {review && review.kind !== 'solanaTransaction' && review.kind !== 'psbt' ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
+      {review?.kind === 'message' ? <MessageBody review={review} format={format} /> : null}
+      {review && review.kind !== 'solanaTransaction' && review.kind !== 'psbt' && review.kind !== 'message' ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
       {(review?.kind === 'transaction' || review?.kind === 'calls') && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
       {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
       {review?.kind === 'calls' ? <Calls calls={review.calls} format={format} depth={0} /> : null}
