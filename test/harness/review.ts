@@ -3,6 +3,7 @@ import { createEip1193Provider, createWidget } from '../../src/main'
 /**
  * The page `npm run bench:review` times the review on (issue #36): the widget mounted, one EVM chain (`?rpc=&chainId=`),
  * and a wallet announced by EIP-6963 that gives `?account=` and is never asked to sign (the bench rejects each review).
+ * `?descriptors=` (JSON) gives the widget the site's ERC-7730 descriptors (test/browser/reviewDescriptors.spec.ts).
  */
 const query = new URLSearchParams(location.search)
 const chainId = Number(query.get('chainId'))
@@ -25,6 +26,7 @@ window.addEventListener('eip6963:requestProvider', announce)
 const widget = createWidget({
   projectId: 'bench',
   networks: [{ chainNamespace: 'eip155', caipNetworkId: `eip155:${chainId}`, id: chainId, name: 'Bench Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [query.get('rpc')!] } } }],
+  ...(query.has('descriptors') && { review: { descriptors: JSON.parse(query.get('descriptors')!) as unknown[] } }),
 })
 void widget.mount(document.getElementById('wallet')!)
 Object.assign(window, { reviewBench: { widget, provider: createEip1193Provider(widget) } })
