@@ -49,6 +49,7 @@ function startFrame({ solanaClusters = [cluster] }: { solanaClusters?: string[] 
         isSignedIn = false
         return { ok: {} }
       case 'APP_RPC_REQUEST':
+        if (payload.method === 'solana_signAndSendTransaction') return { ok: { signature: '5sig' } }
         return payload.method === 'eth_accounts' ? { ok: isSignedIn ? [evmAddress] : [] } : payload.method === 'eth_chainId' ? { ok: '0x7a69' } : undefined
     }
     return request.type.startsWith('APP_SYNC_') ? { ok: {} } : undefined
@@ -95,6 +96,29 @@ describe('e-mail login with EVM and Solana networks', () => {
     expect(namespaces.solana).toMatchObject({ status: 'connected', connectorId: 'auth', address: solanaAddress, caipAddress: `${cluster}:${solanaAddress}`, connectedWalletInfo: { name: 'Embedded wallet' } })
     expect(JSON.parse(storage.getItem('tessera:v1:connectedConnectorIds')!)).toEqual({ solana: 'auth', eip155: 'auth' })
     expect(widget.getConnectedConnector('solana')).toMatchObject({ namespace: 'solana', type: 'AUTH' })
+  })
+
+  it('a site’s sign-and-send on the embedded wallet’s Solana side is reviewed first: the frame is asked only after Continue, and a decline never reaches it', async () => {
+    const frame = startFrame()
+    const { widget } = page()
+    await emailLogin(widget)
+    type SignAndSend = { signAndSendTransaction: (transaction: Uint8Array, address: string, caipNetworkId: string) => Promise<string> }
+    const solanaSide = widget.getConnectedConnector('solana') as unknown as SignAndSend
+    const asked = () => frame.sent().filter((type) => type === 'APP_RPC_REQUEST').length
+    const before = asked()
+
+    const declined = solanaSide.signAndSendTransaction(new Uint8Array([1, 2]), solanaAddress, cluster)
+    await expect.poll(() => widget.reviewStore.getState().pending?.method).toBe('solana_signTransaction')
+    widget.decideReview(false)
+    await expect(declined).rejects.toMatchObject({ code: 4001 })
+    expect(asked()).toBe(before)
+
+    const sent = solanaSide.signAndSendTransaction(new Uint8Array([1, 2]), solanaAddress, cluster)
+    await expect.poll(() => widget.reviewStore.getState().pending?.status).toBe('ready')
+    expect(asked()).toBe(before)
+    widget.decideReview(true)
+    await expect(sent).resolves.toBe('5sig')
+    expect(asked()).toBe(before + 1)
   })
 
   it('disconnecting the Solana family signs out once and ends both families (SPEC §4)', async () => {

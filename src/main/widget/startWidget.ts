@@ -189,12 +189,19 @@ export function startWidget(
   const reviewedConnector = (connector: NamespaceConnector): NamespaceConnector => {
     const { signTransaction, request } = connector
     const { signPsbt, bitcoinAccounts } = connector as Partial<Bip122NamespaceConnector>
+    // The e-mail wallet's Solana side also signs and sends in one call (solana_signAndSendTransaction).
+    const { signAndSendTransaction } = connector as { signAndSendTransaction?: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) => Promise<string> }
+    const reviewSolana = (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) => () => core!.solana.reviewTransaction({ caipNetworkId, transaction, account: address })
     return {
       ...connector,
       ...(request && { request: ((args: { method: string; params?: unknown }) => reviewRequest(args, () => request(args))) as WalletRequest }),
       ...(signTransaction && {
         signTransaction: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) =>
-          requestReview.confirmFamily({ method: 'solana_signTransaction', caipNetworkId, review: () => core!.solana.reviewTransaction({ caipNetworkId, transaction, account: address }) }, () => signTransaction(transaction, address, caipNetworkId)),
+          requestReview.confirmFamily({ method: 'solana_signTransaction', caipNetworkId, review: reviewSolana(transaction, address, caipNetworkId) }, () => signTransaction(transaction, address, caipNetworkId)),
+      }),
+      ...(signAndSendTransaction && {
+        signAndSendTransaction: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) =>
+          requestReview.confirmFamily({ method: 'solana_signTransaction', caipNetworkId, review: reviewSolana(transaction, address, caipNetworkId) }, () => signAndSendTransaction(transaction, address, caipNetworkId)),
       }),
       ...(signPsbt &&
         bitcoinAccounts && {
