@@ -44,18 +44,24 @@ function prefetchModalCode(locale: WidgetLocale) {
 }
 
 /**
- * The modal's code and `locale`'s words once both are here (the modal and its toasts show in one language), loaded
- * while `isNeeded` and again at each open; `failures` counts the loads of the code that failed.
+ * The modal's code and `locale`'s words once both are here (the modal and its toasts show in one language; in English
+ * when the locale's words could not load), loaded while `isNeeded` and again at each open; `failures` counts the loads
+ * of the code that failed.
  */
 function useModalCode(locale: WidgetLocale, isNeeded: boolean, isOpen: boolean) {
-  const isReady = loadedCode !== undefined && isLocaleLoaded(locale)
+  const [isLocaleMissing, setLocaleMissing] = useState(false)
+  const isReady = loadedCode !== undefined && (isLocaleLoaded(locale) || isLocaleMissing)
   const [, setLoaded] = useState(0)
   const [failures, setFailures] = useState(0)
   useEffect(() => {
     if (isReady || !isNeeded) return
     let isCurrent = true
     Promise.all([loadModal(), loadLocale(locale)]).then(
-      () => isCurrent && setLoaded((n) => n + 1),
+      () => {
+        if (!isCurrent) return
+        setLocaleMissing(!isLocaleLoaded(locale))
+        setLoaded((n) => n + 1)
+      },
       () => isCurrent && setFailures((n) => n + 1),
     )
     return () => {
