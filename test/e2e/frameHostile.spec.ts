@@ -3,6 +3,7 @@ import { createPublicClient, http, toHex, type Address, type Hash } from 'viem'
 import { expect, test } from '../fixtures'
 import { approveDeviceFromMail, createWalletInFrame, enterCode, secureFrame, submitEmail, widgetState, type DemoWindow } from '../support/emailLogin'
 import { readRecord, recordMessages, runFrameFlood, runPageFlood, secureFrameOf, startForeignOrigin } from '../support/frameHostile'
+import { confirmReview } from './review'
 
 // The secure frame and the widget's page listener under hostile messages (README, "E-mail and social login"). The
 // browser test sends a few thousand; `npm run bench:frame` sends 100,000 and prints the figures.
@@ -189,6 +190,7 @@ test('no key, share, seed or recovery material reaches the page during an e-mail
   const address = (await widgetState(page)).address as Address
   const message = 'Recorded signature'
   const signing = page.evaluate(([text, account]) => (window as unknown as DemoWindow).widget.walletRequest({ method: 'personal_sign', params: [text, account] }), [toHex(message), address] as const)
+  await confirmReview(page)
   await frame.getByRole('button', { name: 'Sign' }).click()
   const signature = (await signing) as Hash
   // The smart account (the default) signs; the chain verifies it (ERC-6492 until the account is deployed).

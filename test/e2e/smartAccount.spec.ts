@@ -32,6 +32,10 @@ async function signInAtService(page: Page, stack: StackManifest, address: Addres
   const demo = new URL(stack.demo!.url)
   const message = createSiweMessage({ address, chainId: stack.chains[0]!.chainId, domain: demo.host, uri: demo.origin, nonce, version: '1', issuedAt: new Date() })
   const signing = walletRequest(page, 'personal_sign', [toHex(message), address])
+  // Reviewed first, as every message a site asks to sign: a sign-in for this very page, so no warning.
+  await expect(reviewDialog(page).getByLabel('Sign-in').getByRole('definition').first()).toHaveText(demo.host)
+  await expect(reviewDialog(page).getByRole('alert')).toHaveCount(0)
+  await confirmReview(page)
   await secureFrame(page).getByRole('button', { name: 'Sign' }).click()
   const signature = (await signing) as Hash
   const status = await page.evaluate(
