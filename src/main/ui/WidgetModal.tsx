@@ -1,30 +1,19 @@
-import { useEffect, useState, type ComponentType } from 'react'
+import { useEffect, useState } from 'react'
 import { whenPageIdle } from '../core/whenPageIdle'
 import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProvider'
-import type { NotificationState } from '../state/createNotifications'
 import { widgetLocale, type WidgetLocale } from '../widget/locale'
 import { buttonCatalogues } from './i18n/buttons'
 import { isLocaleLoaded, loadLocale } from './i18n/loadLocale'
+import { loadOnce } from './loadOnce'
 import { ShadowRoot } from './ShadowRoot'
 
 /** The first click's code loads once the page is idle, at most this long after the modal mounts. */
 const PREFETCH_IDLE_TIMEOUT_MS = 2_000
 
-type ModalCode = { Modal: ComponentType; ToastText: ComponentType<{ toast: Pick<NotificationState, 'message' | 'code' | 'params'> }>; prefetchReview: () => void }
-
 // Once the modal's code is here it renders at once, in the click that opens it (not through Suspense, whose fallback
 // throttle holds a view back about 300 ms even once its chunk is here). The toast's words come with it.
-let loadedCode: ModalCode | undefined
-let loading: Promise<ModalCode> | undefined
-// A load that failed is forgotten, so the next open asks the network again.
-const loadModal = () =>
-  (loading ??= import('./Modal/Modal').then(
-    (module) => (loadedCode = { Modal: module.default, ToastText: module.ToastText, prefetchReview: module.prefetchReview }),
-    (error: unknown) => {
-      loading = undefined
-      throw error
-    },
-  ))
+const modalCode = loadOnce(() => import('./Modal/Modal'))
+const loadModal = modalCode.load
 
 type PrefetchingWidget = { prefetch: () => void; uiSettings: { locale?: string | undefined } }
 
@@ -50,7 +39,8 @@ function prefetchModalCode(locale: WidgetLocale) {
  */
 function useModalCode(locale: WidgetLocale, isNeeded: boolean, isOpen: boolean) {
   const [isLocaleMissing, setLocaleMissing] = useState(false)
-  const isReady = loadedCode !== undefined && (isLocaleLoaded(locale) || isLocaleMissing)
+  const loaded = modalCode.loaded()
+  const isReady = loaded !== undefined && (isLocaleLoaded(locale) || isLocaleMissing)
   const [, setLoaded] = useState(0)
   const [failures, setFailures] = useState(0)
   useEffect(() => {
@@ -68,7 +58,7 @@ function useModalCode(locale: WidgetLocale, isNeeded: boolean, isOpen: boolean) 
       isCurrent = false
     }
   }, [locale, isReady, isNeeded, isOpen])
-  return { code: isReady ? loadedCode : undefined, failures }
+  return { code: isReady ? loaded : undefined, failures }
 }
 
 /** Mounts the modal (loaded on demand) and the toast, each in the widget's shadow root. */
@@ -113,7 +103,7 @@ export function WidgetModal() {
   if (!isIdle && !isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>
-      {isOpen && isStarted && code ? <code.Modal /> : null}
+      {isOpen && isStarted && code ? <code.default /> : null}
       {toast.open ? (
         <div className="toast" role={toast.variant === 'error' ? 'alert' : 'status'} data-variant={toast.variant}>
           {code ? <code.ToastText toast={toast} /> : toast.message}

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ComponentType } from 'react'
+import { loadOnce } from './loadOnce'
 import { useTranslate } from './useTranslate'
 
 /**
@@ -10,26 +11,17 @@ import { useTranslate } from './useTranslate'
  * @example const swap = onDemand(() => import('./views/SwapView')); <swap.View />
  */
 export function onDemand<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  let Loaded: ComponentType<P> | undefined
-  let loading: Promise<ComponentType<P>> | undefined
-  // A load that failed is forgotten, so the next attempt asks the network again.
-  const loadOnce = () =>
-    (loading ??= load().then(
-      (module) => (Loaded = module.default),
-      (error: unknown) => {
-        loading = undefined
-        throw error
-      },
-    ))
+  const code = loadOnce(load)
 
   function View(props: P) {
+    const Loaded = code.loaded()?.default
     const t = useTranslate()
     const [, setSettled] = useState(0)
     const [hasFailed, setFailed] = useState(false)
     useEffect(() => {
-      if (Loaded || hasFailed) return
+      if (code.loaded() || hasFailed) return
       let isCurrent = true
-      loadOnce().then(
+      code.load().then(
         () => isCurrent && setSettled((n) => n + 1),
         () => isCurrent && setFailed(true),
       )
@@ -49,5 +41,5 @@ export function onDemand<P extends object>(load: () => Promise<{ default: Compon
     )
   }
 
-  return { View, prefetch: () => void loadOnce().catch(() => {}) }
+  return { View, prefetch: () => void code.load().catch(() => {}) }
 }

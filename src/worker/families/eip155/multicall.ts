@@ -109,6 +109,8 @@ function prepared({ abi, functionName }: ContractCall) {
   if (!byName) preparedFunctions.set(abi, (byName = new Map()))
   if (!byName.has(functionName)) {
     const named = abi.filter((item) => item.type === 'function' && item.name === functionName)
+    // Only the ABI's own names are kept (at most one entry per function): a name it lacks goes to viem, which says so.
+    if (named.length === 0) return undefined
     byName.set(functionName, named.length === 1 ? toPrepared(prepareEncodeFunctionData({ abi, functionName })) : null)
   }
   return byName.get(functionName)
