@@ -199,7 +199,7 @@ describe('npm run services -- --instances 3: three instances of each service beh
     await expect.poll(() => backends.mail.messages().flatMap((m) => m.to).sort()).toEqual(['balanced@example.test', 'direct@example.test'])
   })
 
-  it('stops sending to an instance killed with SIGKILL within its checks; no request through the balancer fails after', async () => {
+  it('stops sending to an instance killed with SIGKILL within its checks, restarts it and sends to it again; no request through the balancer fails after', async () => {
     type Outcome = { service: string; at: number; error?: string }
     const outcomes: Outcome[] = []
     let isLoading = true
@@ -246,20 +246,36 @@ describe('npm run services -- --instances 3: three instances of each service beh
       console.log(`instance 2 out of every backend ${Math.round(downAt - killedAt)} ms after its SIGKILL`)
       // Two checks a second apart, each failing at once (connection refused), plus room for a busy machine.
       expect(downAt - killedAt).toBeLessThan(6_000)
-      await new Promise((resolve) => setTimeout(resolve, 3_000))
+      expect(launcher.output()).toContain(`Instance 2 (pid ${victim.pid}) exited (signal SIGKILL): the balancer sends its requests to the others; restarting it in 1 s.`)
+      // The launcher starts it again on its ports; HAProxy's checks bring it back into every backend.
+      const isUp = async () => {
+        const stats = await serverStats(launcher.statsSocket)
+        return ['api', 'relay', 'auth'].every((service) => stats[`${service}/${service}2`]!.status.startsWith('UP'))
+      }
+      await expect.poll(isUp, { timeout: 45_000, interval: 200 }).toBe(true)
+      console.log(`instance 2 back in every backend ${Math.round(performance.now() - killedAt)} ms after its SIGKILL`)
+      const back = /Instance 2 is back \(pid (\d+)\)/.exec(launcher.output())
+      expect(back).not.toBeNull()
+      const newPid = Number(back![1])
+      expect(newPid).not.toBe(victim.pid)
+      expect(isAlive(newPid)).toBe(true)
+      launcher.instances[1] = { ...victim, pid: newPid }
+      const before = await serverStats(launcher.statsSocket)
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
       isLoading = false
       await loads
+      const served = await serverStats(launcher.statsSocket)
+      expect(['api', 'relay', 'auth'].filter((service) => served[`${service}/${service}2`]!.sessions > before[`${service}/${service}2`]!.sessions)).toEqual(['api', 'relay', 'auth'])
       const after = outcomes.filter((o) => o.at > downAt)
       const failedBefore = outcomes.filter((o) => o.at <= downAt && o.error)
       console.log(`requests through the balancer: ${outcomes.length}, ${after.length} after instance 2 was out; failed before: ${failedBefore.map((o) => `${o.service} (${o.error})`).join(', ') || 'none'}`)
       expect(after.filter((o) => o.error)).toEqual([])
       for (const service of ['api', 'auth', 'relay']) expect(after.filter((o) => o.service === service).length).toBeGreaterThan(5)
-      expect(launcher.output()).toContain(`Instance 2 (pid ${victim.pid}) exited (signal SIGKILL): the balancer sends its requests to the others.`)
     } finally {
       isLoading = false
       await loads
     }
-  }, 30_000)
+  }, 90_000)
 
   it('drains on SIGTERM: exits 0 and leaves no process behind', async () => {
     launcher.child.kill('SIGTERM')

@@ -31,11 +31,40 @@ export type RunClusterParameters = {
   haproxy?: string
   /** How long an instance has after SIGTERM to drain before it is killed. */
   drainTimeoutMs?: number
-  /** How long the instances have to answer `/ready` at start. */
+  /** How long the instances have to answer `/ready` at start (and a restarted instance, again). */
   startTimeoutMs?: number
+  /** The wait before the first restart of an instance that died; it doubles with each death in a row, up to 30 s. */
+  restartDelayMs?: number
 }
 
-type Instance = { index: number; ports: Partial<Record<ClusterServiceName, number>>; child: ChildProcess; exited: Promise<void> }
+/** An instance that dies this many times in a row, each before it has run RUN_LONG_ENOUGH_MS, is not restarted again. */
+const MAX_DEATHS_IN_ROW = 5
+/** An instance that has run this long since its (re)start has its count of deaths in a row reset. */
+const RUN_LONG_ENOUGH_MS = 60_000
+const MAX_RESTART_DELAY_MS = 30_000
+
+/**
+ * The wait before restarting an instance that has died `deathsInRow` times in a row: `firstDelayMs`, doubling with each
+ * death, at most 30 s; undefined from the MAX_DEATHS_IN_ROW-th on (left down).
+ * @example restartDelay(3, 1_000) // 4_000
+ */
+export function restartDelay(deathsInRow: number, firstDelayMs: number): number | undefined {
+  if (deathsInRow >= MAX_DEATHS_IN_ROW) return undefined
+  return Math.min(firstDelayMs * 2 ** (deathsInRow - 1), MAX_RESTART_DELAY_MS)
+}
+
+type Instance = {
+  index: number
+  ports: Partial<Record<ClusterServiceName, number>>
+  child: ChildProcess
+  startedAt: number
+  /** Deaths since it last ran RUN_LONG_ENOUGH_MS. */
+  deathsInRow: number
+  /** Its restart, waiting for its delay. */
+  restartTimer?: NodeJS.Timeout
+  /** Not restarted any more (MAX_DEATHS_IN_ROW). */
+  isGivenUp: boolean
+}
 
 /** HAProxy's binary: HAPROXY, else Debian's (in /usr/sbin, which a user's PATH may lack), else `haproxy` on PATH. */
 export const haproxyBinary = (env: NodeJS.ProcessEnv) => env.HAPROXY || (existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy')
@@ -78,11 +107,22 @@ async function pickInstancePorts(count: number, taken: ReadonlySet<number>) {
 /**
  * `npm run services -- --instances N`: N processes of services/main.ts on internal loopback ports, each running every
  * service, behind HAProxy on the public ports (one frontend per service, health checks on `/ready`). Refuses without
- * DATABASE_URL and REDIS_URL, which the instances share. SIGTERM, SIGINT or SIGHUP drains the instances, then stops
- * HAProxy, then exits 0; it exits 1 if HAProxy stops by itself or every instance has exited. Never resolves.
+ * DATABASE_URL and REDIS_URL, which the instances share. An instance that dies is restarted on its ports, after 1 s
+ * doubling with each death in a row (up to 30 s); one that died MAX_DEATHS_IN_ROW times in a row, each soon after its
+ * start, is left down. SIGTERM, SIGINT or SIGHUP drains the instances, then stops HAProxy, then exits 0; it exits 1 if
+ * HAProxy stops by itself or no instance is left to restart. Never resolves.
  * @example await runCluster({ instances: 3, host: '127.0.0.1', publicPorts: { api: 8787, relay: 8790 }, env: process.env })
  */
-export async function runCluster({ instances, host, publicPorts, env, haproxy = haproxyBinary(env), drainTimeoutMs = 15_000, startTimeoutMs = 120_000 }: RunClusterParameters): Promise<never> {
+export async function runCluster({
+  instances,
+  host,
+  publicPorts,
+  env,
+  haproxy = haproxyBinary(env),
+  drainTimeoutMs = 15_000,
+  startTimeoutMs = 120_000,
+  restartDelayMs = 1_000,
+}: RunClusterParameters): Promise<never> {
   const missing = [
     ...(env.DATABASE_URL ? [] : ['DATABASE_URL (the PostgreSQL the data and auth services share)']),
     ...(env.REDIS_URL ? [] : ['REDIS_URL (the Redis the relay instances share)']),
@@ -114,22 +154,34 @@ export async function runCluster({ instances, host, publicPorts, env, haproxy = 
   const mainPath = fileURLToPath(new URL('../main.ts', import.meta.url))
   const relayPublicUrl = env.RELAY_PUBLIC_URL || `ws://${host}:${publicPorts.relay}`
   console.log(`Starting ${instances} instances of the services…`)
-  const running: Instance[] = instancesPorts.map((instancePorts, index) => {
+  const spawnInstance = (index: number, instancePorts: Instance['ports']) => {
     const portsEnv = Object.fromEntries(services.map((name) => [serviceFacts[name].envVar, String(instancePorts[name])]))
     const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), mainPath], {
       env: { ...env, ...portsEnv, HOST: INSTANCE_HOST, RELAY_PUBLIC_URL: relayPublicUrl },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
     })
-    prefixLines(child, `[${index + 1}]`)
-    return { index: index + 1, ports: instancePorts, child, exited: new Promise((resolve) => child.once('exit', () => resolve())) }
-  })
+    prefixLines(child, `[${index}]`)
+    return child
+  }
+  const running: Instance[] = instancesPorts.map((instancePorts, i) => ({ index: i + 1, ports: instancePorts, child: spawnInstance(i + 1, instancePorts), startedAt: Date.now(), deathsInRow: 0, isGivenUp: false }))
+  /** Whether each of the instance's services answers `/ready` by `deadline`; false as soon as it exits. */
+  const whenReady = async (instance: Instance, deadline: number) => {
+    for (const name of services) {
+      while (!(await answersReady(`http://${INSTANCE_HOST}:${instance.ports[name]}/ready`))) {
+        if (hasExited(instance.child) || Date.now() > deadline) return false
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    }
+    return true
+  }
   // HAProxy starts once every instance is ready.
   let balancer: ChildProcess | undefined = undefined
   let stopping: Promise<never> | undefined
   const stop = (exitCode: number) =>
     (stopping ??= (async () => {
       console.log('Stopping: the instances drain, then HAProxy stops…')
+      for (const instance of running) clearTimeout(instance.restartTimer)
       await Promise.all(running.map(({ child }) => stopChild(child, 'SIGTERM', drainTimeoutMs)))
       if (balancer) await stopChild(balancer, 'SIGTERM', 5_000)
       rmSync(dir, { recursive: true, force: true })
@@ -144,13 +196,10 @@ export async function runCluster({ instances, host, publicPorts, env, haproxy = 
   // 3. Every instance ready, then the balancer in front of them.
   const deadline = Date.now() + startTimeoutMs
   for (const instance of running) {
-    for (const name of services) {
-      while (!(await answersReady(`http://${INSTANCE_HOST}:${instance.ports[name]}/ready`))) {
-        if (hasExited(instance.child)) return abort(`Instance ${instance.index} exited (${exitedWith(instance.child)}) before it was ready: its lines above say why.`)
-        if (Date.now() > deadline) return abort(`Instance ${instance.index}'s ${serviceFacts[name].title} was not ready within ${startTimeoutMs / 1_000} s.`)
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
-    }
+    if (await whenReady(instance, deadline)) continue
+    return hasExited(instance.child)
+      ? abort(`Instance ${instance.index} exited (${exitedWith(instance.child)}) before it was ready: its lines above say why.`)
+      : abort(`Instance ${instance.index} was not ready within ${startTimeoutMs / 1_000} s.`)
   }
   // HAProxy cannot tell that this process is gone (the instances can: their IPC channel closes). On Linux, setpriv has
   // the kernel send it SIGTERM then, so even a SIGKILL of this process leaves nothing behind.
@@ -166,13 +215,39 @@ export async function runCluster({ instances, host, publicPorts, env, haproxy = 
   balancer.once('exit', () => {
     if (!stopping) void abort(`HAProxy exited (${exitedWith(balancer!)}): stopping the instances.`)
   })
-  for (const instance of running) {
-    void instance.exited.then(() => {
+  // 4. An instance that dies is restarted on its ports after a delay that doubles with each death in a row; HAProxy's
+  // checks take it out meanwhile and bring it back once it is ready.
+  const watch = (instance: Instance) => {
+    const { child } = instance
+    const onExit = () => {
       if (stopping) return
-      console.error(`Instance ${instance.index} (pid ${instance.child.pid}) exited (${exitedWith(instance.child)}): the balancer sends its requests to the others.`)
-      if (running.every(({ child }) => hasExited(child))) void stop(1)
-    })
+      if (Date.now() - instance.startedAt >= RUN_LONG_ENOUGH_MS) instance.deathsInRow = 0
+      instance.deathsInRow++
+      const died = `Instance ${instance.index} (pid ${child.pid}) exited (${exitedWith(child)}): the balancer sends its requests to the others`
+      const delayMs = restartDelay(instance.deathsInRow, restartDelayMs)
+      if (delayMs === undefined) {
+        instance.isGivenUp = true
+        console.error(`${died}. It died ${MAX_DEATHS_IN_ROW} times in a row, each within ${RUN_LONG_ENOUGH_MS / 1_000} s of its start: not restarted again.`)
+        if (running.every((other) => other.isGivenUp)) void abort('No instance is left to restart: stopping.')
+        return
+      }
+      console.error(`${died}; restarting it in ${delayMs / 1_000} s.`)
+      instance.restartTimer = setTimeout(() => {
+        if (stopping) return
+        instance.child = spawnInstance(instance.index, instance.ports)
+        instance.startedAt = Date.now()
+        watch(instance)
+        void whenReady(instance, Date.now() + startTimeoutMs).then((isReady) => {
+          if (isReady && !stopping) console.log(`Instance ${instance.index} is back (pid ${instance.child.pid}): HAProxy's checks send it requests again.`)
+          // One that does not get ready in time is stopped, and dies again (above).
+          else if (!stopping && !hasExited(instance.child)) void stopChild(instance.child, 'SIGTERM', drainTimeoutMs)
+        })
+      }, delayMs)
+    }
+    if (hasExited(child)) onExit()
+    else child.once('exit', onExit)
   }
+  running.forEach(watch)
 
   console.log(`Tessera services: ${instances} instances behind HAProxy (pid ${balancer.pid}; config ${configPath}; runtime API ${statsSocket})`)
   for (const name of services) console.log(`  ${serviceFacts[name].title.padEnd(13)} ${serviceFacts[name].scheme}://${host}:${publicPorts[name]}`)
