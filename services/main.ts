@@ -1,5 +1,6 @@
 // `npm run services`: Tessera's back-ends without the local chains or the demo, for self-hosting. The data service
-// (balances, history, names, sessions, the wallet registry, analytics) and the WalletConnect relay in one process.
+// (balances, history, names, sessions, the wallet registry, analytics), the WalletConnect relay, and when configured
+// the auth service and the paymaster, in one process.
 //
 //   TESSERA_API_CONFIG  JSON file: { projects: [{ id, allowedOrigins }], chains, prices?, nameSuffix?, onramp?, wallets? }
 //   DATABASE_URL        PostgreSQL (postgres://…); without it, embedded PGlite in TESSERA_DATA_DIR (.tessera/api-data)
@@ -15,6 +16,10 @@
 //   TESSERA_AUTH_SECRET optional key for hashing codes at rest (else a random one kept in the database)
 //   RELAY_PUBLIC_URL    the relay's URL as clients reach it (wss://relay.example.com behind a balancer; a comma-separated
 //                       list for several): clients sign their JWT for it. ws://HOST:RELAY_PORT is accepted as well.
+//   TESSERA_PAYMASTER_CONFIG  JSON file { signerKey, chains, projects, limits? } (or TESSERA_PAYMASTER_CONFIG_JSON, the
+//                       JSON itself; the key may come from TESSERA_PAYMASTER_SIGNER_KEY): starts the paymaster service
+//                       (ERC-7677, services/paymaster) on PAYMASTER_PORT (8793); with REDIS_URL its count of sponsored gas
+//                       per account and day is shared by every instance
 //
 // `--instances N` (N > 1) runs N instances of all this behind HAProxy on those ports, sharing DATABASE_URL and REDIS_URL
 // (services/cluster/runCluster.ts; docs/deploy.md).
@@ -27,6 +32,9 @@ import { createRelay } from './relay/createRelay'
 import { redactRedisUrl, redisStore } from './relay/redisStore'
 import { readAuthDeployConfig } from './auth/deployConfig'
 import { startAuthServer, type AuthServer } from './auth/server'
+import { PaymasterConfigError, parsePaymasterConfig } from './paymaster/config'
+import { PaymasterDeployConfigError, readPaymasterDeployConfig } from './paymaster/deployConfig'
+import { startPaymaster, type PaymasterServer } from './paymaster/server'
 import { readInstanceCount } from './cluster/readInstanceCount'
 import { runCluster } from './cluster/runCluster'
 
@@ -64,7 +72,35 @@ try {
 } catch (error) {
   fail(`TESSERA_API_CONFIG: ${(error as Error).message}`)
 }
-if (instances > 1) await runCluster({ instances, host, publicPorts: { api: apiPort, relay: relayPort, auth: authConfig && authPort }, env: process.env })
+const paymasterPort = portOf('PAYMASTER_PORT', 8793)
+let paymasterConfig: Record<string, unknown> | undefined
+try {
+  paymasterConfig = readPaymasterDeployConfig(process.env)
+  // Checked here too, so that a bad one stops the launcher before any instance starts.
+  if (paymasterConfig) parsePaymasterConfig(paymasterConfig as Parameters<typeof parsePaymasterConfig>[0])
+} catch (error) {
+  if (error instanceof PaymasterConfigError || error instanceof PaymasterDeployConfigError) fail(error.message)
+  throw error
+}
+if (instances > 1) {
+  await runCluster({ instances, host, publicPorts: { api: apiPort, relay: relayPort, auth: authConfig && authPort, paymaster: paymasterConfig && paymasterPort }, env: process.env })
+}
+
+// Drain once, on the first signal (one during the start waits until every service has started): each service answers
+// what is under way (/ready turns 503), the data service releases its indexer lock for another instance. The auth
+// service first: it shares the data service's database, which the data service closes.
+let drain = async (): Promise<unknown> => undefined
+let markStarted = () => {}
+const whenStarted = new Promise<void>((resolve) => (markStarted = resolve))
+let isStopping = false
+const stop = () => {
+  if (isStopping) return
+  isStopping = true
+  void whenStarted.then(() => drain()).then(() => process.exit(0))
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)
+// An instance started by `--instances` leaves with its launcher (its IPC channel closes).
+process.on('disconnect', stop)
 
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.TESSERA_DATA_DIR ?? '.tessera/api-data' })
 const api = await startApiServer({ ...config, wallets: config.wallets ?? loadWallets(), db, host, port: apiPort })
@@ -81,16 +117,13 @@ if (authConfig) {
 } else {
   console.log('Auth service off: add an `auth` section to TESSERA_API_CONFIG for e-mail and social sign-in.')
 }
-
-// Drain once, on the first signal: each service answers what is under way (/ready turns 503), the data service
-// releases its indexer lock for another instance. The auth service first: it shares the data service's database,
-// which the data service closes.
-let isStopping = false
-const stop = () => {
-  if (isStopping) return
-  isStopping = true
-  void Promise.allSettled([auth?.stop()]).then(() => Promise.allSettled([api.stop(), relay.close()])).then(() => process.exit(0))
+let paymaster: PaymasterServer | undefined
+if (paymasterConfig) {
+  paymaster = await startPaymaster({ ...(paymasterConfig as Parameters<typeof startPaymaster>[0]), host, port: paymasterPort, redisUrl })
+  console.log(`Tessera paymaster on ${paymaster.url} (sponsored gas counted ${redisUrl ? `in Redis at ${redactRedisUrl(redisUrl)}` : 'in memory'}; health ${paymaster.url}/health)`)
+} else {
+  console.log('Paymaster off: set TESSERA_PAYMASTER_CONFIG to sponsor smart accounts\' gas (services/paymaster).')
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)
-// An instance started by `--instances` leaves with its launcher (its IPC channel closes).
-process.on('disconnect', stop)
+
+drain = () => Promise.allSettled([auth?.stop(), paymaster?.stop()]).then(() => Promise.allSettled([api.stop(), relay.close()]))
+markStarted()

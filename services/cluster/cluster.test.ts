@@ -14,6 +14,15 @@ import { freePorts } from '../stack/ports'
 
 const SITE = 'https://site.test'
 const FRAME = 'https://frame.test'
+/** A paymaster for a chain no test reaches: its instances start and answer without it. */
+const paymasterConfig = {
+  signerKey: '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
+  chains: [{ chainId: 31337, rpcUrl: 'http://127.0.0.1:1', paymasterAddress: '0x1111111111111111111111111111111111111111', entryPointAddress: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108' }],
+  projects: [{ id: 'site', allowedOrigins: [SITE], chainIds: [31337], dailyGasPerAccount: 1_000_000 }],
+}
+/** A JSON-RPC request the paymaster answers with an error naming the field, without asking the chain. */
+const paymasterCall = { jsonrpc: '2.0', id: 1, method: 'pm_getPaymasterStubData', params: [{}, '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108', '0x7a69', { projectId: 'site' }] }
+const SERVICES = ['api', 'relay', 'auth', 'paymaster']
 /** `npm run services` as node itself runs it (the tsx wrapper would stand between the test and the launcher's pid). */
 const launcherArgs = ['--import', 'tsx', 'services/main.ts', '--instances', '3']
 
@@ -102,16 +111,24 @@ describe('npm run services -- --instances 3: three instances of each service beh
   /** The launcher's environment: its config, the public ports and the backends' URLs. */
   let env: Record<string, string>
   let launcher: Launcher
-  let publicUrl: { api: string; relay: string; auth: string }
+  let publicUrl: { api: string; relay: string; auth: string; paymaster: string }
 
   beforeAll(async () => {
     backends = await startBackends()
     const ports = await freePorts()
-    publicUrl = { api: `http://127.0.0.1:${ports.api}`, relay: `ws://127.0.0.1:${ports.relay}`, auth: `http://127.0.0.1:${ports.auth}` }
+    publicUrl = { api: `http://127.0.0.1:${ports.api}`, relay: `ws://127.0.0.1:${ports.relay}`, auth: `http://127.0.0.1:${ports.auth}`, paymaster: `http://127.0.0.1:${ports.paymaster}` }
     dir = mkdtempSync(join(tmpdir(), 'tessera-cluster-test-'))
     const config = { projects: [{ id: 'site', allowedOrigins: [SITE] }], chains: [], auth: { publicUrl: publicUrl.auth, frameOrigins: [FRAME], mailFrom: 'Site <no-reply@site.test>' } }
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config))
-    env = { ...backends.urls, TESSERA_API_CONFIG: join(dir, 'config.json'), API_PORT: String(ports.api), RELAY_PORT: String(ports.relay), AUTH_PORT: String(ports.auth) }
+    env = {
+      ...backends.urls,
+      TESSERA_API_CONFIG: join(dir, 'config.json'),
+      TESSERA_PAYMASTER_CONFIG_JSON: JSON.stringify(paymasterConfig),
+      API_PORT: String(ports.api),
+      RELAY_PORT: String(ports.relay),
+      AUTH_PORT: String(ports.auth),
+      PAYMASTER_PORT: String(ports.paymaster),
+    }
     const startedAt = performance.now()
     launcher = await startLauncher(env)
     console.log(`three instances and HAProxy ready in ${Math.round(performance.now() - startedAt)} ms`)
@@ -127,8 +144,9 @@ describe('npm run services -- --instances 3: three instances of each service beh
     const run = (shared: Record<string, string>) => spawnSync(process.execPath, launcherArgs, { env: { ...process.env, ...env, ...shared }, encoding: 'utf8', timeout: 30_000 })
     const neither = run({ DATABASE_URL: '', REDIS_URL: '' })
     expect(neither.status).toBe(1)
-    expect(neither.stderr.trim()).toBe('--instances 3 needs DATABASE_URL (the PostgreSQL the data and auth services share) and REDIS_URL (the Redis the relay instances share); without them, run one instance.')
-    expect(run({ REDIS_URL: '' }).stderr.trim()).toBe('--instances 3 needs REDIS_URL (the Redis the relay instances share); without them, run one instance.')
+    expect(neither.stderr.trim()).toBe('--instances 3 needs DATABASE_URL (the PostgreSQL the data and auth services share) and REDIS_URL (the Redis the relay and paymaster instances share); without them, run one instance.')
+    expect(run({ REDIS_URL: '' }).stderr.trim()).toBe('--instances 3 needs REDIS_URL (the Redis the relay and paymaster instances share); without them, run one instance.')
+    expect(run({ TESSERA_PAYMASTER_CONFIG_JSON: '', REDIS_URL: '' }).stderr.trim()).toBe('--instances 3 needs REDIS_URL (the Redis the relay instances share); without them, run one instance.')
   }, 60_000)
 
   it('serves every service through the balancer, each on three instances that HAProxy checks', async () => {
@@ -138,10 +156,12 @@ describe('npm run services -- --instances 3: three instances of each service beh
     expect(await nonce.json()).toMatchObject({ nonce: expect.any(String) })
     expect(await (await fetch(`${publicUrl.relay.replace('ws:', 'http:')}/health`)).json()).toMatchObject({ status: 'ok', service: 'tessera-relay' })
     expect(await (await fetch(`${publicUrl.auth}/ready`)).json()).toEqual({ status: 'ready', database: 'postgres' })
+    expect(await (await fetch(`${publicUrl.paymaster}/ready`)).json()).toEqual({ status: 'ready' })
+    const answer = await fetch(publicUrl.paymaster, { method: 'POST', headers: { origin: SITE, 'content-type': 'application/json' }, body: JSON.stringify(paymasterCall) })
+    expect(answer.status).toBe(200)
+    expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: expect.stringContaining('sender') } })
     const stats = await serverStats(launcher.statsSocket)
-    expect(Object.entries(stats).map(([name, { status }]) => `${name} ${status}`)).toEqual(
-      ['api', 'relay', 'auth'].flatMap((service) => [1, 2, 3].map((n) => `${service}/${service}${n} UP`)),
-    )
+    expect(Object.entries(stats).map(([name, { status }]) => `${name} ${status}`)).toEqual(SERVICES.flatMap((service) => [1, 2, 3].map((n) => `${service}/${service}${n} UP`)))
   })
 
   it('pushes a message to a relay client from one on another instance, through the balancer and directly', async () => {
@@ -222,6 +242,7 @@ describe('npm run services -- --instances 3: three instances of each service beh
     const loads = Promise.all([
       load('api', () => expectOk(fetch(`${publicUrl.api}/v1/sessions/nonce?projectId=site`, { method: 'POST', headers: { origin: SITE, 'content-type': 'application/json' }, body: '{}' }), 201)),
       load('auth', () => expectOk(fetch(`${publicUrl.auth}/ready`), 200)),
+      load('paymaster', () => expectOk(fetch(publicUrl.paymaster, { method: 'POST', headers: { origin: SITE, 'content-type': 'application/json' }, body: JSON.stringify(paymasterCall) }), 200)),
       load('relay', async () => {
         const client = await connectRawClient(publicUrl.relay, { jwt: createClientJwt({ aud: publicUrl.relay }) })
         try {
@@ -239,7 +260,7 @@ describe('npm run services -- --instances 3: three instances of each service beh
       const killedAt = performance.now()
       const isDown = async () => {
         const stats = await serverStats(launcher.statsSocket)
-        return ['api', 'relay', 'auth'].every((service) => stats[`${service}/${service}2`]!.status.startsWith('DOWN'))
+        return SERVICES.every((service) => stats[`${service}/${service}2`]!.status.startsWith('DOWN'))
       }
       await expect.poll(isDown, { timeout: 10_000, interval: 100 }).toBe(true)
       const downAt = performance.now()
@@ -250,7 +271,7 @@ describe('npm run services -- --instances 3: three instances of each service beh
       // The launcher starts it again on its ports; HAProxy's checks bring it back into every backend.
       const isUp = async () => {
         const stats = await serverStats(launcher.statsSocket)
-        return ['api', 'relay', 'auth'].every((service) => stats[`${service}/${service}2`]!.status.startsWith('UP'))
+        return SERVICES.every((service) => stats[`${service}/${service}2`]!.status.startsWith('UP'))
       }
       await expect.poll(isUp, { timeout: 45_000, interval: 200 }).toBe(true)
       console.log(`instance 2 back in every backend ${Math.round(performance.now() - killedAt)} ms after its SIGKILL`)
@@ -265,12 +286,12 @@ describe('npm run services -- --instances 3: three instances of each service beh
       isLoading = false
       await loads
       const served = await serverStats(launcher.statsSocket)
-      expect(['api', 'relay', 'auth'].filter((service) => served[`${service}/${service}2`]!.sessions > before[`${service}/${service}2`]!.sessions)).toEqual(['api', 'relay', 'auth'])
+      expect(SERVICES.filter((service) => served[`${service}/${service}2`]!.sessions > before[`${service}/${service}2`]!.sessions)).toEqual(SERVICES)
       const after = outcomes.filter((o) => o.at > downAt)
       const failedBefore = outcomes.filter((o) => o.at <= downAt && o.error)
       console.log(`requests through the balancer: ${outcomes.length}, ${after.length} after instance 2 was out; failed before: ${failedBefore.map((o) => `${o.service} (${o.error})`).join(', ') || 'none'}`)
       expect(after.filter((o) => o.error)).toEqual([])
-      for (const service of ['api', 'auth', 'relay']) expect(after.filter((o) => o.service === service).length).toBeGreaterThan(5)
+      for (const service of SERVICES) expect(after.filter((o) => o.service === service).length).toBeGreaterThan(5)
     } finally {
       isLoading = false
       await loads

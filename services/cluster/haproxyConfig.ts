@@ -1,9 +1,9 @@
 /** The services an instance of `npm run services` runs, each behind a frontend of its own. */
-export type ClusterServiceName = 'api' | 'relay' | 'auth'
+export type ClusterServiceName = 'api' | 'relay' | 'auth' | 'paymaster'
 
 export type ClusterService = {
   name: ClusterServiceName
-  /** The port the balancer listens on for this service (API_PORT, RELAY_PORT, AUTH_PORT). */
+  /** The port the balancer listens on for this service (API_PORT, RELAY_PORT, AUTH_PORT, PAYMASTER_PORT). */
   publicPort: number
   /** Each instance's address for this service, `host:port`, in instance order. */
   servers: readonly string[]
@@ -28,11 +28,13 @@ const haproxyTime = (ms: number) => [['h', 3_600_000], ['m', 60_000], ['s', 1_00
  * How each service is balanced. The relay's clients hold a WebSocket for as long as the page is open: leastconn spreads
  * those, and the tunnel timeout (not the HTTP ones) applies once upgraded. A WebSocket stays on the instance that took
  * it for its whole life, and a reconnect may land on any other: every relay instance serves every topic from Redis, so
- * no cookie or source stickiness is needed. The data and auth services answer short requests on one shared database.
+ * no cookie or source stickiness is needed. The data and auth services answer short requests on one shared database;
+ * the paymaster's instances count sponsored gas in one shared Redis.
  */
 const backendLines: Record<ClusterServiceName, (tunnelTimeoutMs: number) => string[]> = {
   api: () => ['balance roundrobin'],
   auth: () => ['balance roundrobin'],
+  paymaster: () => ['balance roundrobin'],
   relay: (tunnelTimeoutMs) => [
     '# WebSockets: each stays on the instance that took it; a reconnect may land on any (all share Redis).',
     'balance leastconn',

@@ -18,14 +18,15 @@ const serviceFacts: Record<ClusterServiceName, { envVar: string; title: string; 
   api: { envVar: 'API_PORT', title: 'data service', scheme: 'http' },
   relay: { envVar: 'RELAY_PORT', title: 'relay', scheme: 'ws' },
   auth: { envVar: 'AUTH_PORT', title: 'auth service', scheme: 'http' },
+  paymaster: { envVar: 'PAYMASTER_PORT', title: 'paymaster', scheme: 'http' },
 }
 
 export type RunClusterParameters = {
   instances: number
   /** Where the balancer listens (HOST). */
   host: string
-  /** The balancer's port for each service; the auth service's only when the config has an `auth` section. */
-  publicPorts: { api: number; relay: number; auth?: number }
+  /** The balancer's port for each service; the auth service's and the paymaster's only when they are configured. */
+  publicPorts: { api: number; relay: number; auth?: number; paymaster?: number }
   env: NodeJS.ProcessEnv
   /** HAProxy's binary (haproxyBinary). */
   haproxy?: string
@@ -125,10 +126,10 @@ export async function runCluster({
 }: RunClusterParameters): Promise<never> {
   const missing = [
     ...(env.DATABASE_URL ? [] : ['DATABASE_URL (the PostgreSQL the data and auth services share)']),
-    ...(env.REDIS_URL ? [] : ['REDIS_URL (the Redis the relay instances share)']),
+    ...(env.REDIS_URL ? [] : [`REDIS_URL (the Redis the relay${publicPorts.paymaster === undefined ? '' : ' and paymaster'} instances share)`]),
   ]
   if (missing.length > 0) fail(`--instances ${instances} needs ${missing.join(' and ')}; without them, run one instance.`)
-  const services = (['api', 'relay', 'auth'] as const).filter((name) => publicPorts[name] !== undefined)
+  const services = (['api', 'relay', 'auth', 'paymaster'] as const).filter((name) => publicPorts[name] !== undefined)
 
   // 1. The HAProxy config, checked by HAProxy itself before any instance starts.
   const ports = await pickInstancePorts(instances * services.length, new Set(services.map((name) => publicPorts[name]!)))

@@ -17,6 +17,8 @@ export type PaymasterRuntimeOptions = {
   readDeposit?: ReadDeposit
   /** Sponsored gas per account and day; by default one bounded by limits.trackedAccounts. */
   usage?: DailyGasUsage
+  /** Whether the service is stopping: `GET /ready` then answers 503, so a load balancer sends it nothing new. */
+  isDraining?: () => boolean
 }
 
 export type CreatePaymasterAppParameters = PaymasterConfigInput & PaymasterRuntimeOptions
@@ -56,16 +58,11 @@ export function createPaymasterUsage({ limits, now, log }: { limits: Pick<Paymas
  * answer 500. Throws PaymasterConfigError for a configuration it cannot run with.
  * @example serve({ fetch: createPaymasterApp({ signerKey, chains, projects }).fetch, port: 8793 })
  */
-export function createPaymasterApp({ now = Date.now, log: writeLine = console.error, readDeposit, usage, ...input }: CreatePaymasterAppParameters): Hono {
+export function createPaymasterApp({ now = Date.now, log: writeLine = console.error, readDeposit, usage, isDraining = () => false, ...input }: CreatePaymasterAppParameters): Hono {
   const config = parsePaymasterConfig(input)
   const log = (line: string) => writeLine(escapeForLog(line))
-  const { sponsor } = createSponsor({
-    config,
-    now,
-    log,
-    readDeposit: readDeposit ?? createDepositReader(),
-    usage: usage ?? createPaymasterUsage({ limits: config.limits, now, log }),
-  })
+  const gasUsage = usage ?? createPaymasterUsage({ limits: config.limits, now, log })
+  const { sponsor } = createSponsor({ config, now, log, readDeposit: readDeposit ?? createDepositReader(), usage: gasUsage })
   const origins = new Set([...config.projects.values()].flatMap((project) => [...project.allowedOrigins]))
   const app = new Hono()
 
@@ -137,6 +134,16 @@ export function createPaymasterApp({ now = Date.now, log: writeLine = console.er
   app.post('/', handle)
   app.post('/v1', handle)
   app.get('/health', (c) => c.json({ status: 'ok', service: 'tessera-paymaster' }))
+  // Ready: not draining, and its count of sponsored gas answers (Redis, when the instances share one).
+  app.get('/ready', async (c) => {
+    if (isDraining()) return c.json({ status: 'unavailable', reason: 'The paymaster is stopping.' }, 503)
+    try {
+      await gasUsage.stats()
+      return c.json({ status: 'ready' })
+    } catch {
+      return c.json({ status: 'unavailable', reason: 'The count of sponsored gas (Redis) does not answer.' }, 503)
+    }
+  })
   app.notFound((c) => c.json(rpcError(null, paymasterErrorCodes.invalidRequest, `No route for ${c.req.method} ${shown(c.req.path)}: send JSON-RPC with POST to / or /v1.`), 404))
   // The last resort: the client learns nothing of the cause; the operator gets it on one line.
   app.onError((error, c) => {

@@ -4,8 +4,8 @@
 // its URL once it listens. With REDIS_URL the sponsored gas per account and day is counted in Redis, shared by every
 // instance. A parent process (the benchmarks) may ask it over IPC for its memory and usage counts
 // ('stats'), and it leaves with that parent.
-import { readFileSync } from 'node:fs'
 import { PaymasterConfigError } from './config'
+import { readPaymasterDeployConfig } from './deployConfig'
 import { startPaymaster } from './server'
 
 const fail = (message: string): never => {
@@ -16,19 +16,13 @@ const fail = (message: string): never => {
 const port = Number(process.env.PORT ?? 8793)
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`PORT must be a port number from 0 to 65535, got "${process.env.PORT}".`)
 
-const { TESSERA_PAYMASTER_CONFIG: configPath, TESSERA_PAYMASTER_CONFIG_JSON: configJson, TESSERA_PAYMASTER_SIGNER_KEY: signerKey } = process.env
-if (!configPath && !configJson) {
-  fail('Set TESSERA_PAYMASTER_CONFIG to a JSON file (or TESSERA_PAYMASTER_CONFIG_JSON to JSON) with { signerKey, chains, projects, limits? }; the signer key may come from TESSERA_PAYMASTER_SIGNER_KEY instead.')
-}
-let config: Record<string, unknown> = {}
+let config: Record<string, unknown> | undefined
 try {
-  config = JSON.parse(configPath ? readFileSync(configPath, 'utf8') : configJson!) as Record<string, unknown>
+  config = readPaymasterDeployConfig(process.env)
 } catch (error) {
-  // The file's text is not shown: it may hold the signer key.
-  fail(`The paymaster configuration ${configPath ? `in ${configPath} ` : ''}could not be read as JSON (${(error as NodeJS.ErrnoException).code ?? 'a syntax error'}).`)
+  fail((error as Error).message)
 }
-if (typeof config !== 'object' || config === null || Array.isArray(config)) fail('The paymaster configuration must be a JSON object.')
-if (signerKey) config = { ...config, signerKey }
+if (!config) fail('Set TESSERA_PAYMASTER_CONFIG to a JSON file (or TESSERA_PAYMASTER_CONFIG_JSON to JSON) with { signerKey, chains, projects, limits? }; the signer key may come from TESSERA_PAYMASTER_SIGNER_KEY instead.')
 
 let server: Awaited<ReturnType<typeof startPaymaster>>
 try {

@@ -20,7 +20,7 @@ export type PaymasterServer = {
   url: string
   /** The accounts counted today against their sponsored gas, and the limit. */
   stats: () => DailyGasUsageStats | Promise<DailyGasUsageStats>
-  /** Closes the server (and its idle connections) and resolves once it is closed. */
+  /** Answers 503 on `/ready` from now on, closes the server (and its idle connections) and resolves once it is closed. */
   stop: () => Promise<void>
 }
 
@@ -35,13 +35,15 @@ export async function startPaymaster({ host = '127.0.0.1', port, redisUrl, ...pa
   const { limits } = parsePaymasterConfig(parameters)
   const shared = !parameters.usage && redisUrl ? createRedisDailyGasUsage({ url: redisUrl, maxAccounts: limits.trackedAccounts, now, onFull: ({ day, maxAccounts }) => log(escapeForLog(fullLine(day, maxAccounts))) }) : undefined
   const usage = parameters.usage ?? shared ?? createPaymasterUsage({ limits, now, log: (line) => log(escapeForLog(line)) })
-  const app = createPaymasterApp({ ...parameters, usage })
+  let isDraining = false
+  const app = createPaymasterApp({ ...parameters, usage, isDraining: () => isDraining })
   const server = await listen({ fetch: app.fetch, host, port, limits })
   const { port: boundPort } = server.address() as AddressInfo
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`,
     stats: () => usage.stats(),
     stop: async () => {
+      isDraining = true
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         ;(server as ServerType & { closeIdleConnections?: () => void }).closeIdleConnections?.()
