@@ -180,6 +180,31 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await ethersJourney(page, stack, 'ethers')
   })
 
+  test('a visitor in French gets the modal in French, its words loaded from the host build; one in English never fetches them', async ({ browser, stack }) => {
+    const frenchChunks = async (page: Page) =>
+      (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()!))).filter((file) => /^fr(Errors)?-[\w-]+\.js$/.test(file))
+    const url = `${stack.hostApp!.url}/?${chainQuery(stack)}`
+    const english = await browser.newContext({ locale: 'en-US' })
+    const englishPage = await english.newPage()
+    await englishPage.goto(url)
+    await englishPage.getByRole('button', { name: 'Connect Wallet' }).click()
+    await expect(englishPage.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    expect(await frenchChunks(englishPage)).toEqual([])
+    await english.close()
+
+    const french = await browser.newContext({ locale: 'fr-FR' })
+    const page = await french.newPage()
+    const failed = recordLoadFailures(page)
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Connecter un portefeuille' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Connecter un portefeuille' })
+    await expect(dialog.getByRole('button', { name: 'Fermer' })).toBeVisible()
+    // The words and the error messages, each a chunk of the site's own build.
+    expect((await frenchChunks(page)).map((file) => file.split('-')[0]).sort()).toEqual(['fr', 'frErrors'])
+    expect(failed).toEqual([])
+    await french.close()
+  })
+
   test('Swap: its view and code load on first use from the host build, and a swap of 0.01 ETH for TUSD lands', async ({ page, stack }) => {
     test.setTimeout(90_000)
     const failed = recordLoadFailures(page)
