@@ -1,7 +1,7 @@
 // These WalletConnect journeys are EVM's: they run the demo as an EVM-only site (?families=eip155); the Solana side of a
 // session is in solana.spec.ts.
 import AxeBuilder from '@axe-core/playwright'
-import { createPublicClient, erc20Abi, http, parseEther } from 'viem'
+import { createPublicClient, erc20Abi, http, parseEther, stringToHex, verifyMessage, type Hex } from 'viem'
 import type { Page } from '@playwright/test'
 import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/createNodeWallet'
 import type { StackManifest } from '../../services/stack/manifest'
@@ -234,4 +234,25 @@ test('a phone wallet swaps through our relay: the swap is signed on the phone an
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   expect(wallet.requests.at(-1)?.method).toBe('eth_sendTransaction')
   expect((await tusdOf()) - before).toBeGreaterThan(140_000_000n)
+})
+
+test('a site asks a phone wallet to sign a message: its text is reviewed first, the phone asked only after Continue, and the signature is its own', async ({ page, stack }) => {
+  await page.goto(`${stack.demo!.url}/?families=eip155`)
+  await page.waitForFunction(() => 'provider' in window)
+  const dialog = await openWalletConnect(page)
+  await wallet.pair(await pairingUri(dialog))
+  await expect(page.getByRole('button', { name: new RegExp(shorten(wallet.address)) })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+
+  const message = 'Order #8812: deliver to the address on file.'
+  const asked = wallet.requests.length
+  type ProviderWindow = { provider: { request: (args: { method: string; params: unknown[] }) => Promise<Hex> } }
+  const signing = page.evaluate(([data, address]) => (window as unknown as ProviderWindow).provider.request({ method: 'personal_sign', params: [data, address] }), [stringToHex(message), wallet.address] as const)
+  await expect(reviewDialog(page).getByLabel('Message', { exact: true })).toHaveText(message)
+  expect(wallet.requests.slice(asked).map((r) => r.method)).toEqual([])
+  await confirmReview(page)
+  const signature = await signing
+  expect(wallet.requests.slice(asked).map((r) => r.method)).toEqual(['personal_sign'])
+  expect(await verifyMessage({ address: wallet.address, message, signature })).toBe(true)
 })
