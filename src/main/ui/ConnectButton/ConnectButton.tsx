@@ -1,4 +1,4 @@
-import { useAccount, useBalance } from '../../react/hooks'
+import { useBalance } from '../../react/hooks'
 import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatBalance, shortenAddress } from '../../../shared/protocol/display'
 import { prefetchModal } from '../WidgetModal'
@@ -19,7 +19,9 @@ export function ConnectButton() {
   const { locale: configuredLocale, themeVariables, cspNonce } = widget.uiSettings
   const locale = widgetLocale(configuredLocale)
   const messages = buttonCatalogues[locale]
-  const { status, address } = useAccount()
+  // What the button shows, each on its own: the started widget re-renders it for nothing else (its accounts' list, say).
+  const status = useWidgetState((s) => s.status)
+  const address = useWidgetState((s) => s.address)
   const balance = useBalance()
   const profileName = useWidgetState((s) => s.profileName)
   const profileImage = useWidgetState((s) => s.profileImage)
