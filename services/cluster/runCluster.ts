@@ -166,15 +166,15 @@ export async function runCluster({
     return child
   }
   const running: Instance[] = instancesPorts.map((instancePorts, i) => ({ index: i + 1, ports: instancePorts, child: spawnInstance(i + 1, instancePorts), startedAt: Date.now(), deathsInRow: 0, isGivenUp: false }))
-  /** Whether each of the instance's services answers `/ready` by `deadline`; false as soon as it exits. */
-  const whenReady = async (instance: Instance, deadline: number) => {
+  /** The first of the instance's services that did not answer `/ready` by `deadline`, or before it exited; undefined once all have. */
+  const notReady = async (instance: Instance, deadline: number) => {
     for (const name of services) {
       while (!(await answersReady(`http://${INSTANCE_HOST}:${instance.ports[name]}/ready`))) {
-        if (hasExited(instance.child) || Date.now() > deadline) return false
+        if (hasExited(instance.child) || Date.now() > deadline) return name
         await new Promise((resolve) => setTimeout(resolve, 200))
       }
     }
-    return true
+    return undefined
   }
   // HAProxy starts once every instance is ready.
   let balancer: ChildProcess | undefined = undefined
@@ -197,10 +197,11 @@ export async function runCluster({
   // 3. Every instance ready, then the balancer in front of them.
   const deadline = Date.now() + startTimeoutMs
   for (const instance of running) {
-    if (await whenReady(instance, deadline)) continue
+    const name = await notReady(instance, deadline)
+    if (name === undefined) continue
     return hasExited(instance.child)
       ? abort(`Instance ${instance.index} exited (${exitedWith(instance.child)}) before it was ready: its lines above say why.`)
-      : abort(`Instance ${instance.index} was not ready within ${startTimeoutMs / 1_000} s.`)
+      : abort(`Instance ${instance.index}'s ${serviceFacts[name].title} was not ready within ${startTimeoutMs / 1_000} s.`)
   }
   // HAProxy cannot tell that this process is gone (the instances can: their IPC channel closes). On Linux, setpriv has
   // the kernel send it SIGTERM then, so even a SIGKILL of this process leaves nothing behind.
@@ -238,10 +239,12 @@ export async function runCluster({
         instance.child = spawnInstance(instance.index, instance.ports)
         instance.startedAt = Date.now()
         watch(instance)
-        void whenReady(instance, Date.now() + startTimeoutMs).then((isReady) => {
-          if (isReady && !stopping) console.log(`Instance ${instance.index} is back (pid ${instance.child.pid}): HAProxy's checks send it requests again.`)
-          // One that does not get ready in time is stopped, and dies again (above).
-          else if (!stopping && !hasExited(instance.child)) void stopChild(instance.child, 'SIGTERM', drainTimeoutMs)
+        void notReady(instance, Date.now() + startTimeoutMs).then((name) => {
+          if (stopping || hasExited(instance.child)) return
+          if (name === undefined) return console.log(`Instance ${instance.index} is back (pid ${instance.child.pid}): HAProxy's checks send it requests again.`)
+          // One that does not get ready in time is stopped, and counts as a death (above).
+          console.error(`Instance ${instance.index}'s ${serviceFacts[name].title} was not ready within ${startTimeoutMs / 1_000} s of its restart: stopping it.`)
+          void stopChild(instance.child, 'SIGTERM', drainTimeoutMs)
         })
       }, delayMs)
     }
