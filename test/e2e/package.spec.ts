@@ -1,8 +1,9 @@
 // The package as a site gets it: `npm pack`, then installed by npm into fresh host apps (Vite with React 19 and 18,
 // wagmi 3 and 2, ethers 6 and 5; webpack; Next.js), built by their own bundlers and loaded in Chromium. Any 404, failed
 // request or script served as HTML fails the test: every worker and lazy chunk must resolve in the host's build.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import type { ChildProcess } from 'node:child_process'
 import type { Page } from '@playwright/test'
 import { createPublicClient, erc20Abi, http, parseEther } from 'viem'
@@ -47,6 +48,21 @@ function viteApp(dependencies: Record<string, string>, pages: string[], types: R
 /** The dev wallet announced on the page, with one dev account on both local chains. */
 async function withDevWallet(page: Page, stack: StackManifest) {
   await page.addInitScript(await devWalletScript({ chains: stack.chains.map(({ chainId, name, rpcUrl }) => ({ chainId, name, rpcUrl })), accounts: [stack.devAccounts[6]!] }))
+}
+
+/**
+ * The scripts a built page runs before any interaction (its module scripts and, transitively, what they import
+ * statically; `import()` excluded), and their size with gzip -9.
+ */
+function scriptsBeforeInteraction(outDir: string, html: string) {
+  const scripts = new Set<string>()
+  const visit = (path: string) => {
+    if (scripts.has(path)) return
+    scripts.add(path)
+    for (const [, next] of readFileSync(join(outDir, path), 'utf8').matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([\w.-]+\.js)["']/g)) visit(join(dirname(path), next!))
+  }
+  for (const [, src] of readFileSync(join(outDir, html), 'utf8').matchAll(/<script type="module"[^>]*\ssrc="\/([^"]+)"/g)) visit(src!)
+  return { scripts: [...scripts], gzipBytes: [...scripts].reduce((sum, path) => sum + gzipSync(readFileSync(join(outDir, path)), { level: 9 }).length, 0) }
 }
 
 const chainQuery = (stack: StackManifest, extra: Record<string, string> = {}) => new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, rpc2: stack.chains[1]!.rpcUrl, ...extra })
@@ -306,6 +322,20 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await page.getByRole('dialog', { name: 'Account' }).getByRole('button', { name: 'Change e-mail' }).click()
     await expect(page.getByRole('dialog', { name: 'Change e-mail' }).getByLabel('New e-mail address')).toBeVisible()
     expect(failed).toEqual([])
+  })
+
+  // Issue 37's budget, as `npm run bench:ui` measures it: the widget's page (createWidget, ConnectButton, WidgetModal)
+  // and the same site with React alone, each built by the site's Vite as a one-page site. What the page configures
+  // does not change this: families and features load by import() when configured.
+  test("the page's JS before the first click is within 10 KiB gz of React alone's, in one script", () => {
+    const before = (page: 'bench' | 'floor') => {
+      const outDir = `dist-budget-${page}`
+      run(built.app!.bin('vite'), ['build', '--outDir', outDir], built.app!.dir, { HOST_PAGES: page })
+      return scriptsBeforeInteraction(join(built.app!.dir, outDir), `${page}.html`)
+    }
+    const [widget, floor] = [before('bench'), before('floor')]
+    expect(widget.scripts, 'the scripts the widget page loads at start-up').toHaveLength(1)
+    expect(widget.gzipBytes - floor.gzipBytes).toBeLessThanOrEqual(10 * 1024)
   })
 })
 
