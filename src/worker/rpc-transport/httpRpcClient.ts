@@ -96,7 +96,9 @@ export function createHttpRpcClient({
         ...fetchOptions,
         method: 'POST',
         headers,
-        body: members.length === 1 ? members[0]!.json : `[${members.map((m) => m.json).join(',')}]`,
+        // A Blob: a worker's fetch() copies a string body on its own thread (10–15 ms for a batch of 1 MB in Chromium),
+        // a Blob's it hands to the browser.
+        body: new Blob([members.length === 1 ? members[0]!.json : `[${members.map((m) => m.json).join(',')}]`]),
         signal: controller.signal,
       })
       text = await readBoundedText(response, maxResponseBodyBytes, (size) => new ResponseBodyTooLargeError({ maxSize: maxResponseBodyBytes, size }))

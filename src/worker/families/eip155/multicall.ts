@@ -151,7 +151,24 @@ export function encodeAggregate3(calls: readonly { target: Address; callData: He
 
 /** The answer of `aggregate3`: `(bool success, bytes returnData)[]`, each returnData a view into the answer's bytes. */
 export function decodeAggregate3(data: Hex): Aggregate3Answer[] {
-  return readAggregate3(hexToBytes(data)) ?? decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data }).map(({ success, returnData }) => ({ success, returnData: hexToBytes(returnData) }))
+  return readAggregate3(bytesOfHex(data)) ?? decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data }).map(({ success, returnData }) => ({ success, returnData: hexToBytes(returnData) }))
+}
+
+const fromHex = (Uint8Array as { fromHex?: (hex: string) => Uint8Array }).fromHex
+
+/**
+ * The answer's bytes, by the browser's own decoder where it has one (`Uint8Array.fromHex`: several times faster than
+ * viem's loop in a fresh worker), else by viem's, which also names what is wrong with hex that is not.
+ */
+function bytesOfHex(hex: Hex): Uint8Array {
+  if (fromHex) {
+    try {
+      return fromHex.call(Uint8Array, hex.slice(2))
+    } catch {
+      // Odd length or not hex: viem's decoder pads or says what is wrong.
+    }
+  }
+  return hexToBytes(hex)
 }
 
 /** The fixed layout read with every offset and length checked; `undefined` for anything else (viem then decodes it, or names what is wrong). */
