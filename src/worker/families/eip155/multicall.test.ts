@@ -14,7 +14,7 @@ import {
   type Hex,
 } from 'viem'
 import { multicall as viemMulticall } from 'viem/actions'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import artifacts from '../../../../services/chain/contracts.generated.json' with { type: 'json' }
 import { startAnvil, type Anvil } from '../../../../services/chain/anvil'
 import { seedChain, type SeededChain } from '../../../../services/chain/seedChain'
@@ -155,6 +155,31 @@ describe('the aggregate3 layout', () => {
       }
       expect(viems).toBeInstanceOf(Error)
       expect(() => decodeAggregate3(malformed)).toThrow((viems as Error).message)
+    }
+  })
+
+  it('decodes with the runtime’s Uint8Array.fromHex where there is one, and hex it refuses with viem’s decoder', async () => {
+    // Node 20 has no Uint8Array.fromHex: a stand-in with the browser's contract (even-length hex, else a SyntaxError).
+    const given: string[] = []
+    const fromHex = (hex: string) => {
+      given.push(hex)
+      if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new SyntaxError('Input string must contain hex characters in even length')
+      return Uint8Array.from(Buffer.from(hex, 'hex'))
+    }
+    Object.defineProperty(Uint8Array, 'fromHex', { value: fromHex, configurable: true })
+    try {
+      vi.resetModules()
+      const { decodeAggregate3: decode } = await import('./multicall')
+      const encoded = encodeAbiParameters(aggregate3Outputs, [[{ success: true, returnData: `0x${'11'.repeat(32)}` }]])
+      expect(decode(encoded)).toEqual([{ success: true, returnData: new Uint8Array(32).fill(0x11) }])
+      expect(given).toEqual([encoded.slice(2)])
+      // Odd length: refused by fromHex, padded by viem (a leading 0), the same answer.
+      const odd = `0x${encoded.slice(3)}` as Hex
+      expect(decode(odd)).toEqual(decode(encoded))
+      expect(given).toContain(odd.slice(2))
+    } finally {
+      delete (Uint8Array as { fromHex?: unknown }).fromHex
+      vi.resetModules()
     }
   })
 })
