@@ -2,7 +2,7 @@ import { createClient, HttpRequestError, TimeoutError, type Client } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
 import { answer, hang, httpStatus, rpcError, startFaultServer, wrongIds, type FaultServer } from './faultServer'
 import { httpTransport, type HttpTransportParameters } from './http'
-import { ResponseIdsMismatchError } from './httpRpcClient'
+import { BLOB_BODY_CHARACTERS, ResponseIdsMismatchError } from './httpRpcClient'
 
 let server: FaultServer
 afterEach(() => server?.close())
@@ -82,6 +82,17 @@ describe('httpTransport: batching', () => {
     const { client } = clientFor(server.url, { maxBatchBodyBytes: 10 })
     await Promise.all([blockNumber(client), blockNumber(client)])
     expect(server.requests.map((r) => Array.isArray(r))).toEqual([false, false])
+  })
+
+  it('sends a body over 65,536 characters as a Blob and a smaller one as a string, the same JSON either way', async () => {
+    server = await startFaultServer(answer((r) => r.params![0]))
+    const bodies: unknown[] = []
+    const { client } = clientFor(server.url, { fetchFn: (input, init) => (bodies.push(init.body), fetch(input, init)) })
+    const code = (length: number) => `0x${'ab'.repeat(length / 2)}`
+    expect(await client.request({ method: 'eth_getCode', params: [code(100)] } as never)).toBe(code(100))
+    expect(await client.request({ method: 'eth_getCode', params: [code(BLOB_BODY_CHARACTERS)] } as never)).toBe(code(BLOB_BODY_CHARACTERS))
+    expect(bodies.map((body) => (body instanceof Blob ? 'blob' : typeof body))).toEqual(['string', 'blob'])
+    expect(server.requests.map((r) => (r as { params: string[] }).params[0]!.length)).toEqual([102, BLOB_BODY_CHARACTERS + 2])
   })
 
   it('splits batches at 1,000 requests', async () => {
