@@ -1,6 +1,6 @@
 // `npm run bench:core`: the heavy-dApp scenario in Chromium against anvil, through widget.core and with viem on the
 // main thread, then the core's reads alone at growing sizes. Prints JSON (medians of BENCH_RUNS runs, each on a fresh
-// page) with each run's core/baseline wall-time ratio, and the goals of issue #19; exits 1 if one is missed.
+// page) with each run's core/baseline wall-time ratio, and the goals of issue #37; exits 1 if one is missed.
 import { chromium, type Page } from '@playwright/test'
 import { createPublicClient, createTestClient, createWalletClient, http, type Abi, type Hex } from 'viem'
 import { anvil as anvilChain } from 'viem/chains'
@@ -20,7 +20,8 @@ const HOLDERS = 2_000
 const LOGS = 10_000
 const LOGS_PER_TX = 2_500
 const SCALING_SIZES = [500, 2_000, 8_000, 32_000]
-const GOALS = { coreWallRatio: 0.7, coreMainThreadTbtMs: 15, coreHttpRequests: 3 }
+/** Issue 37's goals (issue 19 asked for 0.7 and 15 ms). */
+const GOALS = { coreWallRatio: 0.33, coreMainThreadTbtMs: 0, coreHttpRequests: 3 }
 
 /** The scenario's rows: how each gets the balances and the logs. `core` and `baseline` are the ones compared. */
 const MODES = {
@@ -85,7 +86,7 @@ async function main() {
             ({ run, logs, input }) => (run === 'core' ? window.bench.runCore(input, logs as CoreLogsMode) : window.bench.runBaseline(input, logs as 'decodeAll' | 'slice')),
             { run, logs, input },
           ),
-          // BENCH_CORE_TRACES=<folder>: each run of the compared modes traced, with the JS profiler's samples.
+          // BENCH_CORE_TRACES=<folder>: each run of the compared modes and of the reads alone traced, with the JS profiler's samples.
           process.env.BENCH_CORE_TRACES && (mode === 'core' || mode === 'baseline') ? `${process.env.BENCH_CORE_TRACES}/${mode}-${i}.json` : undefined,
         )
         if (result.reads !== HOLDERS || result.logs !== LOGS) throw new Error(`${mode} read ${result.reads} balances and ${result.logs} logs`)
@@ -93,7 +94,10 @@ async function main() {
       }
       // The core's reads alone, at growing sizes.
       for (const size of SCALING_SIZES) {
-        const result = await runOnPage((page) => page.evaluate((input) => window.bench.runCore(input), { ...input, holderCount: size }))
+        const result = await runOnPage(
+          (page) => page.evaluate((input) => window.bench.runCore(input), { ...input, holderCount: size }),
+          process.env.BENCH_CORE_TRACES && `${process.env.BENCH_CORE_TRACES}/reads-${size}-${i}.json`,
+        )
         if (result.reads !== size) throw new Error(`the core read ${result.reads} of ${size} balances`)
         scaling.get(size)!.push(result)
       }
@@ -136,10 +140,10 @@ async function main() {
       coreHttpRequests: { goal: `<= ${GOALS.coreHttpRequests}`, median: rows.core.httpRequests, isMet: rows.core.httpRequests <= GOALS.coreHttpRequests },
       scalingLinear: { goal: 'ms per 1,000 reads at 8,000 and 32,000 <= 1.25x that at 2,000', growth, isMet: isLinear },
       scalingMainThreadTbtMs: {
-        goal: 'median 0 at every size',
+        goal: '0 at every size in every run',
         medians: scalingRows.map((r) => r.mainThreadTbtMs),
         worstRun: Math.max(...scalingRows.map((r) => r.maxMainThreadTbtMs)),
-        isMet: scalingRows.every((r) => r.mainThreadTbtMs === 0),
+        isMet: scalingRows.every((r) => r.maxMainThreadTbtMs === 0),
       },
     }
     console.log(
