@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react'
+import { useCallback, useMemo, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { widgetCss } from './styles'
 
@@ -37,20 +37,34 @@ function adoptWidgetCss(shadow: ShadowRoot, nonce: string | undefined): Node[] {
  * ours cannot leak out. Theme variables are set through the CSSOM (React's `style`), which a strict CSP allows.
  */
 export function ShadowRoot({ children, themeMode, themeVariables, nonce }: { children: ReactNode; themeMode: 'light' | 'dark'; themeVariables?: Record<string, string | number>; nonce?: string }) {
-  const hostRef = useRef<HTMLSpanElement>(null)
-  const [root, setRoot] = useState<HTMLElement | null>(null)
-  useLayoutEffect(() => {
-    const host = hostRef.current
-    if (!host) return
-    const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
-    const container = host.ownerDocument.createElement('div')
-    shadow.replaceChildren(...adoptWidgetCss(shadow, nonce), container)
-    setRoot(container)
-  }, [nonce])
-  const content = (
-    <div className="root" data-theme={themeMode} style={themeVariables as CSSProperties | undefined}>
-      {children}
-    </div>
+  // The children render into a container that the host's ref moves into the shadow root. The portal comes after the
+  // host, so the ref runs before the children's layout effects: they see their shadow root. Rendered on the client,
+  // that is the first pass; a server renders the host alone, and hydration adds the portal in a second pass.
+  const isOnClient = useSyncExternalStore(subscribeToNothing, isClientSnapshot, isServerSnapshot)
+  const container = useMemo(() => (isOnClient ? document.createElement('div') : null), [isOnClient])
+  const attach = useCallback(
+    (host: HTMLSpanElement | null) => {
+      if (!host || !container) return
+      const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
+      shadow.replaceChildren(...adoptWidgetCss(shadow, nonce), container)
+    },
+    [container, nonce],
   )
-  return <span ref={hostRef} data-tessera="">{root ? createPortal(content, root) : null}</span>
+  return (
+    <>
+      <span ref={attach} data-tessera="" />
+      {container
+        ? createPortal(
+            <div className="root" data-theme={themeMode} style={themeVariables as CSSProperties | undefined}>
+              {children}
+            </div>,
+            container,
+          )
+        : null}
+    </>
+  )
 }
+
+const subscribeToNothing = () => () => {}
+const isClientSnapshot = () => true
+const isServerSnapshot = () => false

@@ -4,24 +4,23 @@ import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
 import { safeParse } from '../../shared/protocol/schemas/parse'
 
-const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }))
+const httpUrl = () => z.string().check(z.url({ protocol: /^https?$/ }))
 
 /** Fields every family's network has; built with the first network schema. */
 const commonNetworkFields = () => {
   const wsUrl = z.string().check(z.url({ protocol: /^wss?$/ }))
-  const rpcUrls = z.object({ http: z.array(httpUrl), webSocket: z.optional(z.array(wsUrl)) })
+  const rpcUrls = z.object({ http: z.array(httpUrl()), webSocket: z.optional(z.array(wsUrl)) })
   return {
     name: z.string().check(z.minLength(1)),
     nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: z.number().check(z.int(), z.nonnegative()) }),
     rpcUrls: z.object({ default: rpcUrls, chainDefault: z.optional(rpcUrls) }),
-    blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl }) })),
+    blockExplorers: z.optional(z.object({ default: z.object({ name: z.string(), url: httpUrl() }) })),
     testnet: z.optional(z.boolean()),
     /** SPEC §3 network assets: the network's icon (shown only as an image: data:image or http(s) URLs). */
     assets: z.optional(z.object({ imageId: z.optional(z.string().check(z.maxLength(128))), imageUrl: z.optional(z.string().check(z.maxLength(64 * 1024))) })),
   }
 }
-let commonFields: ReturnType<typeof commonNetworkFields> | undefined
-const common = () => (commonFields ??= commonNetworkFields())
+const common = commonNetworkFields
 
 const evmNetwork = () =>
   z.object({
@@ -49,7 +48,7 @@ const solanaNetwork = () =>
             address: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)),
             symbol: z.string().check(z.minLength(1), z.maxLength(16)),
             name: z.string().check(z.maxLength(64)),
-            iconUrl: z.optional(httpUrl),
+            iconUrl: z.optional(httpUrl()),
           }),
         )
         .check(z.maxLength(100)),
@@ -97,11 +96,11 @@ const polkadotNetwork = () =>
  * A network of any family. Each family's schema is built the first time a network is checked against it, so a site
  * with EVM networks only never builds the other three (building zod schemas is most of the config's start-up cost).
  */
-const network = z.union([z.lazy(evmNetwork), z.lazy(solanaNetwork), z.lazy(bitcoinNetwork), z.lazy(polkadotNetwork)]).check(
+const networkSchema = () => z.union([z.lazy(evmNetwork), z.lazy(solanaNetwork), z.lazy(bitcoinNetwork), z.lazy(polkadotNetwork)]).check(
   z.refine((n) => n.caipNetworkId === `${n.chainNamespace}:${n.id}`, { message: 'caipNetworkId must be chainNamespace:id', path: ['caipNetworkId'] }),
 )
 
-export type WidgetNetwork = z.infer<typeof network>
+export type WidgetNetwork = z.infer<ReturnType<typeof networkSchema>>
 export type EvmNetwork = z.infer<ReturnType<typeof evmNetwork>>
 export type SolanaNetwork = z.infer<ReturnType<typeof solanaNetwork>>
 export type BitcoinWidgetNetwork = z.infer<ReturnType<typeof bitcoinNetwork>>
@@ -110,20 +109,20 @@ export type PolkadotWidgetNetwork = z.infer<ReturnType<typeof polkadotNetwork>>
 /** Features and their defaults (SPEC §9). */
 export const defaultFeatures = DEFAULT_FEATURES
 
-const features = z.object(Object.fromEntries(Object.keys(defaultFeatures).map((k) => [k, z.optional(z.boolean())])) as Record<keyof typeof defaultFeatures, z.ZodMiniOptional<z.ZodMiniBoolean>>)
+const featuresSchema = () => z.object(Object.fromEntries(Object.keys(defaultFeatures).map((k) => [k, z.optional(z.boolean())])) as Record<keyof typeof defaultFeatures, z.ZodMiniOptional<z.ZodMiniBoolean>>)
 
-export const widgetConfigSchema = z
+const widgetConfigSchema = () => z
   .object({
     projectId: z.string().check(z.minLength(1)),
-    networks: z.array(network).check(z.minLength(1)),
+    networks: z.array(networkSchema()).check(z.minLength(1)),
     defaultNetwork: z.optional(z.string()),
     /** Registry wallet ids the Connect view lists after the installed wallets, in this order. */
     featuredWalletIds: z.optional(z.array(z.string().check(z.minLength(1)))),
-    metadata: z.optional(z.object({ name: z.string(), description: z.optional(z.string()), url: z.optional(httpUrl), icons: z.optional(z.array(z.string())) })),
-    features: z.optional(features),
+    metadata: z.optional(z.object({ name: z.string(), description: z.optional(z.string()), url: z.optional(httpUrl()), icons: z.optional(z.array(z.string())) })),
+    features: z.optional(featuresSchema()),
     themeMode: z._default(z.enum(['light', 'dark']), 'dark'),
     themeVariables: z.optional(z.record(z.string().check(z.regex(/^--tsr-[a-z0-9-]+$/)), z.union([z.string(), z.number()]))),
-    services: z.optional(z.object({ api: z.optional(httpUrl), walletRegistry: z.optional(httpUrl), relay: z.optional(z.string().check(z.url({ protocol: /^wss?$/ }))) })),
+    services: z.optional(z.object({ api: z.optional(httpUrl()), walletRegistry: z.optional(httpUrl()), relay: z.optional(z.string().check(z.url({ protocol: /^wss?$/ }))) })),
     siwx: z.optional(z.unknown()),
     siweConfig: z.optional(z.unknown()),
     allowUnsupportedChain: z._default(z.boolean(), false),
@@ -144,7 +143,7 @@ export const widgetConfigSchema = z
      */
     auth: z.optional(
       z.object({
-        frameUrl: httpUrl,
+        frameUrl: httpUrl(),
         socials: z.optional(z.array(z.enum(['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'])).check(z.maxLength(7))),
       }),
     ),
@@ -168,12 +167,12 @@ export const widgetConfigSchema = z
     }),
   )
 
-export type WidgetConfigInput = z.input<typeof widgetConfigSchema>
-export type WidgetConfig = z.output<typeof widgetConfigSchema> & { features: Record<keyof typeof defaultFeatures, boolean> }
+export type WidgetConfigInput = z.input<ReturnType<typeof widgetConfigSchema>>
+export type WidgetConfig = z.output<ReturnType<typeof widgetConfigSchema>> & { features: Record<keyof typeof defaultFeatures, boolean> }
 
 /** Validates a host's config and fills in the defaults. */
 export function parseWidgetConfig(input: unknown): WidgetConfig {
-  const parsed = safeParse(widgetConfigSchema, input)
+  const parsed = safeParse(widgetConfigSchema(), input)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message }))
     if (issues.some((i) => i.path === 'siwx' && i.message === errorTable.SIWX_CONFIG_CONFLICT.message)) {
