@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bitcoinNetworks } from '../../shared/families/bip122/address'
-import { bitcoinNetworkReferences, defaultFeatures, parseWidgetConfig } from './config'
+import { alwaysCheckedFields, bitcoinNetworkReferences, configFields, defaultFeatures, parseWidgetConfig } from './config'
+import { safeParse } from '../../shared/protocol/schemas/parse'
 import { polkadotRpcUrl, polkadotRpcUrls } from './polkadotRpcUrl'
 
 const local = {
@@ -29,6 +30,16 @@ describe('parseWidgetConfig', () => {
       swaps: true, onramp: true, receive: true, send: true, email: true, emailShowWallets: true, history: true, analytics: true, allWallets: true,
       legalCheckbox: false, smartSessions: false, collapseWallets: false,
     })
+  })
+
+  it('checks a field the config leaves out exactly when it is required or has a default', () => {
+    // The schema is built from the fields a config has and these: a field missing from the list would lose its default.
+    const leftOutIsFine = Object.entries(configFields).filter(([, build]) => {
+      const parsed = safeParse(build(), undefined)
+      return parsed.success && parsed.data === undefined
+    })
+    expect(Object.keys(configFields).filter((field) => !leftOutIsFine.some(([name]) => name === field))).toEqual([...alwaysCheckedFields])
+    expect(() => parseWidgetConfig({ networks: [local] })).toThrow(/projectId/)
   })
 
   it('keeps a feature the host turned off', () => {

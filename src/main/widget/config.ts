@@ -111,68 +111,85 @@ export const defaultFeatures = DEFAULT_FEATURES
 
 const featuresSchema = () => z.object(Object.fromEntries(Object.keys(defaultFeatures).map((k) => [k, z.optional(z.boolean())])) as Record<keyof typeof defaultFeatures, z.ZodMiniOptional<z.ZodMiniBoolean>>)
 
-const widgetConfigSchema = () => z
-  .object({
-    projectId: z.string().check(z.minLength(1)),
-    networks: z.array(networkSchema()).check(z.minLength(1)),
-    defaultNetwork: z.optional(z.string()),
-    /** Registry wallet ids the Connect view lists after the installed wallets, in this order. */
-    featuredWalletIds: z.optional(z.array(z.string().check(z.minLength(1)))),
-    metadata: z.optional(z.object({ name: z.string(), description: z.optional(z.string()), url: z.optional(httpUrl()), icons: z.optional(z.array(z.string())) })),
-    features: z.optional(featuresSchema()),
-    themeMode: z._default(z.enum(['light', 'dark']), 'dark'),
-    themeVariables: z.optional(z.record(z.string().check(z.regex(/^--tsr-[a-z0-9-]+$/)), z.union([z.string(), z.number()]))),
-    services: z.optional(z.object({ api: z.optional(httpUrl()), walletRegistry: z.optional(httpUrl()), relay: z.optional(z.string().check(z.url({ protocol: /^wss?$/ }))) })),
-    siwx: z.optional(z.unknown()),
-    siweConfig: z.optional(z.unknown()),
-    allowUnsupportedChain: z._default(z.boolean(), false),
-    enableNetworkSwitch: z._default(z.boolean(), true),
-    enableEmbedded: z._default(z.boolean(), false),
-    /**
-     * The review before the wallet asks (issue #36): on by default for every transaction, batch and typed data a site
-     * sends through the widget; `false` turns it off; `descriptors` are the site's ERC-7730 calldata descriptors.
-     */
-    review: z._default(z.union([z.boolean(), z.object({ descriptors: z.optional(z.array(z.unknown()).check(z.maxLength(100))) })]), true),
-    logLevel: z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'error'),
-    locale: z.optional(z.string()),
-    /** The nonce of the site's Content Security Policy, for the one `<style>` a browser without constructable stylesheets needs. */
-    cspNonce: z.optional(z.string().check(z.minLength(1))),
-    /**
-     * E-mail and social login (SPEC §1): the secure frame's page (served from an origin of its own) and the social
-     * providers offered, in this order (default SPEC §9's). Needs an EVM network.
-     */
-    auth: z.optional(
+/** Each field's schema, built only when a check needs it: a site's config names a few of the fields. */
+export const configFields = {
+  projectId: () => z.string().check(z.minLength(1)),
+  networks: () => z.array(networkSchema()).check(z.minLength(1)),
+  defaultNetwork: () => z.optional(z.string()),
+  /** Registry wallet ids the Connect view lists after the installed wallets, in this order. */
+  featuredWalletIds: () => z.optional(z.array(z.string().check(z.minLength(1)))),
+  metadata: () => z.optional(z.object({ name: z.string(), description: z.optional(z.string()), url: z.optional(httpUrl()), icons: z.optional(z.array(z.string())) })),
+  features: () => z.optional(featuresSchema()),
+  themeMode: () => z._default(z.enum(['light', 'dark']), 'dark'),
+  themeVariables: () => z.optional(z.record(z.string().check(z.regex(/^--tsr-[a-z0-9-]+$/)), z.union([z.string(), z.number()]))),
+  services: () => z.optional(z.object({ api: z.optional(httpUrl()), walletRegistry: z.optional(httpUrl()), relay: z.optional(z.string().check(z.url({ protocol: /^wss?$/ }))) })),
+  siwx: () => z.optional(z.unknown()),
+  siweConfig: () => z.optional(z.unknown()),
+  allowUnsupportedChain: () => z._default(z.boolean(), false),
+  enableNetworkSwitch: () => z._default(z.boolean(), true),
+  enableEmbedded: () => z._default(z.boolean(), false),
+  /**
+   * The review before the wallet asks (issue #36): on by default for every transaction, batch and typed data a site
+   * sends through the widget; `false` turns it off; `descriptors` are the site's ERC-7730 calldata descriptors.
+   */
+  review: () => z._default(z.union([z.boolean(), z.object({ descriptors: z.optional(z.array(z.unknown()).check(z.maxLength(100))) })]), true),
+  logLevel: () => z._default(z.enum(['silent', 'error', 'warn', 'info', 'debug']), 'error'),
+  locale: () => z.optional(z.string()),
+  /** The nonce of the site's Content Security Policy, for the one `<style>` a browser without constructable stylesheets needs. */
+  cspNonce: () => z.optional(z.string().check(z.minLength(1))),
+  /**
+   * E-mail and social login (SPEC §1): the secure frame's page (served from an origin of its own) and the social
+   * providers offered, in this order (default SPEC §9's). Needs an EVM network.
+   */
+  auth: () =>
+    z.optional(
       z.object({
         frameUrl: httpUrl(),
         socials: z.optional(z.array(z.enum(['google', 'x', 'discord', 'farcaster', 'github', 'apple', 'facebook'])).check(z.maxLength(7))),
       }),
     ),
-  })
-  .check(
-    z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {
-      message: errorTable.SIWX_CONFIG_CONFLICT.message,
-      path: ['siwx'],
-    }),
-    z.refine((config) => config.defaultNetwork === undefined || config.networks.some((n) => n.caipNetworkId === config.defaultNetwork), {
-      message: 'defaultNetwork must be one of networks',
-      path: ['defaultNetwork'],
-    }),
-    z.refine((config) => config.auth === undefined || config.networks.some((n) => n.chainNamespace === 'eip155'), {
-      message: 'e-mail and social login need an EVM network',
-      path: ['auth'],
-    }),
-    z.refine((config) => config.auth === undefined || typeof location === 'undefined' || new URL(config.auth.frameUrl).origin !== location.origin, {
-      message: "the secure frame must be served from an origin of its own, not the page's",
-      path: ['auth', 'frameUrl'],
-    }),
-  )
+}
+
+/** The fields checked even when a config leaves them out: the required ones, and those with a default. */
+export const alwaysCheckedFields = ['projectId', 'networks', 'themeMode', 'allowUnsupportedChain', 'enableNetworkSwitch', 'enableEmbedded', 'review', 'logLevel'] as const
+
+type ConfigShape = { [K in keyof typeof configFields]: ReturnType<(typeof configFields)[K]> }
+
+/**
+ * The config's schema for `input`: the fields it has and the fields always checked. Built for each check and not kept
+ * (kept, the schema would hold tens of kB of the page's memory for the page's life).
+ */
+const widgetConfigSchema = (input?: unknown) => {
+  const isChecked = (field: string) => (alwaysCheckedFields as readonly string[]).includes(field) || (typeof input === 'object' && input !== null && Object.hasOwn(input, field))
+  const shape = Object.fromEntries(Object.entries(configFields).flatMap(([field, build]) => (isChecked(field) ? [[field, build()]] : []))) as ConfigShape
+  return z
+    .object(shape)
+    .check(
+      z.refine((config) => !(config.siwx !== undefined && config.siweConfig !== undefined), {
+        message: errorTable.SIWX_CONFIG_CONFLICT.message,
+        path: ['siwx'],
+      }),
+      z.refine((config) => config.defaultNetwork === undefined || config.networks.some((n) => n.caipNetworkId === config.defaultNetwork), {
+        message: 'defaultNetwork must be one of networks',
+        path: ['defaultNetwork'],
+      }),
+      z.refine((config) => config.auth === undefined || config.networks.some((n) => n.chainNamespace === 'eip155'), {
+        message: 'e-mail and social login need an EVM network',
+        path: ['auth'],
+      }),
+      z.refine((config) => config.auth === undefined || typeof location === 'undefined' || new URL(config.auth.frameUrl).origin !== location.origin, {
+        message: "the secure frame must be served from an origin of its own, not the page's",
+        path: ['auth', 'frameUrl'],
+      }),
+    )
+}
 
 export type WidgetConfigInput = z.input<ReturnType<typeof widgetConfigSchema>>
 export type WidgetConfig = z.output<ReturnType<typeof widgetConfigSchema>> & { features: Record<keyof typeof defaultFeatures, boolean> }
 
 /** Validates a host's config and fills in the defaults. */
 export function parseWidgetConfig(input: unknown): WidgetConfig {
-  const parsed = safeParse(widgetConfigSchema(), input)
+  const parsed = safeParse(widgetConfigSchema(input), input)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message }))
     if (issues.some((i) => i.path === 'siwx' && i.message === errorTable.SIWX_CONFIG_CONFLICT.message)) {
