@@ -67,32 +67,45 @@ export function WidgetModal() {
   const isOpen = useStoreSelector(widget.modal.store, (s) => s.open)
   const toast = useStoreSelector(widget.notifications.store, (s) => s)
   const themeMode = useWidgetState((s) => s.themeMode)
-  // The views read the checked config: the modal shows once the widget has started (an open() asked for before waits).
-  const isStarted = useWidgetState((s) => s.isStarted)
+  // The views read the checked config: an open modal shows once the widget has started (an open() asked for before
+  // waits). A closed one does not render again when the widget starts.
+  const canShow = useWidgetState((s) => !isOpen || s.isStarted)
   const locale = widgetLocale(widget.uiSettings.locale)
-  // The modal's shadow root is made once the widget has started and the page is idle (or the modal is needed first):
-  // the page's first frames have its button and nothing of ours it does not show.
-  const [isIdle, setIdle] = useState(false)
+  // The modal's shadow root is made with its first open or toast; its code loads once the widget has started and the
+  // page is idle (two idle periods, the modal's code and then the connection's: each task stays short on a busy page).
   useEffect(() => {
-    if (!isStarted) return
-    // Two idle periods, the modal's code and then the connection's: each task stays short on a busy page.
-    let cancel = whenPageIdle(
-      () => {
-        setIdle(true)
-        prefetchModalCode(locale)
-        cancel = whenPageIdle(() => widget.prefetch(), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
-      },
-      { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS },
-    )
+    let cancel = () => {}
+    const prefetchWhenIdle = () => {
+      cancel = whenPageIdle(
+        () => {
+          prefetchModalCode(locale)
+          cancel = whenPageIdle(() => widget.prefetch(), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
+        },
+        { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS },
+      )
+    }
+    // Watched outside React: a closed modal does not render for the start.
+    if (widget.getState().isStarted) prefetchWhenIdle()
+    else {
+      const unsubscribe = widget.subscribe(
+        (s) => s.isStarted,
+        (isStarted) => {
+          if (!isStarted) return
+          unsubscribe()
+          prefetchWhenIdle()
+        },
+      )
+      cancel = unsubscribe
+    }
     return () => cancel()
-  }, [widget, isStarted, locale])
+  }, [widget, locale])
   // An EVM account connected: a site's request will likely be reviewed, so its view loads once the page is idle.
   const isEvmConnected = useWidgetState((s) => s.namespaces.eip155?.status === 'connected')
   useEffect(() => {
     if (!isEvmConnected || widget.config.review === false) return
     return whenPageIdle(() => void loadModal().then((code) => code.prefetchReview(), () => {}), { timeoutMs: PREFETCH_IDLE_TIMEOUT_MS })
   }, [widget, isEvmConnected])
-  const { code, failures } = useModalCode(locale, isIdle || isOpen || toast.open, isOpen)
+  const { code, failures } = useModalCode(locale, isOpen || toast.open, isOpen)
   // The modal's code could not load for an open (offline, or the site deployed anew without the old chunks): the open
   // is answered as a close is (a request waiting on the modal is declined), and the visitor is told, in their language.
   useEffect(() => {
@@ -100,10 +113,10 @@ export function WidgetModal() {
     widget.close()
     widget.notifications.show(buttonCatalogues[locale].modalUnavailable, { variant: 'error' })
   }, [widget, failures, locale])
-  if (!isIdle && !isOpen && !toast.open) return null
+  if (!isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>
-      {isOpen && isStarted && code ? <code.default /> : null}
+      {isOpen && canShow && code ? <code.default /> : null}
       {toast.open ? (
         <div className="toast" role={toast.variant === 'error' ? 'alert' : 'status'} data-variant={toast.variant}>
           {code ? <code.ToastText toast={toast} /> : toast.message}

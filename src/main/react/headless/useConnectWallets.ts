@@ -39,12 +39,15 @@ export function useConnectWallets(list: WalletListController | undefined, family
   const isStarted = useIsStarted()
   const featuredIds = isStarted ? (widget.config.featuredWalletIds?.join(',') ?? '') : ''
   // The registry is asked once the installed wallets are known, so a wallet never shows twice (installed and listed).
+  // Without a registry there is nothing to wait for (nor a render more once the wallets are known).
   const [areWalletsListed, setWalletsListed] = useState(false)
+  const hasList = list !== undefined
   useEffect(() => {
+    if (!hasList) return
     let isCurrent = true
     void widget.ready().then(() => isCurrent && setWalletsListed(true), () => {})
     return () => void (isCurrent = false)
-  }, [widget])
+  }, [widget, hasList])
   useEffect(() => {
     if (!areWalletsListed) return
     const ids = (joined: string) => (joined ? joined.split(',') : [])
