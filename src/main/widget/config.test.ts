@@ -40,6 +40,8 @@ describe('parseWidgetConfig', () => {
     })
     expect(Object.keys(configFields).filter((field) => !leftOutIsFine.some(([name]) => name === field))).toEqual([...alwaysCheckedFields])
     expect(() => parseWidgetConfig({ networks: [local] })).toThrow(/projectId/)
+    // A field is read as zod reads it, inherited ones included.
+    expect(parseWidgetConfig(Object.assign(Object.create({ locale: 'fr' }), { projectId: 'demo', networks: [local] })).locale).toBe('fr')
   })
 
   it('keeps a feature the host turned off', () => {

@@ -160,7 +160,7 @@ type ConfigShape = { [K in keyof typeof configFields]: ReturnType<(typeof config
  * (kept, the schema would hold tens of kB of the page's memory for the page's life).
  */
 const widgetConfigSchema = (input?: unknown) => {
-  const isChecked = (field: string) => (alwaysCheckedFields as readonly string[]).includes(field) || (typeof input === 'object' && input !== null && Object.hasOwn(input, field))
+  const isChecked = (field: string) => (alwaysCheckedFields as readonly string[]).includes(field) || (typeof input === 'object' && input !== null && field in input)
   const shape = Object.fromEntries(Object.entries(configFields).flatMap(([field, build]) => (isChecked(field) ? [[field, build()]] : []))) as ConfigShape
   return z
     .object(shape)
