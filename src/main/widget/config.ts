@@ -6,7 +6,7 @@ import { safeParse } from '../../shared/protocol/schemas/parse'
 
 const httpUrl = () => z.string().check(z.url({ protocol: /^https?$/ }))
 
-/** Fields every family's network has; built with the first network schema. */
+/** Fields every family's network has, built with each family's schema. */
 const commonNetworkFields = () => {
   const wsUrl = z.string().check(z.url({ protocol: /^wss?$/ }))
   const rpcUrls = z.object({ http: z.array(httpUrl()), webSocket: z.optional(z.array(wsUrl)) })
@@ -20,14 +20,12 @@ const commonNetworkFields = () => {
     assets: z.optional(z.object({ imageId: z.optional(z.string().check(z.maxLength(128))), imageUrl: z.optional(z.string().check(z.maxLength(64 * 1024))) })),
   }
 }
-const common = commonNetworkFields
-
 const evmNetwork = () =>
   z.object({
     chainNamespace: z.literal('eip155'),
     caipNetworkId: z.string().check(z.regex(/^eip155:\d+$/)),
     id: z.number().check(z.int(), z.positive()),
-    ...common(),
+    ...commonNetworkFields(),
     contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
   })
 
@@ -40,7 +38,7 @@ const solanaNetwork = () =>
     chainNamespace: z.literal('solana'),
     caipNetworkId: z.string().check(z.regex(/^solana:[1-9A-HJ-NP-Za-km-z]{32}$/)),
     id: z.string().check(z.regex(/^[1-9A-HJ-NP-Za-km-z]{32}$/)),
-    ...common(),
+    ...commonNetworkFields(),
     tokens: z.optional(
       z
         .array(
@@ -74,7 +72,7 @@ const bitcoinNetwork = () =>
       z.regex(/^[0-9a-f]{32}$/),
       z.refine((id) => (bitcoinNetworkReferences as readonly string[]).includes(id), { message: 'must be the genesis reference of Bitcoin mainnet, testnet, signet or regtest' }),
     ),
-    ...common(),
+    ...commonNetworkFields(),
   })
 
 /**
@@ -88,13 +86,13 @@ const polkadotNetwork = () =>
     chainNamespace: z.literal('polkadot'),
     caipNetworkId: z.string().check(z.regex(/^polkadot:[0-9a-f]{32}$/)),
     id: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
-    ...common(),
+    ...commonNetworkFields(),
     ss58Prefix: z.optional(z.number().check(z.int(), z.gte(0), z.refine((prefix) => prefix <= 16_383, { message: 'must be an SS58 prefix: 0 to 16383' }))),
   })
 
 /**
- * A network of any family. Each family's schema is built the first time a network is checked against it, so a site
- * with EVM networks only never builds the other three (building zod schemas is most of the config's start-up cost).
+ * A network of any family. Each family's schema is built only when a network is checked against it, so a site with
+ * EVM networks only never builds the other three (building zod schemas is most of the config's start-up cost).
  */
 const networkSchema = () => z.union([z.lazy(evmNetwork), z.lazy(solanaNetwork), z.lazy(bitcoinNetwork), z.lazy(polkadotNetwork)]).check(
   z.refine((n) => n.caipNetworkId === `${n.chainNamespace}:${n.id}`, { message: 'caipNetworkId must be chainNamespace:id', path: ['caipNetworkId'] }),
