@@ -285,6 +285,8 @@ test('the e-mail wallet (a smart account) swaps in the secure frame, then approv
   await expect(frame.getByText(new RegExp(`^1\\. Let ${chain.uniswapV2.router} spend 10 TUSD`, 'i'))).toBeVisible()
   await expect(frame.getByText(/^2\. /)).toBeVisible()
   await frame.getByRole('button', { name: 'Send' }).click()
+  // This operation's own toasts, in order: the first swap's 'Transaction confirmed' may still be on screen.
+  await expect(page.getByRole('status').filter({ hasText: 'Transaction started' })).toBeVisible()
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   expect(tusdBefore - (await balanceOf(chain, 'TUSD', address))).toBe(10_000_000n)
   expect(await balanceOf(chain, 'TSR', address)).toBeGreaterThan(tsrBefore)
