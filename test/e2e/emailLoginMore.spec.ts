@@ -178,6 +178,8 @@ test("a disallowed RPC call through the auth connector fails with 'Requested RPC
 })
 
 test("a secure frame whose script cannot load: Continue says 'Unable to load email login dependency' within the frame's ready wait, and works again once the frame loads", async ({ page, stack }) => {
+  // 10 s of it is the frame's ready wait itself: room for a busy machine.
+  test.setTimeout(60_000)
   // What a dev server answered on a first `npm start`: 504 for the frame's JavaScript.
   const frameScripts = `${stack.auth!.frameOrigin}/**/*.js`
   await page.route(frameScripts, (route) => route.fulfill({ status: 504, body: 'Outdated Optimize Dep' }))
