@@ -37,7 +37,7 @@ export const devWalletInfo: ProviderInfo = {
 }
 
 /** Methods that need the user's say-so in a real wallet; the dev wallet asks `approve` for them. */
-const approvalMethods = new Set(['eth_requestAccounts', 'personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'wallet_switchEthereumChain', 'wallet_addEthereumChain'])
+const approvalMethods = new Set(['eth_requestAccounts', 'personal_sign', 'eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_signTransaction', 'wallet_switchEthereumChain', 'wallet_addEthereumChain'])
 
 /**
  * A development wallet: an EIP-1193 provider that forwards to anvil, where the unlocked dev accounts sign.
@@ -138,10 +138,12 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
         case 'personal_sign':
           requireAccount(list[1])
           return forward(method, list)
+        case 'eth_sign':
         case 'eth_signTypedData_v4':
           requireAccount(list[0])
           return forward(method, list)
         case 'eth_sendTransaction':
+        case 'eth_signTransaction':
           requireAccount((list[0] as { from?: string } | undefined)?.from)
           return forward(method, list)
         default:

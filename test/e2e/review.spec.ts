@@ -3,7 +3,7 @@
 // the site's switch turns it off. Each view passes axe and is saved as a screenshot.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, http, maxUint160, stringToHex, verifyMessage, verifyTypedData, type Address, type Hex } from 'viem'
+import { createPublicClient, encodeFunctionData, erc20Abi, formatUnits, http, keccak256, maxUint160, parseTransaction, stringToHex, verifyMessage, verifyTypedData, type Address, type Hex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 import { expect, test } from '../fixtures'
 import { confirmReview, recordWalletRequests, reviewDialog, walletAsked } from './review'
@@ -135,6 +135,43 @@ test('a message to sign shows its text; a sign-in for another site is warned of;
   const { result: signature } = (await signing) as { result: Hex }
   expect(await verifyMessage({ address: account, message: own, signature })).toBe(true)
   await expect(review).toHaveCount(0)
+})
+
+test('a blind eth_sign is warned of before the wallet is asked; eth_signTransaction shows what it signs, and the wallet signs only after Continue, sending nothing', async ({ page, stack }, testInfo) => {
+  await connected(page, stack.demo!.url)
+  const hash = keccak256(stringToHex('an order the site does not show'))
+  const declined = request(page, 'eth_sign', [account, hash])
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText('Blind signature: what this signature allows cannot be shown. It can be a transaction or an order that takes your assets. Decline unless you trust this site completely.')
+  await expect(review.getByText('The site asks your wallet to sign data as it is (eth_sign).')).toBeVisible()
+  await expect(review.getByText(hash)).toBeVisible()
+  expect(await walletAsked(page)).not.toContain('eth_sign')
+  await expectNoViolations(page, 'the review of a blind signature')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-blindSignature.png'), fullPage: true })
+  await review.getByRole('button', { name: 'Reject' }).click()
+  expect(await declined).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
+  expect(await walletAsked(page)).not.toContain('eth_sign')
+
+  const signing = request(page, 'eth_sign', [account, hash])
+  await confirmReview(page)
+  const { result: signature } = (await signing) as { result: Hex }
+  // anvil signs eth_sign's bytes as a message (with the EIP-191 prefix), as geth does.
+  expect(await verifyMessage({ address: account, message: { raw: hash }, signature })).toBe(true)
+  await expect(review).toHaveCount(0)
+
+  // A signed transaction is the site's to send: reviewed as the transfer it is, and nothing reaches the chain.
+  const node = createPublicClient({ transport: http(stack.chains[0]!.rpcUrl) })
+  const nonce = await node.getTransactionCount({ address: account })
+  const to = stack.devAccounts[1]!
+  const signingTransaction = request(page, 'eth_signTransaction', [{ from: account, to, value: '0x16345785d8a0000' }])
+  await expect(review.getByText('Check what this transaction does before your wallet asks you to sign it. Once it is signed, the site can send it when it likes.')).toBeVisible()
+  await expect(review.getByText(`Send 0.1 ETH to ${shorten(to)}`)).toBeVisible({ timeout: 30_000 })
+  expect(await walletAsked(page)).not.toContain('eth_signTransaction')
+  await confirmReview(page)
+  const { result: signed } = (await signingTransaction) as { result: Hex }
+  const parsed = parseTransaction(signed)
+  expect([parsed.to?.toLowerCase(), parsed.value]).toEqual([to.toLowerCase(), 100_000_000_000_000_000n])
+  expect(await node.getTransactionCount({ address: account })).toBe(nonce)
 })
 
 type SiteWindow = {

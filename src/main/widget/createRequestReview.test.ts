@@ -280,6 +280,43 @@ describe('the review before the wallet asks (issue #36)', () => {
     expect(send).toHaveBeenCalledOnce()
   })
 
+  it('reviews eth_sign’s data as a blind signature on the page, and refuses data that is not hex bytes, too long, or without an address (-32602)', async () => {
+    const { modal, core, review, ready } = setup({ pageHost: 'app.example' })
+    const send = vi.fn(async () => '0xsig')
+    const hash = `0x${'ab'.repeat(32)}`
+    const signing = review.confirm({ method: 'eth_sign', params: [from, hash] }, send)
+    await ready()
+    expect(review.store.getState().pending).toMatchObject({ method: 'eth_sign', caipNetworkId: 'eip155:31337', review: { kind: 'message', bytes: hash, isBlind: true } })
+    expect(modal.store.getState().open).toBe(true)
+    expect(send).not.toHaveBeenCalled()
+    review.decide(true)
+    expect(await signing).toBe('0xsig')
+    expect(core.reviewTransaction).not.toHaveBeenCalled()
+
+    for (const [params, message] of [
+      [[from, 'hello'], 'eth_sign takes [address, data]: the data must be hex bytes.'],
+      [[hash, from], 'eth_sign: "address" must be a 20-byte hex address.'],
+      [[undefined, hash], 'eth_sign: "address" is missing; it must be a 20-byte hex address.'],
+      [{ address: from, data: hash }, 'eth_sign takes [address, data]: the data must be hex bytes.'],
+      [[from, `0x${'00'.repeat(50_000)}`], 'eth_sign: the data is 100,002 characters; at most 100,000 are reviewed.'],
+    ] as const) {
+      expect(await refusal(review.confirm({ method: 'eth_sign', params }, send))).toMatchObject({ code: -32602, message })
+    }
+    expect(send).toHaveBeenCalledOnce()
+  })
+
+  it('reviews eth_signTransaction as the transaction it signs, and names the method when it is malformed (-32602)', async () => {
+    const { core, review, ready } = setup()
+    const send = vi.fn(async () => '0x02f8')
+    const signing = review.confirm({ method: 'eth_signTransaction', params: [{ ...transaction, chainId: '0x7a6a' }] }, send)
+    await ready()
+    expect(core.reviewTransaction).toHaveBeenCalledWith({ caipNetworkId: 'eip155:31338', nativeCurrency: { symbol: 'ETH', decimals: 18 }, request: { from, to: token, data: approveUnlimited } })
+    expect(review.store.getState().pending).toMatchObject({ method: 'eth_signTransaction', review: transactionReview })
+    review.decide(true)
+    expect(await signing).toBe('0x02f8')
+    expect(await refusal(review.confirm({ method: 'eth_signTransaction', params: [{ from, to: '0x12' }] }, send))).toMatchObject({ code: -32602, message: 'eth_signTransaction: "to" must be a 20-byte hex address.' })
+  })
+
   describe(`typed data is reviewed up to ${MAX_TYPED_DATA_CHARS} characters of JSON`, () => {
     /** Typed data whose JSON is exactly `length` characters long. */
     const typedDataOf = (length: number) => {

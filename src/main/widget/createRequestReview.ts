@@ -9,7 +9,7 @@ import type { Router } from '../state/createRouter'
 import { ProviderRpcError } from './providerRpcError'
 
 /** The wallet requests a visitor reviews before the wallet asks (issue #36). */
-export const REVIEWED_METHODS = ['eth_sendTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'personal_sign'] as const
+export const REVIEWED_METHODS = ['eth_sendTransaction', 'eth_signTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'personal_sign', 'eth_sign'] as const
 export type ReviewedMethod = (typeof REVIEWED_METHODS)[number]
 
 export const isReviewedMethod = (method: string): method is ReviewedMethod => (REVIEWED_METHODS as readonly string[]).includes(method)
@@ -67,7 +67,7 @@ export const MAX_WAITING_REVIEWS = 4
  */
 export const MAX_TYPED_DATA_CHARS = 100_000
 
-/** The longest personal_sign message reviewed, in characters (hex or text): a sign-in message is a few hundred. */
+/** The longest personal_sign message (or eth_sign data) reviewed, in characters (hex or text): a sign-in message is a few hundred. */
 export const MAX_MESSAGE_CHARS = 100_000
 
 const count = (n: number) => n.toLocaleString('en-US')
@@ -80,6 +80,17 @@ export function readMessage(params: unknown): string {
   if (typeof message !== 'string') throw invalid('personal_sign takes [message, address]: the message must be hex bytes or text.')
   if (message.length > MAX_MESSAGE_CHARS) throw invalid(`personal_sign: the message is ${count(message.length)} characters; at most ${count(MAX_MESSAGE_CHARS)} are reviewed.`)
   return message
+}
+
+/** eth_sign's data: [address, data], the data hex bytes at most MAX_MESSAGE_CHARS long (-32602 otherwise). */
+export function readBlindSignature(params: unknown): Hex {
+  const method = 'eth_sign'
+  if (!Array.isArray(params)) throw invalid(`${method} takes [address, data]: the data must be hex bytes.`)
+  readAddress(method, 'address', params[0], true)
+  const data: unknown = params[1]
+  if (typeof data === 'string' && data.length > MAX_MESSAGE_CHARS) throw invalid(`${method}: the data is ${count(data.length)} characters; at most ${count(MAX_MESSAGE_CHARS)} are reviewed.`)
+  if (typeof data !== 'string' || !DATA.test(data)) throw invalid(`${method} takes [address, data]: the data must be hex bytes.`)
+  return data as Hex
 }
 
 /** The JSON length of typed data given as an object (bigints as their digits), or undefined when it is not JSON (a cycle). */
@@ -112,9 +123,8 @@ function readData(method: string, field: string, value: unknown): Hex | undefine
   return value as Hex
 }
 
-/** eth_sendTransaction's transaction, checked field by field (-32602 naming the field). */
-export function readTransaction(params: unknown): TransactionToReview & { chainId?: bigint } {
-  const method = 'eth_sendTransaction'
+/** eth_sendTransaction's (or eth_signTransaction's) transaction, checked field by field (-32602 naming the field). */
+export function readTransaction(params: unknown, method: 'eth_sendTransaction' | 'eth_signTransaction' = 'eth_sendTransaction'): TransactionToReview & { chainId?: bigint } {
   const tx = Array.isArray(params) ? (params[0] as Record<string, unknown> | undefined) : undefined
   if (typeof tx !== 'object' || tx === null) throw invalid(`${method} takes [transaction], a transaction object.`)
   const data = readData(method, 'data', tx.data ?? tx.input)
@@ -194,8 +204,8 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
 
   /** The request read (a malformed one fails here, naming its field, before the visitor sees anything) and its network. */
   const readRequest = (method: ReviewedMethod, params: unknown, walletNetwork: string | undefined, from: Address) => {
-    if (method === 'eth_sendTransaction') {
-      const { chainId, ...request } = readTransaction(params)
+    if (method === 'eth_sendTransaction' || method === 'eth_signTransaction') {
+      const { chainId, ...request } = readTransaction(params, method)
       return { caipNetworkId: chainId === undefined ? walletNetwork : `eip155:${chainId}`, query: { kind: 'transaction', request } as const }
     }
     if (method === 'wallet_sendCalls') {
@@ -203,12 +213,14 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
       return { caipNetworkId: `eip155:${chainId}`, query: { kind: 'calls', from: sender ?? from, calls } as const }
     }
     if (method === 'personal_sign') return { caipNetworkId: walletNetwork, query: { kind: 'message', message: readMessage(params) } as const }
+    if (method === 'eth_sign') return { caipNetworkId: walletNetwork, query: { kind: 'blindSignature', data: readBlindSignature(params) } as const }
     return { caipNetworkId: walletNetwork, query: { kind: 'typedData', typedData: readTypedData(method, params) } as const }
   }
 
   const makeReview = async ({ caipNetworkId, query }: ReturnType<typeof readRequest>): Promise<RequestReviewResult> => {
     // A message is read here, on the page: no chain to ask, and its code loads with the first one.
     if (query.kind === 'message') return (await import('./reviewMessage')).reviewMessage(query.message, pageHost)
+    if (query.kind === 'blindSignature') return (await import('./reviewMessage')).reviewBlindSignature(query.data)
     if (!core) throw new Error('unavailable')
     if (query.kind === 'typedData') return core.reviewTypedData({ typedData: query.typedData as never, ...(caipNetworkId && { caipNetworkId }) })
     if (!caipNetworkId) throw new Error('unavailable')

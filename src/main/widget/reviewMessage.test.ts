@@ -1,7 +1,7 @@
 import { stringToHex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 import { describe, expect, it } from 'vitest'
-import { reviewMessage } from './reviewMessage'
+import { reviewBlindSignature, reviewMessage } from './reviewMessage'
 
 const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const signIn = (domain: string) =>
@@ -36,5 +36,19 @@ describe('a personal_sign message, reviewed', () => {
     expect(reviewMessage(signIn('localhost:5173'), 'localhost:5174').signIn?.isForThisSite).toBe(false)
     expect(reviewMessage(signIn('app.example'), undefined).signIn?.isForThisSite).toBe(false)
     expect(reviewMessage('Sign in to app.example', 'app.example')).not.toHaveProperty('signIn')
+  })
+})
+
+describe('eth_sign’s data, reviewed as a blind signature', () => {
+  it('is its bytes, marked blind, and its text only when a person can read it', () => {
+    const hash = '0x8C2A6B0E9D4F1C3B5A7E6D8F0A1B2C3D4E5F60718293A4B5C6D7E8F9A0B1C2D3'
+    expect(reviewBlindSignature(hash)).toEqual({ kind: 'message', bytes: hash.toLowerCase(), isBlind: true })
+    expect(reviewBlindSignature(stringToHex('Hello'))).toEqual({ kind: 'message', text: 'Hello', bytes: stringToHex('Hello'), isBlind: true })
+  })
+
+  it('never reads a sign-in from it: a wallet may sign it without the message prefix', () => {
+    const review = reviewBlindSignature(stringToHex(signIn('app.example')))
+    expect(review).not.toHaveProperty('signIn')
+    expect(review.isBlind).toBe(true)
   })
 })

@@ -35,6 +35,17 @@ export function reviewMessage(message: string, pageHost: string | undefined): Me
   }
 }
 
+/**
+ * What eth_sign will sign: its bytes (and their text when a person can read them), marked blind. No sign-in is read
+ * from them: a wallet may sign them without the message prefix, so they are not a message to trust by its words.
+ * @example reviewBlindSignature('0x' + 'ab'.repeat(32)) // { kind: 'message', bytes: '0xabab…', isBlind: true }
+ */
+export function reviewBlindSignature(data: Hex): MessageReview {
+  const bytes = data.toLowerCase() as Hex
+  const text = readableText(bytes)
+  return { kind: 'message', ...(text !== undefined && { text }), bytes, isBlind: true }
+}
+
 function readableText(bytes: Hex): string | undefined {
   if (bytes === '0x') return ''
   try {

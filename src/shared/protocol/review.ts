@@ -143,12 +143,15 @@ export type TypedDataReview = {
 
 /**
  * The review of a personal_sign message: its text when it is UTF-8 a person can read, else its bytes; and, for a
- * Sign-In with Ethereum message (EIP-4361), what it signs in to and whether that is the site asking.
+ * Sign-In with Ethereum message (EIP-4361), what it signs in to and whether that is the site asking. An eth_sign
+ * request is `isBlind`: the wallet may sign its bytes as they are, without the prefix that keeps a message from being a
+ * transaction's or an order's hash, so what the signature allows cannot be shown.
  */
 export type MessageReview = {
   kind: 'message'
   text?: string
   bytes: Hex
+  isBlind?: true
   signIn?: {
     domain: string
     address?: string

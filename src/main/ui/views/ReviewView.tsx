@@ -170,13 +170,25 @@ function BalanceChanges({ changes, format }: { changes: readonly BalanceChange[]
 /** The longest part of a message's text shown: past it, the text is cut with an ellipsis (a sign-in is a few hundred). */
 const MAX_MESSAGE_TEXT = 4_000
 
-/** A personal_sign message: a sign-in for another site warned of first, what it signs in to, then its text or bytes. */
+/** The longest data shown whole when it is not text (a hash is 32 bytes); past it, its size and first bytes. */
+const MAX_BYTES_SHOWN = 64
+
+/**
+ * A personal_sign message: a sign-in for another site warned of first, what it signs in to, then its text or bytes.
+ * eth_sign's data (blind): the danger said first, then the data.
+ */
 function MessageBody({ review, format }: { review: MessageReview; format: Format }) {
   const { tr, locale } = format
-  const { signIn, text, bytes } = review
+  const { signIn, text, bytes, isBlind } = review
   const domain = signIn?.domain.slice(0, MAX_TEXT)
+  const byteCount = (bytes.length - 2) / 2
   return (
     <>
+      {isBlind ? (
+        <p className="error" role="alert" data-warning="blindSignature">
+          {tr('review.blind.warning')}
+        </p>
+      ) : null}
       {signIn && !signIn.isForThisSite ? (
         <p className="error" role="alert" data-warning="otherSite">
           {tr('review.signIn.otherSite', { domain: domain! })}
@@ -202,15 +214,19 @@ function MessageBody({ review, format }: { review: MessageReview; format: Format
           ) : null}
         </dl>
       ) : null}
-      <Heading>{tr('review.messageText')}</Heading>
+      <Heading>{tr(isBlind ? 'review.blind.data' : 'review.messageText')}</Heading>
       {text !== undefined ? (
         // Focusable, so a keyboard can scroll a long message (WCAG 2.1.1).
-        <p className="summary" tabIndex={0} aria-label={tr('review.messageText')} style={{ display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflowY: 'auto' }}>
+        <p className="summary" tabIndex={0} aria-label={tr(isBlind ? 'review.blind.data' : 'review.messageText')} style={{ display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '12em', overflowY: 'auto' }}>
           {text.length > MAX_MESSAGE_TEXT ? `${text.slice(0, MAX_MESSAGE_TEXT)}…` : text}
+        </p>
+      ) : isBlind && byteCount <= MAX_BYTES_SHOWN ? (
+        <p className="summary" style={{ ...figure, display: 'block' }}>
+          {bytes}
         </p>
       ) : (
         <p className="summary" style={{ ...figure, display: 'block' }}>
-          {tr('review.message.bytes', { bytes: localizeDecimal(locale, String((bytes.length - 2) / 2)), start: bytes.slice(0, 18) })}
+          {tr('review.message.bytes', { bytes: localizeDecimal(locale, String(byteCount)), start: bytes.slice(0, 18) })}
         </p>
       )}
     </>
@@ -234,10 +250,12 @@ export default function ReviewView() {
   const callCount = review?.kind === 'calls' ? review.calls.length : 1
   const intros: Record<PendingReview['method'], string> = {
     eth_sendTransaction: tr('review.intro.transaction'),
+    eth_signTransaction: tr('review.intro.signTransaction'),
     wallet_sendCalls: tr('review.intro.calls', { count: String(callCount) }),
     eth_signTypedData_v4: tr('review.intro.typedData'),
     eth_signTypedData_v3: tr('review.intro.typedData'),
     personal_sign: tr('review.intro.message'),
+    eth_sign: tr('review.intro.blindSignature'),
     solana_signTransaction: tr('review.intro.transaction'),
     bip122_signPsbt: tr('review.intro.psbt'),
   }
