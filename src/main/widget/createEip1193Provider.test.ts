@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createPublicClient, createWalletClient, custom, defineChain, http, verifyMessage, type Address } from 'viem'
 import type { DevWallet } from '../../../demo/devWallet/createDevWallet'
 import { devAccount, useLocalEvmWidgets } from '../../../test/support/localEvmWidgets'
+import { AUTH_CONNECTOR_ID } from '../connectors/auth/authConnectorId'
 import type { Core } from '../core/createCore'
 import { createEip1193Provider, ProviderRpcError } from './createEip1193Provider'
 
@@ -150,8 +151,12 @@ describe('the EIP-1193 provider over a widget, driven by viem against anvil', ()
 
     it('with the embedded wallet connected the requests go to it as they are, whatever it answers', async () => {
       const { widget, provider, methods } = await connectedSetup()
-      // The connected wallet, listed as the embedded wallet's connector is.
-      widget.store.setState((state) => ({ connectors: state.connectors.map((c) => (c.id === 'dev.tessera.wallet' ? { ...c, type: 'AUTH' as const } : c)) }))
+      // The connected account, as the embedded wallet's is known to the provider: by the auth connector's id.
+      const getState = widget.getState
+      vi.spyOn(widget, 'getState').mockImplementation(() => {
+        const state = getState()
+        return { ...state, namespaces: { ...state.namespaces, eip155: { ...state.namespaces.eip155!, connectorId: AUTH_CONNECTOR_ID } } }
+      })
       await expect(provider.request({ method: 'wallet_sendCalls', params: [{ chainId: '0x7a69', calls: [{ to: account }] }] })).rejects.toMatchObject({ code: -32601 })
       await expect(provider.request({ method: 'wallet_getCapabilities', params: [account] })).rejects.toMatchObject({ code: -32601 })
       expect(methods).toEqual(['wallet_sendCalls', 'wallet_getCapabilities'])

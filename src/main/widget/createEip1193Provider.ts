@@ -2,6 +2,7 @@ import { parseCaipNetworkId } from '../../shared/protocol/caip'
 import { errorTable, type ErrorCode } from '../../shared/protocol/errorTable'
 import { isSafeRpcMethod } from '../../shared/protocol/rpcMethods'
 import type { Widget } from './createWidget'
+import { isEmbeddedWalletAccount } from '../connectors/auth/authConnectorId'
 import { createEip5792 } from './eip5792'
 import { ProviderRpcError } from './providerRpcError'
 
@@ -104,7 +105,7 @@ export function createEip1193Provider(widget: Widget, { chainId: readChainId }: 
       const state = evm()
       return state?.status === 'connected' && state.connectorId ? `${state.connectorId}:${state.connectedWalletInfo?.name ?? ''}` : undefined
     },
-    isEmbeddedWallet: () => widget.getState().connectors.some((c) => c.namespace === 'eip155' && c.id === evm()?.connectorId && c.type === 'AUTH'),
+    isEmbeddedWallet: () => isEmbeddedWalletAccount(widget.getState()),
   })
 
   const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {

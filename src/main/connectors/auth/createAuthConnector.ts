@@ -12,10 +12,10 @@ import { errorNotice } from '../../state/errorNotice'
 import type { WidgetStorage } from '../../storage/createWidgetStorage'
 import type { WidgetNetwork } from '../../widget/config'
 import type { WalletRequest } from '../eip1193'
+import { AUTH_CONNECTOR_ID } from './authConnectorId'
 import { createFrameChannel, type CreateFrameChannelParameters, type FrameChannel } from './createFrameChannel'
 
-/** The auth connector's id (SPEC §3 connector type AUTH): e-mail and social logins share it. */
-export const AUTH_CONNECTOR_ID = 'auth'
+export { AUTH_CONNECTOR_ID }
 
 export type SocialProvider = 'google' | 'github' | 'apple' | 'facebook' | 'x' | 'discord'
 export type EmailConnectAction = 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT'
