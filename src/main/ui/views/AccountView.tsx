@@ -10,6 +10,7 @@ import { Avatar } from './Avatar'
 import { NetworkIcon } from './NetworkIcon'
 import { ReservedBalance } from './ReservedBalance'
 import { WalletIcon } from './WalletIcon'
+import { AUTH_CONNECTOR_ID } from '../../connectors/auth/authConnectorId'
 
 // The embedded wallet's account-type row and its words load only where there is one.
 const accountTypeRow = onDemand(() => import('./AccountTypeRow'))
@@ -58,10 +59,10 @@ export function AccountView() {
   const isEvm = activeNamespace === 'eip155'
   const canSend = isEvm || activeNamespace === 'solana' || activeNamespace === 'bip122' || activeNamespace === 'polkadot'
   const go = (view: 'Networks' | 'Tokens' | 'Swap' | 'Buy' | 'Send' | 'Receive' | 'Activity' | 'RegisterAccountName' | 'EmailChange') => () => widget.router.push(view)
-  // An e-mail login (the auth connector, id 'auth', with the address it signed in with) can change its address (SPEC §7).
-  const email = widget.auth && connectorId === 'auth' ? widget.storage.get('email') : undefined
+  // An e-mail login (the auth connector, with the address it signed in with) can change its address (SPEC §7).
+  const email = widget.auth && connectorId === AUTH_CONNECTOR_ID ? widget.storage.get('email') : undefined
   // The embedded wallet's EVM account: its smart account or its key's own, switched here (SPEC §6).
-  const embedded = activeNamespace === 'eip155' && connectorId === 'auth' ? namespaces.eip155?.embeddedWalletInfo : undefined
+  const embedded = activeNamespace === 'eip155' && connectorId === AUTH_CONNECTOR_ID ? namespaces.eip155?.embeddedWalletInfo : undefined
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
