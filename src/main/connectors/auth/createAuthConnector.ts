@@ -15,8 +15,6 @@ import type { WalletRequest } from '../eip1193'
 import { AUTH_CONNECTOR_ID } from './authConnectorId'
 import { createFrameChannel, type CreateFrameChannelParameters, type FrameChannel } from './createFrameChannel'
 
-export { AUTH_CONNECTOR_ID }
-
 export type SocialProvider = 'google' | 'github' | 'apple' | 'facebook' | 'x' | 'discord'
 export type EmailConnectAction = 'VERIFY_DEVICE' | 'VERIFY_OTP' | 'CONNECT'
 export type EmailUpdateAction = 'VERIFY_PRIMARY_OTP' | 'VERIFY_SECONDARY_OTP'
