@@ -29,6 +29,13 @@ async function connected(page: Page, url: string) {
 const request = (page: Page, method: string, params: unknown) =>
   page.evaluate(([method, params]) => (window as unknown as ProviderWindow).provider.request({ method, params }).then((result) => ({ result }), (error: { code: number; message: string }) => ({ error: { code: error.code, message: error.message } })), [method, params] as const)
 
+/** Rejects the review on screen: the site's request gets 4001, and the wallet was never asked for `method`. */
+async function rejectReview(page: Page, pending: ReturnType<typeof request>, method: string) {
+  await reviewDialog(page).getByRole('button', { name: 'Reject' }).click()
+  expect(await pending).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
+  expect(await walletAsked(page)).not.toContain(method)
+}
+
 async function expectNoViolations(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).analyze()
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([])
@@ -82,9 +89,7 @@ test('a transfer that would revert is shown as such, with the reason, before any
   await expectNoViolations(page, 'the review of a transaction that would revert')
   await page.screenshot({ path: testInfo.outputPath('ReviewRequest-revert.png'), fullPage: true })
 
-  await review.getByRole('button', { name: 'Reject' }).click()
-  expect(await sending).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
-  expect(await walletAsked(page)).not.toContain('eth_sendTransaction')
+  await rejectReview(page, sending, 'eth_sendTransaction')
   await expect(page.getByRole('dialog')).toHaveCount(0)
   expect(await node.readContract({ address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] })).toBe(held)
 })
@@ -123,9 +128,7 @@ test('a message to sign shows its text; a sign-in for another site is warned of;
   expect(await walletAsked(page)).not.toContain('personal_sign')
   await expectNoViolations(page, 'the review of a sign-in message for another site')
   await page.screenshot({ path: testInfo.outputPath('ReviewRequest-message.png'), fullPage: true })
-  await review.getByRole('button', { name: 'Reject' }).click()
-  expect(await declined).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
-  expect(await walletAsked(page)).not.toContain('personal_sign')
+  await rejectReview(page, declined, 'personal_sign')
 
   const own = siwe(host)
   const signing = request(page, 'personal_sign', [stringToHex(own), account])
@@ -148,9 +151,7 @@ test('a blind eth_sign is warned of before the wallet is asked; eth_signTransact
   expect(await walletAsked(page)).not.toContain('eth_sign')
   await expectNoViolations(page, 'the review of a blind signature')
   await page.screenshot({ path: testInfo.outputPath('ReviewRequest-blindSignature.png'), fullPage: true })
-  await review.getByRole('button', { name: 'Reject' }).click()
-  expect(await declined).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
-  expect(await walletAsked(page)).not.toContain('eth_sign')
+  await rejectReview(page, declined, 'eth_sign')
 
   const signing = request(page, 'eth_sign', [account, hash])
   await confirmReview(page)
