@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { recoverMessageAddress, type Address } from 'viem'
+import { recoverMessageAddress, verifyTypedData, type Address } from 'viem'
 import { startAnvil, type Anvil } from '../../services/chain/anvil'
 import { freePorts } from '../../services/stack/ports'
 import { announceProvider, createDevWallet, ProviderRpcError } from './createDevWallet'
@@ -32,6 +32,23 @@ describe('dev wallet', () => {
     expect(events).toEqual([accounts])
     const signature = await provider.request({ method: 'personal_sign', params: ['0x68656c6c6f', accounts[0]!] })
     expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(accounts[0])
+  })
+
+  it('signs EIP-712 typed data sent as eth_signTypedData as v4, and says it has no legacy typed data (4200)', async () => {
+    const { provider } = wallet()
+    await provider.request({ method: 'eth_requestAccounts' })
+    const typedData = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }], Mail: [{ name: 'contents', type: 'string' }] },
+      primaryType: 'Mail',
+      domain: { name: 'Mail' },
+      message: { contents: 'hello' },
+    } as const
+    const signature = (await provider.request({ method: 'eth_signTypedData', params: [accounts[0]!, JSON.stringify(typedData)] } as never)) as `0x${string}`
+    expect(await verifyTypedData({ address: accounts[0]!, ...typedData, signature })).toBe(true)
+    const legacy = [[{ type: 'string', name: 'Message', value: 'hello' }], accounts[0]!]
+    for (const method of ['eth_signTypedData', 'eth_signTypedData_v1']) {
+      await expect(provider.request({ method, params: legacy } as never)).rejects.toMatchObject({ code: 4200, message: 'Tessera Dev Wallet does not sign legacy typed data (eth_signTypedData_v1).' })
+    }
   })
 
   it('refuses to sign before connecting', async () => {

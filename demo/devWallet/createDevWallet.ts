@@ -37,7 +37,10 @@ export const devWalletInfo: ProviderInfo = {
 }
 
 /** Methods that need the user's say-so in a real wallet; the dev wallet asks `approve` for them. */
-const approvalMethods = new Set(['eth_requestAccounts', 'personal_sign', 'eth_sign', 'eth_signTypedData_v4', 'eth_sendTransaction', 'eth_signTransaction', 'wallet_switchEthereumChain', 'wallet_addEthereumChain'])
+const approvalMethods = new Set(['eth_requestAccounts', 'personal_sign', 'eth_sign', 'eth_signTypedData_v4', 'eth_signTypedData', 'eth_sendTransaction', 'eth_signTransaction', 'wallet_switchEthereumChain', 'wallet_addEthereumChain'])
+
+/** anvil, which signs for the dev wallet, has no legacy typed data (eth_signTypedData_v1): the wallet says so, as a wallet without a method does. */
+const legacyTypedDataUnsupported = () => new ProviderRpcError(4200, 'Tessera Dev Wallet does not sign legacy typed data (eth_signTypedData_v1).')
 
 /**
  * A development wallet: an EIP-1193 provider that forwards to anvil, where the unlocked dev accounts sign.
@@ -142,6 +145,13 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
         case 'eth_signTypedData_v4':
           requireAccount(list[0])
           return forward(method, list)
+        case 'eth_signTypedData':
+          // EIP-712's [address, typedData] is signed as v4; MetaMask's legacy [fields, address] is v1's.
+          if (Array.isArray(list[0])) throw legacyTypedDataUnsupported()
+          requireAccount(list[0])
+          return forward('eth_signTypedData_v4', list)
+        case 'eth_signTypedData_v1':
+          throw legacyTypedDataUnsupported()
         case 'eth_sendTransaction':
         case 'eth_signTransaction':
           requireAccount((list[0] as { from?: string } | undefined)?.from)

@@ -175,6 +175,55 @@ test('a blind eth_sign is warned of before the wallet is asked; eth_signTransact
   expect(await node.getTransactionCount({ address: account })).toBe(nonce)
 })
 
+test('legacy typed data is warned of and laid out field by field; EIP-712 sent as eth_signTypedData is reviewed and signed like v4', async ({ page, stack }, testInfo) => {
+  await connected(page, stack.demo!.url)
+  const recipient = stack.devAccounts[1]!
+  const fields = [
+    { type: 'string', name: 'Message', value: 'Hi, Alice!' },
+    { type: 'uint32', name: 'A number', value: '1337' },
+    { type: 'address', name: 'Recipient', value: recipient },
+  ]
+  // MetaMask's eth_signTypedData is legacy typed data (v1): [fields, address].
+  const declined = request(page, 'eth_signTypedData', [fields, account])
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText('Legacy typed data: this signature names no site, contract or network, so whoever receives it can use it wherever these fields mean something. Decline unless you trust this site completely.')
+  await expect(review.getByText('Check what this signature allows before your wallet asks you to sign it.')).toBeVisible()
+  const signed = review.getByLabel('Fields to sign')
+  await expect(signed.getByRole('term')).toHaveText(['Message', 'A number', 'Recipient'])
+  await expect(signed.getByRole('definition')).toHaveText(['Hi, Alice!', '1,337', shorten(recipient)])
+  expect(await walletAsked(page)).not.toContain('eth_signTypedData')
+  await expectNoViolations(page, 'the review of legacy typed data')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-legacyTypedData.png'), fullPage: true })
+  await rejectReview(page, declined, 'eth_signTypedData')
+
+  // After Continue the wallet is asked, and its answer is the site's: the dev wallet, on anvil, has no v1 (4200).
+  const continued = request(page, 'eth_signTypedData_v1', [fields, account])
+  await expect(review.getByLabel('Fields to sign').getByRole('term')).toHaveText(['Message', 'A number', 'Recipient'])
+  await confirmReview(page)
+  expect(await continued).toEqual({ error: { code: 4200, message: 'The Provider does not support the requested method.' } })
+  expect(await walletAsked(page)).toContain('eth_signTypedData_v1')
+
+  // A field that does not fit its type is refused before anything shows, naming it.
+  expect(await request(page, 'eth_signTypedData_v1', [[{ type: 'address', name: 'to', value: '0x12' }], account])).toEqual({
+    error: { code: -32602, message: 'eth_signTypedData_v1: typedData[0].value must be a 20-byte hex address for its type address.' },
+  })
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+
+  // EIP-712's own eth_signTypedData: [address, typedData], reviewed with its domain as v4 is.
+  const typedData = {
+    domain: { name: 'Mail', chainId: stack.chains[0]!.chainId },
+    types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }], Mail: [{ name: 'contents', type: 'string' }] },
+    primaryType: 'Mail',
+    message: { contents: 'Hi, Bob!' },
+  }
+  const signing = request(page, 'eth_signTypedData', [account, typedData])
+  await expect(review.getByLabel('Message: Mail').getByRole('definition')).toHaveText(['Hi, Bob!'])
+  expect(await walletAsked(page)).not.toContain('eth_signTypedData_v4')
+  await confirmReview(page)
+  const { result: signature } = (await signing) as { result: Hex }
+  expect(await verifyTypedData({ address: account, ...typedData, signature } as unknown as Parameters<typeof verifyTypedData>[0])).toBe(true)
+})
+
 type SiteWindow = {
   widget: {
     core: {

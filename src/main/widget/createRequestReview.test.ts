@@ -317,6 +317,70 @@ describe('the review before the wallet asks (issue #36)', () => {
     expect(await refusal(review.confirm({ method: 'eth_signTransaction', params: [{ from, to: '0x12' }] }, send))).toMatchObject({ code: -32602, message: 'eth_signTransaction: "to" must be a 20-byte hex address.' })
   })
 
+  it('reviews legacy typed data (eth_signTypedData_v1, and eth_signTypedData in its shape) field by field on the page; EIP-712 sent as eth_signTypedData goes to the core like v4', async () => {
+    const { core, review, ready } = setup()
+    const send = vi.fn(async () => '0xsig')
+    const fields = [
+      { type: 'string', name: 'Message', value: 'Hi, Alice!' },
+      { type: 'uint32', name: 'A number', value: '1337' },
+      { type: 'int', name: 'Offset', value: -5 },
+      { type: 'address', name: 'Recipient', value: spender },
+      { type: 'bool', name: 'Final', value: true },
+      { type: 'bytes32', name: 'Order', value: `0x${'ab'.repeat(32)}` },
+      { type: 'uint8[]', name: 'Levels', value: [1, 2] },
+    ]
+    const rows = [
+      { path: '[0]', label: 'Message', value: { kind: 'text', value: 'Hi, Alice!' } },
+      { path: '[1]', label: 'A number', value: { kind: 'number', value: 1337n } },
+      { path: '[2]', label: 'Offset', value: { kind: 'number', value: -5n } },
+      { path: '[3]', label: 'Recipient', value: { kind: 'address', address: spender } },
+      { path: '[4]', label: 'Final', value: { kind: 'bool', value: true } },
+      { path: '[5]', label: 'Order', value: { kind: 'bytes', value: `0x${'ab'.repeat(32)}` } },
+      { path: '[6]', label: 'Levels', value: { kind: 'text', value: '[1,2]' } },
+    ]
+    for (const method of ['eth_signTypedData_v1', 'eth_signTypedData'] as const) {
+      const signing = review.confirm({ method, params: [fields, from] }, send)
+      await ready()
+      expect(review.store.getState().pending).toMatchObject({ method, caipNetworkId: 'eip155:31337', review: { kind: 'legacyTypedData', fields: rows } })
+      review.decide(true)
+      expect(await signing).toBe('0xsig')
+    }
+    expect(core.reviewTypedData).not.toHaveBeenCalled()
+
+    const typedData = { types: { EIP712Domain: [] }, primaryType: 'EIP712Domain', domain: {}, message: {} }
+    const signing = review.confirm({ method: 'eth_signTypedData', params: [from, typedData] }, send)
+    await ready()
+    expect(core.reviewTypedData).toHaveBeenCalledWith({ typedData, caipNetworkId: 'eip155:31337' })
+    review.decide(true)
+    expect(await signing).toBe('0xsig')
+    expect(send).toHaveBeenCalledTimes(3)
+  })
+
+  it('refuses malformed legacy typed data before anything shows, naming the field (-32602)', async () => {
+    const { modal, review } = setup()
+    const send = vi.fn(async () => '0xsig')
+    const method = 'eth_signTypedData_v1'
+    for (const [params, message] of [
+      [[[], from], 'eth_signTypedData_v1 takes [typedData, address]: typedData must be a list of { type, name, value }.'],
+      [[from, [{ type: 'string', name: 'a', value: 'b' }]], 'eth_signTypedData_v1 takes [typedData, address]: typedData must be a list of { type, name, value }.'],
+      [[[{ type: 'string', name: 'a', value: 'b' }], '0x12'], 'eth_signTypedData_v1: "address" must be a 20-byte hex address.'],
+      [[[{ type: 'string', value: 'b' }], from], 'eth_signTypedData_v1: typedData[0] must be { type, name, value } with type and name as text.'],
+      [[[null], from], 'eth_signTypedData_v1: typedData[0] must be { type, name, value } with type and name as text.'],
+      [[[{ type: 'string', name: 'a', value: 'b' }, { type: 'address', name: 'to', value: '0x12' }], from], 'eth_signTypedData_v1: typedData[1].value must be a 20-byte hex address for its type address.'],
+      [[[{ type: 'uint256', name: 'n', value: '1.5' }], from], 'eth_signTypedData_v1: typedData[0].value must be an integer (a number, or its digits or hex in a string) for its type uint256.'],
+      [[[{ type: 'uint256', name: 'n', value: 2 ** 60 }], from], 'eth_signTypedData_v1: typedData[0].value must be an integer (a number, or its digits or hex in a string) for its type uint256.'],
+      [[[{ type: 'bool', name: 'b', value: 'yes' }], from], 'eth_signTypedData_v1: typedData[0].value must be true or false for its type bool.'],
+      [[[{ type: 'bytes', name: 'b', value: 'ab' }], from], 'eth_signTypedData_v1: typedData[0].value must be hex bytes starting with 0x for its type bytes.'],
+      [[[{ type: 'string', name: 's', value: 5 }], from], 'eth_signTypedData_v1: typedData[0].value must be text for its type string.'],
+      [[Array.from({ length: 101 }, (_, i) => ({ type: 'uint8', name: `f${i}`, value: i })), from], 'eth_signTypedData_v1: the typed data has 101 fields; at most 100 are reviewed.'],
+      [[[{ type: 'string', name: 's', value: 'x'.repeat(MAX_TYPED_DATA_CHARS) }], from], 'eth_signTypedData_v1: the typed data is 100,041 characters; at most 100,000 are reviewed.'],
+    ] as const) {
+      expect(await refusal(review.confirm({ method, params }, send))).toMatchObject({ code: -32602, message })
+    }
+    expect(modal.store.getState().open).toBe(false)
+    expect(send).not.toHaveBeenCalled()
+  })
+
   describe(`typed data is reviewed up to ${MAX_TYPED_DATA_CHARS} characters of JSON`, () => {
     /** Typed data whose JSON is exactly `length` characters long. */
     const typedDataOf = (length: number) => {

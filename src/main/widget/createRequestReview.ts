@@ -2,14 +2,14 @@ import { createStore } from 'zustand/vanilla'
 import type { Address, Hex } from 'viem'
 import { errorTable } from '../../shared/protocol/errorTable'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
-import type { CallsReview, CallToReview, MessageReview, NativeCurrency, PsbtReview, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
+import type { CallsReview, CallToReview, LegacyTypedDataReview, MessageReview, NativeCurrency, PsbtReview, ReviewRow, ReviewValue, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
 import type { Core } from '../core/createCore'
 import type { createModal } from '../state/createModal'
 import type { Router } from '../state/createRouter'
 import { ProviderRpcError } from './providerRpcError'
 
 /** The wallet requests a visitor reviews before the wallet asks (issue #36). */
-export const REVIEWED_METHODS = ['eth_sendTransaction', 'eth_signTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'personal_sign', 'eth_sign'] as const
+export const REVIEWED_METHODS = ['eth_sendTransaction', 'eth_signTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'eth_signTypedData', 'eth_signTypedData_v1', 'personal_sign', 'eth_sign'] as const
 export type ReviewedMethod = (typeof REVIEWED_METHODS)[number]
 
 export const isReviewedMethod = (method: string): method is ReviewedMethod => (REVIEWED_METHODS as readonly string[]).includes(method)
@@ -17,7 +17,7 @@ export const isReviewedMethod = (method: string): method is ReviewedMethod => (R
 /** Requests of the other signing families, reviewed the same way: a Solana wire transaction, a Bitcoin PSBT. */
 export type FamilyReviewedMethod = 'solana_signTransaction' | 'bip122_signPsbt'
 
-export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | MessageReview | SolanaTransactionReview | PsbtReview
+export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | LegacyTypedDataReview | MessageReview | SolanaTransactionReview | PsbtReview
 
 /**
  * The request the visitor is looking at: `checking` while the worker works it out, `ready` with the review (or the
@@ -183,6 +183,62 @@ export function readTypedData(method: string, params: unknown): unknown {
   return typedData
 }
 
+/** The most fields legacy typed data may have: real ones have a handful; past it the request is refused (-32602). */
+export const MAX_LEGACY_FIELDS = 100
+
+const UINT_OR_INT = /^u?int(\d*)$/
+const FIXED_BYTES = /^bytes([1-9]|[12]\d|3[0-2])$/
+
+/** A legacy field's value as the review shows it, checked against its Solidity type (-32602 naming the field when it does not fit). */
+function legacyValue(method: string, field: string, type: string, value: unknown): ReviewValue {
+  const wrong = (what: string) => invalid(`${method}: ${field}.value must be ${what} for its type ${type.slice(0, 40)}.`)
+  if (type === 'address') {
+    if (typeof value !== 'string' || !ADDRESS.test(value)) throw wrong('a 20-byte hex address')
+    return { kind: 'address', address: value as Address }
+  }
+  if (type === 'bool') {
+    if (typeof value !== 'boolean') throw wrong('true or false')
+    return { kind: 'bool', value }
+  }
+  if (type === 'string') {
+    if (typeof value !== 'string') throw wrong('text')
+    return { kind: 'text', value }
+  }
+  if (type === 'bytes' || FIXED_BYTES.test(type)) {
+    if (typeof value !== 'string' || !DATA.test(value)) throw wrong('hex bytes starting with 0x')
+    return { kind: 'bytes', value: value as Hex }
+  }
+  if (UINT_OR_INT.test(type)) {
+    const isInteger = (typeof value === 'number' && Number.isSafeInteger(value)) || (typeof value === 'string' && /^-?\d{1,78}$|^0x[0-9a-fA-F]{1,64}$/.test(value))
+    if (!isInteger) throw wrong('an integer (a number, or its digits or hex in a string)')
+    return { kind: 'number', value: BigInt(value as number | string) }
+  }
+  // Arrays and other Solidity types: as the site wrote them.
+  return { kind: 'text', value: JSON.stringify(value) ?? String(value) }
+}
+
+/**
+ * Legacy typed data (eth_signTypedData_v1, MetaMask's eth_signTypedData): [fields, address], each field
+ * `{ type, name, value }`. Read field by field into the rows the review shows (-32602 naming what is wrong).
+ */
+export function readLegacyTypedData(method: string, params: unknown): ReviewRow[] {
+  const fields = Array.isArray(params) ? params[0] : undefined
+  if (!Array.isArray(fields) || fields.length === 0) throw invalid(`${method} takes [typedData, address]: typedData must be a list of { type, name, value }.`)
+  if (fields.length > MAX_LEGACY_FIELDS) throw invalid(`${method}: the typed data has ${count(fields.length)} fields; at most ${MAX_LEGACY_FIELDS} are reviewed.`)
+  const length = jsonLength(fields)
+  if (length === undefined) throw invalid(`${method}: the typed data is not valid JSON.`)
+  if (length > MAX_TYPED_DATA_CHARS) throw tooLong(method, length)
+  readAddress(method, 'address', (params as unknown[])[1], true)
+  return fields.map((field: unknown, index) => {
+    const { type, name, value } = (typeof field === 'object' && field !== null ? field : {}) as Record<string, unknown>
+    if (typeof type !== 'string' || typeof name !== 'string') throw invalid(`${method}: typedData[${index}] must be { type, name, value } with type and name as text.`)
+    return { path: `[${index}]`, label: name, value: legacyValue(method, `typedData[${index}]`, type, value) }
+  })
+}
+
+/** eth_signTypedData is legacy typed data as MetaMask takes it ([fields, address]), or EIP-712's as the EIP names it ([address, typedData]). */
+const isLegacyTypedData = (method: string, params: unknown) => method === 'eth_signTypedData_v1' || (method === 'eth_signTypedData' && Array.isArray(params) && Array.isArray(params[0]))
+
 /**
  * The review before the wallet asks (issue #36): a request the site makes through the widget opens the modal on the
  * review, the worker decodes and simulates it, and the visitor confirms (the wallet is then asked) or declines (4001 to
@@ -214,6 +270,7 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     }
     if (method === 'personal_sign') return { caipNetworkId: walletNetwork, query: { kind: 'message', message: readMessage(params) } as const }
     if (method === 'eth_sign') return { caipNetworkId: walletNetwork, query: { kind: 'blindSignature', data: readBlindSignature(params) } as const }
+    if (isLegacyTypedData(method, params)) return { caipNetworkId: walletNetwork, query: { kind: 'legacyTypedData', fields: readLegacyTypedData(method, params) } as const }
     return { caipNetworkId: walletNetwork, query: { kind: 'typedData', typedData: readTypedData(method, params) } as const }
   }
 
@@ -221,6 +278,7 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     // A message is read here, on the page: no chain to ask, and its code loads with the first one.
     if (query.kind === 'message') return (await import('./reviewMessage')).reviewMessage(query.message, pageHost)
     if (query.kind === 'blindSignature') return (await import('./reviewMessage')).reviewBlindSignature(query.data)
+    if (query.kind === 'legacyTypedData') return { kind: 'legacyTypedData', fields: query.fields }
     if (!core) throw new Error('unavailable')
     if (query.kind === 'typedData') return core.reviewTypedData({ typedData: query.typedData as never, ...(caipNetworkId && { caipNetworkId }) })
     if (!caipNetworkId) throw new Error('unavailable')

@@ -142,6 +142,12 @@ export type TypedDataReview = {
 }
 
 /**
+ * The review of legacy typed data (eth_signTypedData_v1): its fields in the site's order, each labelled with its name.
+ * It names no site, contract or chain: the signature is good wherever the same fields mean something.
+ */
+export type LegacyTypedDataReview = { kind: 'legacyTypedData'; fields: ReviewRow[] }
+
+/**
  * The review of a personal_sign message: its text when it is UTF-8 a person can read, else its bytes; and, for a
  * Sign-In with Ethereum message (EIP-4361), what it signs in to and whether that is the site asking. An eth_sign
  * request is `isBlind`: the wallet may sign its bytes as they are, without the prefix that keeps a message from being a

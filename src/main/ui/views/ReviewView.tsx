@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
-import type { BalanceChange, DecodedCall, MessageReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
+import type { BalanceChange, DecodedCall, LegacyTypedDataReview, MessageReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { PendingReview } from '../../widget/createRequestReview'
 import { Alert } from '../Alert'
@@ -8,7 +8,7 @@ import { localizeDecimal } from '../i18n/formatNumber'
 import { translateReview } from '../i18n/reviewCatalogues'
 import { useLocale } from '../useTranslate'
 
-import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, tokenName, type Format, type Translate } from './reviewParts'
+import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, Term, tokenName, type Format, type Translate } from './reviewParts'
 import { PsbtBody, SolanaBody } from './ReviewFamilyBodies'
 
 const MAX_NESTING = 3
@@ -87,12 +87,7 @@ function Call({ call, format, depth, title }: { call: DecodedCall; format: Forma
       <dd style={figure}>
         <Address address={call.to} />
       </dd>
-      {call.value > 0n ? (
-        <>
-          <dt>{tr('review.sends', { amount: '' }).trim()}</dt>
-          <dd style={figure}>{nativeAmount(format, call.value)}</dd>
-        </>
-      ) : null}
+      <Term term={tr('review.sends', { amount: '' }).trim()}>{call.value > 0n && nativeAmount(format, call.value)}</Term>
       <Rows rows={call.args} format={format} depth={depth} />
       </dl>
     </>
@@ -196,22 +191,9 @@ function MessageBody({ review, format }: { review: MessageReview; format: Format
       ) : null}
       {signIn ? (
         <dl className="summary" aria-label={tr('review.signIn')}>
-          <dt>{tr('review.signIn.domain')}</dt>
-          <dd style={figure}>{domain}</dd>
-          {signIn.address ? (
-            <>
-              <dt>{tr('review.signIn.address')}</dt>
-              <dd style={figure}>
-                <Address address={signIn.address} />
-              </dd>
-            </>
-          ) : null}
-          {signIn.expirationTime ? (
-            <>
-              <dt>{tr('review.signIn.expires')}</dt>
-              <dd>{new Date(signIn.expirationTime).toLocaleString(locale)}</dd>
-            </>
-          ) : null}
+          <Term term={tr('review.signIn.domain')}>{domain}</Term>
+          <Term term={tr('review.signIn.address')}>{signIn.address && <Address address={signIn.address} />}</Term>
+          <Term term={tr('review.signIn.expires')}>{signIn.expirationTime && new Date(signIn.expirationTime).toLocaleString(locale)}</Term>
         </dl>
       ) : null}
       <Heading>{tr(isBlind ? 'review.blind.data' : 'review.messageText')}</Heading>
@@ -229,6 +211,22 @@ function MessageBody({ review, format }: { review: MessageReview; format: Format
           {tr('review.message.bytes', { bytes: localizeDecimal(locale, String(byteCount)), start: bytes.slice(0, 18) })}
         </p>
       )}
+    </>
+  )
+}
+
+/** Legacy typed data: the danger said first (it names no site, contract or network), then its fields. */
+function LegacyTypedDataBody({ review, format }: { review: LegacyTypedDataReview; format: Format }) {
+  const { tr } = format
+  return (
+    <>
+      <p className="error" role="alert" data-warning="legacyTypedData">
+        {tr('review.legacy.warning')}
+      </p>
+      <Heading>{tr('review.legacy.fields')}</Heading>
+      <dl className="summary" aria-label={tr('review.legacy.fields')}>
+        <Rows rows={review.fields} format={format} depth={0} />
+      </dl>
     </>
   )
 }
@@ -254,6 +252,8 @@ export default function ReviewView() {
     wallet_sendCalls: tr('review.intro.calls', { count: String(callCount) }),
     eth_signTypedData_v4: tr('review.intro.typedData'),
     eth_signTypedData_v3: tr('review.intro.typedData'),
+    eth_signTypedData: tr('review.intro.typedData'),
+    eth_signTypedData_v1: tr('review.intro.typedData'),
     personal_sign: tr('review.intro.message'),
     eth_sign: tr('review.intro.blindSignature'),
     solana_signTransaction: tr('review.intro.transaction'),
@@ -272,7 +272,8 @@ export default function ReviewView() {
       {review?.kind === 'solanaTransaction' ? <SolanaBody review={review} format={format} network={network} /> : null}
       {review?.kind === 'psbt' ? <PsbtBody review={review} format={format} network={network} /> : null}
       {review?.kind === 'message' ? <MessageBody review={review} format={format} /> : null}
-      {review && review.kind !== 'solanaTransaction' && review.kind !== 'psbt' && review.kind !== 'message' ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
+      {review?.kind === 'legacyTypedData' ? <LegacyTypedDataBody review={review} format={format} /> : null}
+      {review && (review.kind === 'transaction' || review.kind === 'calls' || review.kind === 'typedData') ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
       {(review?.kind === 'transaction' || review?.kind === 'calls') && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
       {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
       {review?.kind === 'calls' ? <Calls calls={review.calls} format={format} depth={0} /> : null}
@@ -280,32 +281,10 @@ export default function ReviewView() {
         <>
           <Heading>{tr('review.domain')}</Heading>
           <dl className="summary" aria-label={tr('review.domain')}>
-            {review.domain.name !== undefined ? (
-              <>
-                <dt>{tr('review.domainName')}</dt>
-                <dd>{review.domain.name.slice(0, MAX_TEXT)}</dd>
-              </>
-            ) : null}
-            {review.domain.version !== undefined ? (
-              <>
-                <dt>{tr('review.domainVersion')}</dt>
-                <dd>{review.domain.version.slice(0, MAX_TEXT)}</dd>
-              </>
-            ) : null}
-            {review.domain.chainId !== undefined ? (
-              <>
-                <dt>{tr('review.domainChain')}</dt>
-                <dd>{widget.getNetworks().find((n) => n.caipNetworkId === `eip155:${review.domain.chainId}`)?.name ?? String(review.domain.chainId)}</dd>
-              </>
-            ) : null}
-            {review.domain.verifyingContract ? (
-              <>
-                <dt>{tr('review.verifyingContract')}</dt>
-                <dd style={figure}>
-                  <Address address={review.domain.verifyingContract} />
-                </dd>
-              </>
-            ) : null}
+            <Term term={tr('review.domainName')}>{review.domain.name?.slice(0, MAX_TEXT)}</Term>
+            <Term term={tr('review.domainVersion')}>{review.domain.version?.slice(0, MAX_TEXT)}</Term>
+            <Term term={tr('review.domainChain')}>{review.domain.chainId !== undefined && (widget.getNetworks().find((n) => n.caipNetworkId === `eip155:${review.domain.chainId}`)?.name ?? String(review.domain.chainId))}</Term>
+            <Term term={tr('review.verifyingContract')}>{review.domain.verifyingContract && <Address address={review.domain.verifyingContract} />}</Term>
           </dl>
           <Heading>{tr('review.message', { type: review.primaryType.slice(0, MAX_TEXT) })}</Heading>
           <dl className="summary" aria-label={tr('review.message', { type: review.primaryType.slice(0, MAX_TEXT) })}>

@@ -15,6 +15,15 @@ export const figure = { fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywh
 /** The most characters of a text from the request (a name, a contract's reason) shown. */
 export const MAX_TEXT = 200
 
+/** A term of a list and its value, or nothing when the value is absent (undefined, null or false). */
+export const Term = ({ term, children }: { term: string; children: ReactNode }) =>
+  children == null || children === false ? null : (
+    <>
+      <dt>{term}</dt>
+      <dd style={figure}>{children}</dd>
+    </>
+  )
+
 /** A section's title, outside its list (a list of terms holds terms and definitions only). */
 export const Heading = ({ children }: { children: ReactNode }) => <p style={{ margin: '0 0 -0.8em', fontWeight: 600, fontSize: '1.3em' }}>{children}</p>
 
@@ -63,12 +72,7 @@ export function NetworkRow({ network, fallback, feeText, format }: { network: Wi
           fallback
         )}
       </dd>
-      {feeText ? (
-        <>
-          <dt>{tr('review.fee')}</dt>
-          <dd style={figure}>{feeText}</dd>
-        </>
-      ) : null}
+      <Term term={tr('review.fee')}>{feeText}</Term>
     </dl>
   )
 }
