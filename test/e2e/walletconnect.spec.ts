@@ -1,7 +1,7 @@
 // These WalletConnect journeys are EVM's: they run the demo as an EVM-only site (?families=eip155); the Solana side of a
 // session is in solana.spec.ts.
 import AxeBuilder from '@axe-core/playwright'
-import { createPublicClient, erc20Abi, http, parseEther, stringToHex, verifyMessage, type Hex } from 'viem'
+import { createPublicClient, erc20Abi, http, keccak256, parseEther, stringToHex, verifyMessage, type Hex } from 'viem'
 import type { Page } from '@playwright/test'
 import { createNodeWallet, type NodeWallet } from '../../services/relay/testing/createNodeWallet'
 import type { StackManifest } from '../../services/stack/manifest'
@@ -255,4 +255,15 @@ test('a site asks a phone wallet to sign a message: its text is reviewed first, 
   const signature = await signing
   expect(wallet.requests.slice(asked).map((r) => r.method)).toEqual(['personal_sign'])
   expect(await verifyMessage({ address: wallet.address, message, signature })).toBe(true)
+
+  // A method the wallet did not approve for the session is refused at once: no review of what could not be signed, and
+  // the phone is not asked.
+  type RefusingWindow = { provider: { request: (args: { method: string; params: unknown[] }) => Promise<unknown> } }
+  const refused = await page.evaluate(
+    ([data, address]) => (window as unknown as RefusingWindow).provider.request({ method: 'eth_sign', params: [address, data] }).then(() => 'signed', (error: { code: number; message: string }) => ({ code: error.code, message: error.message })),
+    [keccak256(stringToHex(message)), wallet.address] as const,
+  )
+  expect(refused).toEqual({ code: 4200, message: 'The Provider does not support the requested method.' })
+  await expect(reviewDialog(page)).toHaveCount(0)
+  expect(wallet.requests.slice(asked).map((r) => r.method)).toEqual(['personal_sign'])
 })

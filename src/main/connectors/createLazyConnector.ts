@@ -13,6 +13,7 @@ export function createLazyConnector(description: Pick<Connector, 'id' | 'name' |
     isAuthorized: async () => (await load()).isAuthorized(),
     disconnect: async () => (await load()).disconnect(),
     switchChain: async (network) => (await load()).switchChain(network),
+    refusesMethod: async (method) => (await (await load()).refusesMethod?.(method)) === true,
     watch(handlers: ConnectorEvents) {
       let stop: (() => void) | undefined
       let isStopped = false

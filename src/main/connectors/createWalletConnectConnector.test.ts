@@ -7,6 +7,7 @@ import { createNodeWallet, memoryStorage, type NodeWallet } from '../../../servi
 import { freePorts } from '../../../services/stack/ports'
 import { createWalletConnectWorkerApi } from '../../worker/walletConnect/createWalletConnectWorkerApi'
 import type { WidgetNetwork } from '../widget/config'
+import { toNamespaceConnector } from '../families/eip155/toNamespaceConnector'
 import { createWalletConnectConnector } from './createWalletConnectConnector'
 
 const MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -79,6 +80,18 @@ describe('the WalletConnect connector’s solana member, through comlink and our
     await expect(connector.getAccounts()).rejects.toMatchObject({ code: 'DISCONNECTED' })
     connector.destroy()
   }, 30_000)
+
+  it('says which EVM methods the session refuses (those the wallet did not approve), as the EVM connector the widget drives', async () => {
+    const { connector } = await connect()
+    const evm = toNamespaceConnector(connector)
+    expect(await evm.refusesMethod!('personal_sign')).toBe(false)
+    expect(await evm.refusesMethod!('eth_signTypedData_v4')).toBe(false)
+    expect(await evm.refusesMethod!('eth_sign')).toBe(true)
+    expect(await evm.refusesMethod!('eth_signTransaction')).toBe(true)
+    await connector.disconnect()
+    expect(await evm.refusesMethod!('personal_sign')).toBe(true)
+    connector.destroy()
+  })
 
   it('tells its watchers when Solana leaves the session (eip155 goes on) and when the wallet ends it', async () => {
     const { connector } = await connect()

@@ -142,6 +142,8 @@ export function createWalletConnectConnector({ createWorker = startWorker, getPr
     imageUrl: undefined,
     info: { rdns: '' },
     request,
+    /** A method the session does not list is refused by the session itself, the wallet never asked. */
+    refusesMethod: async (method: string) => !(await call((r) => r.approvedMethods('eip155'))).includes(method),
     getAccounts: () => call((r) => r.getAccounts('eip155')) as Promise<Address[]>,
     getChainId: async () => Number(parseCaipNetworkId(await call((r) => r.getCaipNetworkId('eip155')))?.reference),
     isAuthorized: () => call((r) => r.isAuthorized('eip155', getPreferredCaipNetworkId('eip155'))),

@@ -39,6 +39,11 @@ export type Connector = {
   disconnect: () => Promise<void>
   switchChain: (network: AddableNetwork) => Promise<void>
   watch: (events: ConnectorEvents) => () => void
+  /**
+   * Whether the wallet refuses `method` at once, without asking its user (the e-mail wallet's frame rules, the methods
+   * a WalletConnect session approved): such a request is not reviewed before the refusal.
+   */
+  refusesMethod?: (method: string) => Promise<boolean>
 }
 
 /**

@@ -50,6 +50,11 @@ export type NamespaceConnector = {
   signTransaction?: (transaction: Uint8Array, address: string, caipNetworkId: CaipNetworkId) => Promise<Uint8Array>
   /** The embedded wallet's accounts by type, as it last answered (its eip155 side only). */
   embeddedWalletInfo?: () => EmbeddedWalletInfo | undefined
+  /**
+   * Whether the wallet refuses `method` at once, without asking its user (the e-mail wallet's frame rules, the methods
+   * a WalletConnect session approved): such a request is not reviewed before the refusal.
+   */
+  refusesMethod?: (method: string) => Promise<boolean>
 }
 
 export type NamespaceDiscovery = {

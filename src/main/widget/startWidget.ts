@@ -2,8 +2,6 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Address } from 'viem'
 import { namespaces, parseCaipNetworkId, type CaipNetworkId, type ChainNamespace } from '../../shared/protocol/caip'
 import { createWidgetError } from '../../shared/protocol/errors'
-import { isFrameRpcMethodAllowed } from '../../shared/protocol/rpcMethods'
-import { isEmbeddedWalletAccount } from '../connectors/auth/authConnectorId'
 import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle } from '../core/whenPageIdle'
 import { createCore, type Core } from '../core/createCore'
 import { WALLET_CONNECT_ID } from '../connectors/walletConnectId'
@@ -182,10 +180,16 @@ export function startWidget(
     ...(typeof config.review === 'object' && config.review.descriptors && { descriptors: config.review.descriptors }),
     ...(target?.location?.host && { pageHost: target.location.host }),
   })
-  /** The e-mail wallet refuses what its frame does not allow (eth_sign, eth_signTransaction): no review before the refusal. */
-  const isRefusedByEmbeddedWallet = (method: string) => !isFrameRpcMethodAllowed(method) && isEmbeddedWalletAccount(store.getState())
-  const reviewRequest = <T,>({ method, params }: { method: string; params?: unknown }, send: () => Promise<T>): Promise<T> =>
-    config.review !== false && isReviewedMethod(method) && !isRefusedByEmbeddedWallet(method) ? requestReview.confirm({ method, params }, send) : send()
+  /** What the connected EVM wallet refuses at once (see NamespaceConnector.refusesMethod) gets no review before the refusal. */
+  const isRefusedByWallet = async (method: string) => {
+    try {
+      return (await connection.connectedConnector('eip155').refusesMethod?.(method)) === true
+    } catch {
+      return false
+    }
+  }
+  const reviewRequest = async <T,>({ method, params }: { method: string; params?: unknown }, send: () => Promise<T>): Promise<T> =>
+    config.review !== false && isReviewedMethod(method) && !(await isRefusedByWallet(method)) ? requestReview.confirm({ method, params }, send) : send()
   /**
    * The connected wallet as a site drives it: its EVM requests, Solana transactions and Bitcoin PSBTs are reviewed
    * first (issue #36). The widget's own Send does not go through it: its form is what the visitor reviews.

@@ -62,6 +62,8 @@ export type WalletConnectWorkerApi = {
   isAuthorized(namespace: ChainNamespace, preferredCaipNetworkId?: string): Promise<boolean>
   /** The family's accounts on the network it acts on (eip155: checksummed; bip122: payment first). */
   getAccounts(namespace: ChainNamespace): Promise<string[]>
+  /** The methods the wallet approved for the family in the session; none without a session. */
+  approvedMethods(namespace: ChainNamespace): Awaitable<string[]>
   /** `fallback` when the wallet approved that network, else the one the family acts on. */
   getCaipNetworkId(namespace: ChainNamespace, fallback?: string): Promise<CaipNetworkId>
   /** Acts on another approved network (no round trip); CHAIN_NOT_SUPPORTED for one the wallet did not approve. */

@@ -52,6 +52,22 @@ describe('WalletConnect session through our relay, with a real wallet client', (
     await connector.disconnect()
   }, 30_000)
 
+  it('lists the methods the wallet approved, and refuses any other at once (4200) without asking the wallet', async () => {
+    const { connector } = setup()
+    expect(connector.approvedMethods('eip155')).toEqual([])
+    await connect(connector)
+    expect(connector.approvedMethods('eip155')).toEqual(expect.arrayContaining(['personal_sign', 'eth_sendTransaction', 'eth_signTypedData_v4']))
+    expect(connector.approvedMethods('eip155')).not.toContain('eth_sign')
+    const asked = wallet.requests.length
+    await expect(connector.eip155.request({ method: 'eth_sign', params: [wallet.address, `0x${'ab'.repeat(32)}`] })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_METHOD',
+      rpcCode: 4200,
+      details: 'The wallet did not approve eth_sign for this session',
+    })
+    expect(wallet.requests.length).toBe(asked)
+    await connector.disconnect()
+  }, 30_000)
+
   it('keeps the wallet’s refusal as USER_REJECTED, for the proposal and for a request', async () => {
     const { connector } = setup()
     wallet.declineNextProposal()

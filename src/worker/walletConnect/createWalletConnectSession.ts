@@ -72,6 +72,8 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, netw
     const approved = sessionNetworks(next, namespace)
     return familyOf(namespace).keepsToConfiguredNetworks ? approved.filter((n) => networks[namespace]?.includes(n)) : approved
   }
+  /** The methods the wallet approved for `namespace` in the session (none without one). */
+  const approvedMethods = (namespace: ChainNamespace): string[] => session?.namespaces[namespace]?.methods ?? []
   const readAccounts = (namespace: WalletConnectNamespace, next: Session, network: CaipNetworkId) => familyOf(namespace).readAccounts(sessionAccounts(next, namespace), network)
   const currentAccounts = (namespace: WalletConnectNamespace, next: Session, network: CaipNetworkId) =>
     announced[namespace]?.network === network ? announced[namespace].accounts : readAccounts(namespace, next, network)
@@ -95,6 +97,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, netw
       },
       async request<T>(method: string, params: unknown, requested?: string) {
         const current = require(requested)
+        if (!approvedMethods(namespace).includes(method)) throw createWidgetError('UNSUPPORTED_METHOD', { details: `The wallet did not approve ${method} for this session` })
         const client = await getClient()
         try {
           return await client.request<T>({ topic: current.session.topic, chainId: current.network, request: { method, params } })
@@ -216,6 +219,7 @@ export function createWalletConnectSession({ projectId, relayUrl, metadata, netw
     },
     /** The family's accounts on the network acted on. */
     getAccounts: async (namespace: ChainNamespace) => sideOf(namespace).accounts(),
+    approvedMethods,
     /** `fallback` when the wallet approved that network, else the one acted on. */
     async getCaipNetworkId(namespace: ChainNamespace, fallback?: string): Promise<CaipNetworkId> {
       const side = sideOf(namespace)

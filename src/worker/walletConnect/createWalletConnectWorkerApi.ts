@@ -43,6 +43,7 @@ export function createWalletConnectWorkerApi({ storage }: Pick<WalletConnectSess
     },
     isAuthorized: (namespace, preferredCaipNetworkId) => current().isAuthorized(namespace, preferredCaipNetworkId),
     getAccounts: (namespace) => current().getAccounts(namespace),
+    approvedMethods: (namespace) => current().approvedMethods(namespace),
     getCaipNetworkId: (namespace, fallback) => current().getCaipNetworkId(namespace, fallback),
     switchNetwork: (namespace, caipNetworkId) => current().switchNetwork(namespace, caipNetworkId),
     disconnect: () => current().disconnect(),

@@ -29,6 +29,15 @@ beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
 
 describe('createAuthConnector', () => {
+  it('refuses at once, without the frame, what the frame does not allow (eth_sign, eth_signTransaction)', async () => {
+    const { auth, types } = setUp({})
+    expect(await auth.eip155.refusesMethod!('eth_sign')).toBe(true)
+    expect(await auth.eip155.refusesMethod!('eth_signTransaction')).toBe(true)
+    expect(await auth.eip155.refusesMethod!('personal_sign')).toBe(false)
+    expect(await auth.eip155.refusesMethod!('eth_sendTransaction')).toBe(false)
+    expect(types()).toEqual([])
+  })
+
   it("tells the frame the theme and the dApp's data before the first login request", async () => {
     const { fake, auth, ready, types } = setUp({ APP_CONNECT_EMAIL: () => ({ ok: { action: 'VERIFY_OTP' } }) })
     const action = auth.connectEmail('me@example.test')

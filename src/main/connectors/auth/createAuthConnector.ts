@@ -3,7 +3,7 @@ import { formatCaipNetworkId, parseCaipNetworkId, type CaipNetworkId } from '../
 import { DISALLOWED_RPC_TOAST_DELAY_MS } from '../../../shared/protocol/constants'
 import { checkEmailLoginThrottle } from '../../../shared/protocol/emailThrottle'
 import { createWidgetError, isWidgetError } from '../../../shared/protocol/errors'
-import { isSafeRpcMethod } from '../../../shared/protocol/rpcMethods'
+import { isFrameRpcMethodAllowed, isSafeRpcMethod } from '../../../shared/protocol/rpcMethods'
 import { utf8ToHex } from '../../../shared/protocol/eip1193'
 import type { User } from '../../../shared/protocol/schemas/entities'
 import type { NamespaceConnector, NamespaceConnectorEvents } from '../../families/types'
@@ -200,6 +200,8 @@ export function createAuthConnector({ storage, theme, dappData, now = Date.now, 
     imageUrl: undefined,
     info: { rdns: '' },
     request: walletRequest,
+    /** What the frame does not allow (eth_sign, eth_signTransaction) it refuses at once. */
+    refusesMethod: async (method: string) => !isFrameRpcMethodAllowed(method),
     async connect(network: WidgetNetwork) {
       const connected = await inTurn(() => getUser(chainIdOf(network.caipNetworkId)))
       return { accounts: [connected.address], caipNetworkId: formatCaipNetworkId('eip155', connected.chainId) }

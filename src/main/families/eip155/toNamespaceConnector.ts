@@ -22,6 +22,7 @@ export function toNamespaceConnector(connector: Eip155Connector): NamespaceConne
     imageUrl: connector.imageUrl,
     info: connector.info,
     request: connector.request,
+    ...(connector.refusesMethod && { refusesMethod: connector.refusesMethod }),
     async connect() {
       if (!connector.connect) throw new Error(`${connector.name} connects through its own view`)
       const { accounts, chainId } = await connector.connect({})
