@@ -129,14 +129,16 @@ export default [
   },
   {
     // The review before the wallet asks (issue 36): EVM calls, typed data, Solana instructions and Bitcoin PSBTs laid
-    // out, its words in every locale (7.8 kB); loaded with the first request reviewed, never with the modal. 8.5 kB with
-    // personal_sign's message and sign-in (session 19); 8.8 kB with eth_sign's blind signature and eth_signTransaction
-    // (session 23); 9.0 kB with legacy typed data (eth_signTypedData_v1, session 24).
+    // out, with its words in every locale then (7.8 kB); loaded with the first request reviewed, never with the modal.
+    // 8.5 kB with personal_sign's message and sign-in (session 19); 8.8 kB with eth_sign's blind signature and
+    // eth_signTransaction (session 23); 9.0 kB with legacy typed data (eth_signTypedData_v1), 9.8 kB with ERC-7715
+    // permissions, 7.9 kB once its French words moved to the French locale's chunks (reviewFr.ts, loaded with the
+    // locale; session 24).
     name: 'Review: its view and words (on the first request reviewed)',
     path: 'dist/ReviewView-*.js',
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '9 KiB',
+    limit: '8.25 KiB',
   },
   {
     name: 'WalletConnect: its worker and the sign client (on first use only)',

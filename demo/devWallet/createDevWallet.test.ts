@@ -34,7 +34,7 @@ describe('dev wallet', () => {
     expect(await recoverMessageAddress({ message: 'hello', signature })).toBe(accounts[0])
   })
 
-  it('signs EIP-712 typed data sent as eth_signTypedData as v4, and says it has no legacy typed data (4200)', async () => {
+  it('signs EIP-712 typed data sent as eth_signTypedData as v4, and says it has no legacy typed data and grants no ERC-7715 permissions (4200)', async () => {
     const { provider } = wallet()
     await provider.request({ method: 'eth_requestAccounts' })
     const typedData = {
@@ -48,6 +48,9 @@ describe('dev wallet', () => {
     const legacy = [[{ type: 'string', name: 'Message', value: 'hello' }], accounts[0]!]
     for (const method of ['eth_signTypedData', 'eth_signTypedData_v1']) {
       await expect(provider.request({ method, params: legacy } as never)).rejects.toMatchObject({ code: 4200, message: 'Tessera Dev Wallet does not sign legacy typed data (eth_signTypedData_v1).' })
+    }
+    for (const method of ['wallet_grantPermissions', 'wallet_requestExecutionPermissions']) {
+      await expect(provider.request({ method, params: [{ chainId: '0x7a69' }] } as never)).rejects.toMatchObject({ code: 4200, message: 'Tessera Dev Wallet does not grant ERC-7715 permissions: it has no smart account to enforce them.' })
     }
   })
 

@@ -152,6 +152,9 @@ export function createDevWallet({ chains: initialChains, accounts, info = devWal
           return forward('eth_signTypedData_v4', list)
         case 'eth_signTypedData_v1':
           throw legacyTypedDataUnsupported()
+        case 'wallet_grantPermissions':
+        case 'wallet_requestExecutionPermissions':
+          throw new ProviderRpcError(4200, 'Tessera Dev Wallet does not grant ERC-7715 permissions: it has no smart account to enforce them.')
         case 'eth_sendTransaction':
         case 'eth_signTransaction':
           requireAccount((list[0] as { from?: string } | undefined)?.from)

@@ -224,6 +224,46 @@ test('legacy typed data is warned of and laid out field by field; EIP-712 sent a
   expect(await verifyTypedData({ address: account, ...typedData, signature } as unknown as Parameters<typeof verifyTypedData>[0])).toBe(true)
 })
 
+test('a standing permission (ERC-7715) is warned of with who may act, until when and within which limits; the wallet is asked only after Continue', async ({ page, stack }, testInfo) => {
+  await connected(page, stack.demo!.url)
+  const sessionKey = stack.devAccounts[2]!
+  const chain = stack.chains[0]!
+  const expiry = 1_900_000_000
+  const permission = {
+    chainId: `0x${chain.chainId.toString(16)}`,
+    address: account,
+    signer: { type: 'account', data: { address: sessionKey } },
+    permission: { type: 'native-token-stream', data: { amountPerSecond: '0x38d7ea4c68000', maxAmount: '0xde0b6b3a7640000', startTime: 1_800_000_000, justification: 'A week of video streaming' } },
+    rules: [{ type: 'expiry', data: { timestamp: expiry } }],
+  }
+  const declined = request(page, 'wallet_requestExecutionPermissions', [permission])
+  const review = reviewDialog(page)
+  await expect(review.getByRole('alert')).toHaveText('Standing permission: once granted, the site can use it without asking you again, within the limits below and until it ends. Decline unless you trust this site completely.')
+  await expect(review.getByText('Check what this site may do for you before your wallet asks you to grant it.')).toBeVisible()
+  const grant = review.getByLabel('Permission 1')
+  await expect(grant.getByRole('term')).toHaveText(['Who may act', 'For the account', 'Network', 'Until'])
+  await expect(grant.getByRole('definition')).toHaveText([shorten(sessionKey), shorten(account), chain.name, new Date(expiry * 1000).toLocaleString('en')])
+  const stream = review.getByLabel('native-token-stream')
+  await expect(stream.getByRole('term')).toHaveText(['amountPerSecond', 'maxAmount', 'startTime', 'justification'])
+  await expect(stream.getByRole('definition')).toHaveText(['0.001 ETH', '1 ETH', new Date(1_800_000_000_000).toLocaleString('en'), 'A week of video streaming'])
+  expect(await walletAsked(page)).not.toContain('wallet_requestExecutionPermissions')
+  await expectNoViolations(page, 'the review of a permission request')
+  await page.screenshot({ path: testInfo.outputPath('ReviewRequest-permissions.png'), fullPage: true })
+  await rejectReview(page, declined, 'wallet_requestExecutionPermissions')
+
+  // The ERC's draft method, continued: the wallet is asked, and its answer is the site's (the dev wallet grants none: 4200).
+  const continued = request(page, 'wallet_grantPermissions', [{ ...permission, rules: undefined, expiry }])
+  await expect(review.getByLabel('Permission 1').getByRole('definition').last()).toHaveText(new Date(expiry * 1000).toLocaleString('en'))
+  await confirmReview(page)
+  expect(await continued).toEqual({ error: { code: 4200, message: 'The Provider does not support the requested method.' } })
+  expect(await walletAsked(page)).toContain('wallet_grantPermissions')
+
+  expect(await request(page, 'wallet_grantPermissions', [{ ...permission, signer: { type: 'account', data: [sessionKey] } }])).toEqual({
+    error: { code: -32602, message: 'wallet_grantPermissions: requests[0].signer.data must be an object.' },
+  })
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+})
+
 type SiteWindow = {
   widget: {
     core: {

@@ -356,6 +356,30 @@ describe('the review before the wallet asks (issue #36)', () => {
     expect(send).toHaveBeenCalledTimes(3)
   })
 
+  it('reviews an ERC-7715 permission request on the page, on its chain, and refuses a malformed one before anything shows', async () => {
+    const { modal, core, review, ready } = setup()
+    const send = vi.fn(async () => [{ context: '0x01' }])
+    const request = { chainId: '0x7a6a', expiry: 1_900_000_000, signer: { type: 'account', data: { address: spender } }, permission: { type: 'native-token-transfer', data: { allowance: '0x1' } } }
+    const granting = review.confirm({ method: 'wallet_grantPermissions', params: [request] }, send)
+    await ready()
+    expect(review.store.getState().pending).toMatchObject({
+      method: 'wallet_grantPermissions',
+      caipNetworkId: 'eip155:31338',
+      review: { kind: 'permissions', grants: [{ caipNetworkId: 'eip155:31338', expiry: 1_900_000_000n, permissions: [{ type: 'native-token-transfer' }] }] },
+    })
+    expect(send).not.toHaveBeenCalled()
+    review.decide(true)
+    expect(await granting).toEqual([{ context: '0x01' }])
+    expect(core.reviewTransaction).not.toHaveBeenCalled()
+
+    expect(await refusal(review.confirm({ method: 'wallet_requestExecutionPermissions', params: [{ ...request, chainId: 'x' }] }, send))).toMatchObject({
+      code: -32602,
+      message: 'wallet_requestExecutionPermissions: requests[0].chainId must be a chain id (a hex quantity such as 0x1, or a number).',
+    })
+    expect(modal.store.getState().open).toBe(false)
+    expect(send).toHaveBeenCalledOnce()
+  })
+
   it('refuses malformed legacy typed data before anything shows, naming the field (-32602)', async () => {
     const { modal, review } = setup()
     const send = vi.fn(async () => '0xsig')

@@ -2,14 +2,15 @@ import { createStore } from 'zustand/vanilla'
 import type { Address, Hex } from 'viem'
 import { errorTable } from '../../shared/protocol/errorTable'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
-import type { CallsReview, CallToReview, LegacyTypedDataReview, MessageReview, NativeCurrency, PsbtReview, ReviewRow, ReviewValue, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
+import type { CallsReview, CallToReview, LegacyTypedDataReview, MessageReview, NativeCurrency, PermissionsReview, PsbtReview, ReviewRow, ReviewValue, SolanaTransactionReview, TransactionReview, TransactionToReview, TypedDataReview } from '../../shared/protocol/review'
 import type { Core } from '../core/createCore'
 import type { createModal } from '../state/createModal'
 import type { Router } from '../state/createRouter'
 import { ProviderRpcError } from './providerRpcError'
+import { PERMISSION_METHODS, readPermissionRequest, type PermissionMethod } from './readPermissionRequest'
 
 /** The wallet requests a visitor reviews before the wallet asks (issue #36). */
-export const REVIEWED_METHODS = ['eth_sendTransaction', 'eth_signTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'eth_signTypedData', 'eth_signTypedData_v1', 'personal_sign', 'eth_sign'] as const
+export const REVIEWED_METHODS = ['eth_sendTransaction', 'eth_signTransaction', 'wallet_sendCalls', 'eth_signTypedData_v4', 'eth_signTypedData_v3', 'eth_signTypedData', 'eth_signTypedData_v1', 'personal_sign', 'eth_sign', ...PERMISSION_METHODS] as const
 export type ReviewedMethod = (typeof REVIEWED_METHODS)[number]
 
 export const isReviewedMethod = (method: string): method is ReviewedMethod => (REVIEWED_METHODS as readonly string[]).includes(method)
@@ -17,7 +18,7 @@ export const isReviewedMethod = (method: string): method is ReviewedMethod => (R
 /** Requests of the other signing families, reviewed the same way: a Solana wire transaction, a Bitcoin PSBT. */
 export type FamilyReviewedMethod = 'solana_signTransaction' | 'bip122_signPsbt'
 
-export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | LegacyTypedDataReview | MessageReview | SolanaTransactionReview | PsbtReview
+export type RequestReviewResult = TransactionReview | CallsReview | TypedDataReview | LegacyTypedDataReview | MessageReview | PermissionsReview | SolanaTransactionReview | PsbtReview
 
 /**
  * The request the visitor is looking at: `checking` while the worker works it out, `ready` with the review (or the
@@ -270,6 +271,10 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     }
     if (method === 'personal_sign') return { caipNetworkId: walletNetwork, query: { kind: 'message', message: readMessage(params) } as const }
     if (method === 'eth_sign') return { caipNetworkId: walletNetwork, query: { kind: 'blindSignature', data: readBlindSignature(params) } as const }
+    if ((PERMISSION_METHODS as readonly string[]).includes(method)) {
+      const review = readPermissionRequest(method as PermissionMethod, params)
+      return { caipNetworkId: review.grants[0]!.caipNetworkId, query: { kind: 'permissions', review } as const }
+    }
     if (isLegacyTypedData(method, params)) return { caipNetworkId: walletNetwork, query: { kind: 'legacyTypedData', fields: readLegacyTypedData(method, params) } as const }
     return { caipNetworkId: walletNetwork, query: { kind: 'typedData', typedData: readTypedData(method, params) } as const }
   }
@@ -279,6 +284,7 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
     if (query.kind === 'message') return (await import('./reviewMessage')).reviewMessage(query.message, pageHost)
     if (query.kind === 'blindSignature') return (await import('./reviewMessage')).reviewBlindSignature(query.data)
     if (query.kind === 'legacyTypedData') return { kind: 'legacyTypedData', fields: query.fields }
+    if (query.kind === 'permissions') return query.review
     if (!core) throw new Error('unavailable')
     if (query.kind === 'typedData') return core.reviewTypedData({ typedData: query.typedData as never, ...(caipNetworkId && { caipNetworkId }) })
     if (!caipNetworkId) throw new Error('unavailable')

@@ -147,6 +147,30 @@ export type TypedDataReview = {
  */
 export type LegacyTypedDataReview = { kind: 'legacyTypedData'; fields: ReviewRow[] }
 
+/** A permission, policy or rule of an ERC-7715 request, or its signer: its type as the site names it, its data in rows. */
+export type PermissionPart = { type: string; rows: ReviewRow[] }
+
+/**
+ * One request of an ERC-7715 permission grant: who may act (`signer`) for the account on the network, doing what
+ * (`permissions`), within which limits, until when (`expiry`, Unix seconds; absent: no end).
+ */
+export type PermissionGrant = {
+  caipNetworkId: CaipNetworkId
+  /** Absent: the wallet lets its user choose the account. */
+  account?: Address
+  expiry?: bigint
+  /** Absent: the wallet decides who acts. */
+  signer?: PermissionPart
+  permissions: PermissionPart[]
+  limits: PermissionPart[]
+}
+
+/**
+ * The review of an ERC-7715 request (wallet_grantPermissions, wallet_requestExecutionPermissions): standing
+ * permissions the site then uses without asking again.
+ */
+export type PermissionsReview = { kind: 'permissions'; grants: PermissionGrant[] }
+
 /**
  * The review of a personal_sign message: its text when it is UTF-8 a person can read, else its bytes; and, for a
  * Sign-In with Ethereum message (EIP-4361), what it signs in to and whether that is the site asking. An eth_sign

@@ -1,15 +1,16 @@
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import type { WidgetLocale } from '../../widget/locale'
 import type { Catalogue } from './en'
+import type { ReviewMessageKey } from './reviewEn'
 
 type OtherLocale = Exclude<WidgetLocale, 'en'>
 
-/** A locale's sentences: the modal's, and the error table's (English is the table itself). */
-export type LocaleSentences = { messages: Catalogue; errors: Partial<Record<ErrorCode, string>> }
+/** A locale's sentences: the modal's, the error table's (English is the table itself) and the review's. */
+export type LocaleSentences = { messages: Catalogue; errors: Partial<Record<ErrorCode, string>>; review: Record<ReviewMessageKey, string> }
 
 /** Every locale but English comes in chunks of its own: a page in English never holds another locale's sentences. */
 const localeChunks: Record<OtherLocale, () => Promise<LocaleSentences>> = {
-  fr: () => Promise.all([import('./fr'), import('./frErrors')]).then(([{ fr }, { frErrors }]) => ({ messages: fr, errors: frErrors })),
+  fr: () => Promise.all([import('./fr'), import('./frErrors'), import('./reviewFr')]).then(([{ fr }, { frErrors }, { reviewFr }]) => ({ messages: fr, errors: frErrors, review: reviewFr })),
 }
 
 /** The locales loaded so far. English is not among them: it is always here (en.ts and the error table). */

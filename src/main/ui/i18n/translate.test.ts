@@ -7,7 +7,8 @@ import { swapCatalogues, translateSwap, type SwapMessageKey } from './swapCatalo
 import { en, type MessageKey } from './en'
 import { localizeDecimal, formatUsdValue } from './formatNumber'
 import { localizeRelativeTime } from './formatRelativeTime'
-import { reviewCatalogues, translateReview } from './reviewCatalogues'
+import { reviewEn } from './reviewEn'
+import { translateReview } from './translateReview'
 import { widgetLocales } from '../../widget/locale'
 import { loadedLocales, loadLocale } from './loadLocale'
 import { pickLocale, translate, translateError, translateFrom, type Catalogues } from './translate'
@@ -15,6 +16,7 @@ import { pickLocale, translate, translateError, translateFrom, type Catalogues }
 // Every locale but English loads in chunks of its own (loadLocale): here, all of them first.
 await Promise.all(widgetLocales.map((locale) => loadLocale(locale)))
 const catalogues: Catalogues<MessageKey> = { en, ...Object.fromEntries(Object.entries(loadedLocales).map(([locale, sentences]) => [locale, sentences.messages])) }
+const reviewCatalogues: Catalogues<keyof typeof reviewEn> = { en: reviewEn, ...Object.fromEntries(Object.entries(loadedLocales).map(([locale, sentences]) => [locale, sentences.review])) }
 const errorCatalogues: Record<string, Partial<Record<ErrorCode, string>>> = Object.fromEntries(Object.entries(loadedLocales).map(([locale, sentences]) => [locale, sentences.errors]))
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
@@ -93,6 +95,12 @@ describe('translation', () => {
     }
     expect(translateBuy('fr', 'buy.continue', { provider: 'Tessera Sandbox' })).toBe('Continuer avec Tessera Sandbox')
     expect(translateBuy('de', 'buy.continue', { provider: 'Tessera Sandbox' })).toBe('Continue with Tessera Sandbox')
+  })
+
+  it.each(locales)('%s has the review’s words (loaded with the locale), with the same keys and placeholders as English', (locale) => {
+    const review = reviewCatalogues[locale]!
+    expect(keyDiff(reviewEn, review)).toEqual({ missing: [], extra: [] })
+    for (const key of Object.keys(reviewEn) as (keyof typeof reviewEn)[]) expect({ key, placeholders: placeholders(review[key]) }).toEqual({ key, placeholders: placeholders(reviewEn[key]) })
   })
 
   it('titles every view of the modal', () => {
@@ -190,7 +198,7 @@ describe('translateFrom: one lookup for every catalogue', () => {
   it('fills the placeholders of every family', () => {
     expect(translateSwap('fr', 'swap.rateValue', { from: 'ETH', rate: '3 000', to: 'TUSD' })).toBe('1 ETH = 3 000 TUSD')
     expect(translateBuy('en', 'buy.limits', { min: '$20', max: '$500', method: 'a card' })).toBe('Enter an amount from $20 to $500 for a card.')
-    expect(translateReview('fr', 'review.call', { index: '2' })).toBe(reviewCatalogues.fr['review.call'].replace('{index}', '2'))
+    expect(translateReview('fr', 'review.call', { index: '2' })).toBe(reviewCatalogues.fr!['review.call'].replace('{index}', '2'))
     expect(translateReview('fr', 'review.call', { index: '2' })).not.toContain('{index}')
     expect(translateReview('de', 'review.call', { index: '2' })).toBe('Call 2')
     expect(translate('fr-CA', 'view.ConnectingExternal', { wallet: 'Dev' })).toBe('Continue in Dev')

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import { en, type MessageKey } from './en'
-import { loadedLocales } from './loadLocale'
+import { loadedLocales, type LocaleSentences } from './loadLocale'
 
 export { pickLocale } from '../../widget/locale'
 
@@ -13,7 +13,7 @@ export type Catalogues<K extends string> = { readonly en: Readonly<Record<K, str
  * `key`'s sentence in `locale` from `catalogues` (the English one when `catalogues` has no own entry for `locale`, so
  * 'fr-CA' or 'constructor' get English: pick the locale first, see pickLocale), its {name} placeholders filled; a
  * placeholder without a value stays as it is. Values are text, never markup. Imports nothing of the catalogues, so
- * the lazy views' words (swapCatalogues.ts, buyCatalogues.ts, reviewCatalogues.ts) stay in their own chunks.
+ * the lazy views' words (swapCatalogues.ts, buyCatalogues.ts, reviewEn.ts) stay in their own chunks.
  * @example translateFrom({ en: { hi: 'Hello {name}' }, fr: { hi: 'Bonjour {name}' } }, 'fr', 'hi', { name: 'Ada' }) // 'Bonjour Ada'
  */
 export function translateFrom<K extends string>(catalogues: Catalogues<K>, locale: string, key: NoInfer<K>, params: Record<string, string> = {}): string {
@@ -23,6 +23,16 @@ export function translateFrom<K extends string>(catalogues: Catalogues<K>, local
 
 /** `locale`'s sentences when they are loaded (loadLocale); undefined for English, whose sentences are en.ts and the error table. */
 const loadedSentences = (locale: string) => (Object.hasOwn(loadedLocales, locale) ? loadedLocales[locale as keyof typeof loadedLocales] : undefined)
+
+/**
+ * A sentence of a lazily loaded view in `locale`: from the locale's sentences of that view (`pick`) once the locale is
+ * loaded, else from `english`, its {name} placeholders filled.
+ * @example translateLoaded(reviewEn, (sentences) => sentences.review, 'fr', 'review.call', { index: '2' }) // 'Appel 2'
+ */
+export function translateLoaded<K extends string>(english: Readonly<Record<K, string>>, pick: (sentences: LocaleSentences) => Readonly<Record<K, string>>, locale: string, key: K, params?: Record<string, string>): string {
+  const sentences = loadedSentences(locale)
+  return fill((sentences ? pick(sentences) : english)[key], params)
+}
 
 /**
  * A sentence of the modal in `locale`, its {name} placeholders filled: English where the locale has none, or until its

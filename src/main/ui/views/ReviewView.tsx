@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
-import type { BalanceChange, DecodedCall, LegacyTypedDataReview, MessageReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
+import type { BalanceChange, DecodedCall, LegacyTypedDataReview, MessageReview, PermissionGrant, PermissionsReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import type { PendingReview } from '../../widget/createRequestReview'
 import { Alert } from '../Alert'
 import { localizeDecimal } from '../i18n/formatNumber'
-import { translateReview } from '../i18n/reviewCatalogues'
+import { translateReview } from '../i18n/translateReview'
 import { useLocale } from '../useTranslate'
 
 import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, Term, tokenName, type Format, type Translate } from './reviewParts'
@@ -28,7 +28,7 @@ function Value({ value, format, depth }: { value: ReviewValue; format: Format; d
     case 'nativeAmount':
       return nativeAmount(format, value.amount)
     case 'date':
-      return new Date(Number(value.timestamp) * 1000).toLocaleString(format.locale)
+      return dateText(format, value.timestamp)
     case 'number':
       return localizeDecimal(format.locale, value.value.toString())
     case 'bool':
@@ -40,6 +40,12 @@ function Value({ value, format, depth }: { value: ReviewValue; format: Format; d
     case 'calls':
       return depth >= MAX_NESTING ? format.tr('review.nestedCalls', { count: String(value.calls.length) }) : <Calls calls={value.calls} format={format} depth={depth + 1} />
   }
+}
+
+/** Unix seconds as a date in the visitor's locale; past what a date can hold, the number itself. */
+function dateText({ locale }: Format, timestamp: bigint) {
+  const date = new Date(Number(timestamp) * 1000)
+  return Number.isNaN(date.getTime()) ? localizeDecimal(locale, timestamp.toString()) : date.toLocaleString(locale)
 }
 
 function Rows({ rows, format, depth }: { rows: readonly ReviewRow[]; format: Format; depth: number }) {
@@ -231,6 +237,47 @@ function LegacyTypedDataBody({ review, format }: { review: LegacyTypedDataReview
   )
 }
 
+/** Who a permission lets act: the signer's address, else its first value (a key's id), else the wallet. */
+function Signer({ grant, format }: { grant: PermissionGrant; format: Format }) {
+  const { signer } = grant
+  if (!signer) return format.tr('review.permissions.walletDecides')
+  if (signer.type === 'wallet') return format.tr('review.permissions.wallet')
+  const row = signer.rows.find((r) => r.value.kind === 'address') ?? signer.rows[0]
+  return row ? <Value value={row.value} format={format} depth={0} /> : signer.type.slice(0, MAX_TEXT)
+}
+
+/** ERC-7715 permissions: the danger said first (the site acts later without asking), then each request's who, what, limits and end. */
+function PermissionsBody({ review, format, networkName }: { review: PermissionsReview; format: Format; networkName: (caipNetworkId: string) => string | undefined }) {
+  const { tr } = format
+  return (
+    <>
+      <p className="error" role="alert" data-warning="standingPermission">
+        {tr('review.permissions.warning')}
+      </p>
+      {review.grants.map((grant, index) => (
+        <div key={index} style={{ display: 'contents' }}>
+          <dl className="summary" aria-label={tr('review.permissions.grant', { index: String(index + 1) })}>
+            <Term term={tr('review.permissions.signer')}>
+              <Signer grant={grant} format={format} />
+            </Term>
+            <Term term={tr('review.permissions.account')}>{grant.account ? <Address address={grant.account} /> : tr('review.permissions.anyAccount')}</Term>
+            <Term term={tr('review.network')}>{networkName(grant.caipNetworkId) ?? grant.caipNetworkId}</Term>
+            <Term term={tr('review.permissions.until')}>{grant.expiry === undefined ? tr('review.permissions.noEnd') : dateText(format, grant.expiry)}</Term>
+          </dl>
+          {[...grant.permissions, ...grant.limits].map((part, partIndex) => (
+            <div key={partIndex} style={{ display: 'contents' }}>
+              <Heading>{part.type.slice(0, MAX_TEXT)}</Heading>
+              <dl className="summary" aria-label={part.type.slice(0, MAX_TEXT)}>
+                <Rows rows={part.rows} format={format} depth={0} />
+              </dl>
+            </div>
+          ))}
+        </div>
+      ))}
+    </>
+  )
+}
+
 /**
  * What a site's request will do, before the wallet asks (issue #36): warnings first (an unlimited approval, a revert,
  * what could not be checked), the balance changes, the call or calls decoded, or typed data field by field; the network
@@ -242,6 +289,7 @@ export default function ReviewView() {
   const pending = useStoreSelector(widget.reviewStore, (s) => s.pending) as PendingReview | undefined
   if (!pending) return null
   const tr: Translate = (key, params) => translateReview(locale, key, params)
+  const networkName = (caipNetworkId: string) => widget.getNetworks().find((n) => n.caipNetworkId === caipNetworkId)?.name
   const network = widget.getNetworks().find((n) => n.caipNetworkId === ((pending.review && 'network' in pending.review ? pending.review.network : undefined) ?? pending.caipNetworkId))
   const format: Format = { tr, locale, nativeCurrency: network?.nativeCurrency ?? { symbol: 'ETH', decimals: 18 } }
   const { review } = pending
@@ -254,6 +302,8 @@ export default function ReviewView() {
     eth_signTypedData_v3: tr('review.intro.typedData'),
     eth_signTypedData: tr('review.intro.typedData'),
     eth_signTypedData_v1: tr('review.intro.typedData'),
+    wallet_grantPermissions: tr('review.intro.permissions'),
+    wallet_requestExecutionPermissions: tr('review.intro.permissions'),
     personal_sign: tr('review.intro.message'),
     eth_sign: tr('review.intro.blindSignature'),
     solana_signTransaction: tr('review.intro.transaction'),
@@ -273,6 +323,7 @@ export default function ReviewView() {
       {review?.kind === 'psbt' ? <PsbtBody review={review} format={format} network={network} /> : null}
       {review?.kind === 'message' ? <MessageBody review={review} format={format} /> : null}
       {review?.kind === 'legacyTypedData' ? <LegacyTypedDataBody review={review} format={format} /> : null}
+      {review?.kind === 'permissions' ? <PermissionsBody review={review} format={format} networkName={networkName} /> : null}
       {review && (review.kind === 'transaction' || review.kind === 'calls' || review.kind === 'typedData') ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
       {(review?.kind === 'transaction' || review?.kind === 'calls') && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
       {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
@@ -283,7 +334,7 @@ export default function ReviewView() {
           <dl className="summary" aria-label={tr('review.domain')}>
             <Term term={tr('review.domainName')}>{review.domain.name?.slice(0, MAX_TEXT)}</Term>
             <Term term={tr('review.domainVersion')}>{review.domain.version?.slice(0, MAX_TEXT)}</Term>
-            <Term term={tr('review.domainChain')}>{review.domain.chainId !== undefined && (widget.getNetworks().find((n) => n.caipNetworkId === `eip155:${review.domain.chainId}`)?.name ?? String(review.domain.chainId))}</Term>
+            <Term term={tr('review.domainChain')}>{review.domain.chainId !== undefined && (networkName(`eip155:${review.domain.chainId}`) ?? String(review.domain.chainId))}</Term>
             <Term term={tr('review.verifyingContract')}>{review.domain.verifyingContract && <Address address={review.domain.verifyingContract} />}</Term>
           </dl>
           <Heading>{tr('review.message', { type: review.primaryType.slice(0, MAX_TEXT) })}</Heading>

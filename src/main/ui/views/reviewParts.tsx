@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
 import type { NativeCurrency, TokenRef } from '../../../shared/protocol/review'
 import { localizeDecimal } from '../i18n/formatNumber'
-import type { ReviewMessageKey } from '../i18n/reviewCatalogues'
+import type { ReviewMessageKey } from '../i18n/reviewEn'
 import type { WidgetNetwork } from '../../widget/config'
 import { NetworkIcon } from './NetworkIcon'
 
