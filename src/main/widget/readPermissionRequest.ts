@@ -1,15 +1,13 @@
 import type { Address } from 'viem'
 import type { PermissionGrant, PermissionPart, PermissionsReview, ReviewRow, ReviewValue } from '../../shared/protocol/review'
 import { ProviderRpcError } from './providerRpcError'
+import type { PermissionMethod } from './reviewedMethods'
 
 // ERC-7715: a site asks the wallet for standing permissions over the account (a session key, a subscription), which it
 // then uses without asking again. Two method names are in use: the ERC's draft `wallet_grantPermissions` (viem's
 // experimental action) and its revision `wallet_requestExecutionPermissions` (MetaMask's Advanced Permissions).
 // Both carry a list of requests: a chain, an account, who may act (`signer`), what they may do (`permission`, or a list
 // of `permissions`), and limits (`policies`, or `rules`, the revision's, where the expiry is a rule).
-
-export const PERMISSION_METHODS = ['wallet_grantPermissions', 'wallet_requestExecutionPermissions'] as const
-export type PermissionMethod = (typeof PERMISSION_METHODS)[number]
 
 /** The most requests one call may carry, and rows one request may show: real ones have one or two, and a handful of rows. */
 export const MAX_PERMISSION_REQUESTS = 10
