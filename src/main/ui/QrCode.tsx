@@ -1,17 +1,43 @@
-import { encode } from 'uqr'
-import { useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { loadOnce } from './loadOnce'
+import { PartUnavailable } from './onDemand'
 
-/** A QR code drawn as one SVG path (never as markup from elsewhere), dark on white whatever the theme. */
+/** The QR encoder (uqr, 12 kB): loaded with the first QR code, or ahead of it (prefetchQrCode), never with the modal. */
+const encoder = loadOnce(() => import('uqr'))
+
+/** Starts loading the encoder, for a view that will show a QR code once it has its value (a pairing URI). */
+export const prefetchQrCode = () => void encoder.load().catch(() => {})
+
+/**
+ * A QR code drawn as one SVG path (never as markup from elsewhere), dark on white whatever the theme. Its white square
+ * shows at once; the code is drawn in it once the encoder is here (if it cannot load: unavailable, and Try again).
+ */
 export function QrCode({ value, label, size = 200 }: { value: string; label: string; size?: number }) {
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(() => (encoder.loaded() ? 'ready' : 'loading'))
+  useEffect(() => {
+    if (state !== 'loading') return
+    let isCurrent = true
+    encoder.load().then(
+      () => isCurrent && setState('ready'),
+      () => isCurrent && setState('failed'),
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [state])
+  const encode = encoder.loaded()?.encode
   const qr = useMemo(() => {
+    if (!encode) return undefined
     const { size: modules, data } = encode(value, { ecc: 'M', border: 2 })
     const path = data.flatMap((row, y) => row.map((isDark, x) => (isDark ? `M${x} ${y}h1v1h-1z` : ''))).join('')
     return { modules, path }
-  }, [value])
+  }, [encode, value])
+  if (state === 'failed') return <PartUnavailable onRetry={() => setState('loading')} />
+  const modules = qr?.modules ?? 1
   return (
-    <svg role="img" aria-label={label} viewBox={`0 0 ${qr.modules} ${qr.modules}`} width={size} height={size} shapeRendering="crispEdges">
-      <rect width={qr.modules} height={qr.modules} fill="#fff" />
-      <path d={qr.path} fill="#000" />
+    <svg role="img" aria-label={label} aria-busy={qr ? undefined : true} viewBox={`0 0 ${modules} ${modules}`} width={size} height={size} shapeRendering="crispEdges">
+      <rect width={modules} height={modules} fill="#fff" />
+      {qr ? <path d={qr.path} fill="#000" /> : null}
     </svg>
   )
 }

@@ -15,7 +15,6 @@ export function onDemand<P extends object>(load: () => Promise<{ default: Compon
 
   function View(props: P) {
     const Loaded = code.loaded()?.default
-    const t = useTranslate()
     const [, setSettled] = useState(0)
     const [hasFailed, setFailed] = useState(false)
     useEffect(() => {
@@ -31,15 +30,21 @@ export function onDemand<P extends object>(load: () => Promise<{ default: Compon
     }, [hasFailed])
     if (Loaded) return <Loaded {...props} />
     if (!hasFailed) return null
-    return (
-      <div className="activity-state" role="alert">
-        <p>{t('error.partUnavailable')}</p>
-        <button type="button" className="button" onClick={() => setFailed(false)}>
-          {t('connecting.retry')}
-        </button>
-      </div>
-    )
+    return <PartUnavailable onRetry={() => setFailed(false)} />
   }
 
   return { View, prefetch: () => void code.load().catch(() => {}) }
+}
+
+/** What a part whose code could not load shows in its place: that it is unavailable, and Try again. */
+export function PartUnavailable({ onRetry }: { onRetry: () => void }) {
+  const t = useTranslate()
+  return (
+    <div className="activity-state" role="alert">
+      <p>{t('error.partUnavailable')}</p>
+      <button type="button" className="button" onClick={onRetry}>
+        {t('connecting.retry')}
+      </button>
+    </div>
+  )
 }

@@ -4,7 +4,7 @@ import { walletDeepLink } from '../../../shared/protocol/walletLinks'
 import { useStoreSelector, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import type { Widget } from '../../widget/createWidget'
 import { Glyph } from '../Modal/Glyph'
-import { QrCode } from '../QrCode'
+import { prefetchQrCode, QrCode } from '../QrCode'
 import { useTranslate, useTranslateError } from '../useTranslate'
 import { WalletIcon } from './WalletIcon'
 
@@ -15,9 +15,11 @@ function usePairing(widget: Widget, wallet?: { id: string; name: string }) {
   const walletName = wallet?.name
   useEffect(() => {
     if (!walletConnect) return
+    // The QR code's encoder loads while the relay answers.
+    if (!widget.isMobile) prefetchQrCode()
     void walletConnect.start(walletId && walletName ? { id: walletId, name: walletName } : undefined)
     return () => walletConnect.pause()
-  }, [walletConnect, walletId, walletName])
+  }, [walletConnect, walletId, walletName, widget.isMobile])
 }
 
 /**
