@@ -1,5 +1,5 @@
 import { createStore } from 'zustand/vanilla'
-import type { Address, Hex } from 'viem'
+import type { Address } from 'viem'
 import { errorTable } from '../../shared/protocol/errorTable'
 import type { ErrorCode } from '../../shared/protocol/errorTable'
 import type { CallsReview, LegacyTypedDataReview, MessageReview, NativeCurrency, PermissionsReview, PsbtReview, SolanaTransactionReview, TransactionReview, TypedDataReview } from '../../shared/protocol/review'
