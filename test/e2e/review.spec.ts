@@ -251,9 +251,12 @@ test('a standing permission (ERC-7715) is warned of with who may act, until when
   await page.screenshot({ path: testInfo.outputPath('ReviewRequest-permissions.png'), fullPage: true })
   await rejectReview(page, declined, 'wallet_requestExecutionPermissions')
 
-  // The ERC's draft method, continued: the wallet is asked, and its answer is the site's (the dev wallet grants none: 4200).
-  const continued = request(page, 'wallet_grantPermissions', [{ ...permission, rules: undefined, expiry }])
-  await expect(review.getByLabel('Permission 1').getByRole('definition').last()).toHaveText(new Date(expiry * 1000).toLocaleString('en'))
+  // The ERC's draft method as viem's grantPermissions sends it (no chain: the wallet's), continued: the wallet is asked,
+  // and its answer is the site's (the dev wallet grants none: 4200).
+  const viemShaped = { expiry, signer: { type: 'account', data: { id: sessionKey } }, permissions: [{ type: 'native-token-transfer', data: { ticker: 'ETH' }, policies: [{ type: 'token-allowance', data: { allowance: '0xde0b6b3a7640000' } }], required: true }] }
+  const continued = request(page, 'wallet_grantPermissions', [viemShaped])
+  await expect(review.getByLabel('Permission 1').getByRole('definition')).toHaveText([shorten(sessionKey), 'The one you choose in your wallet', chain.name, new Date(expiry * 1000).toLocaleString('en')])
+  await expect(review.getByLabel('token-allowance').getByRole('definition')).toHaveText(['1 ETH'])
   await confirmReview(page)
   expect(await continued).toEqual({ error: { code: 4200, message: 'The Provider does not support the requested method.' } })
   expect(await walletAsked(page)).toContain('wallet_grantPermissions')

@@ -1,3 +1,6 @@
+import { createWalletClient, custom, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { erc7715Actions } from 'viem/experimental'
 import { describe, expect, it } from 'vitest'
 import { MAX_PERMISSION_CHARS, MAX_PERMISSION_REQUESTS, MAX_PERMISSION_ROWS, readPermissionRequest } from './readPermissionRequest'
 
@@ -88,7 +91,7 @@ describe('an ERC-7715 permission request read for review', () => {
         chainId: 31337,
         expiry: 1_900_000_000,
         permissions: [
-          { type: 'erc20-token-transfer', data: { address: usdc, allowance: `0x${'f'.repeat(64)}` }, policies: [{ type: 'call-limit', data: { count: 3 } }], required: true },
+          { type: 'erc20-token-transfer', data: { address: usdc, allowance: `0x${'f'.repeat(64)}` }, policies: [{ type: 'call-limit', data: { count: 3 } }, { type: 'token-allowance', data: { allowance: '0xf4240' } }], required: true },
           { type: 'erc1155-token-transfer', data: { address: usdc, allowances: { '7': '0x2' } } },
         ],
       },
@@ -105,7 +108,42 @@ describe('an ERC-7715 permission request read for review', () => {
         { path: 'allowances.7', value: { kind: 'tokenAmount', token: { address: usdc }, amount: 2n, isUnlimited: false } },
       ],
     ])
-    expect(grant!.limits).toEqual([{ type: 'call-limit', rows: [{ path: 'count', value: { kind: 'number', value: 3n } }] }])
+    expect(grant!.limits).toEqual([
+      { type: 'call-limit', rows: [{ path: 'count', value: { kind: 'number', value: 3n } }] },
+      // The policy of an ERC-20 permission: its allowance in the permission's token.
+      { type: 'token-allowance', rows: [{ path: 'allowance', value: { kind: 'tokenAmount', token: { address: usdc }, amount: 1_000_000n, isUnlimited: false } }] },
+    ])
+  })
+
+  it("reads what viem's grantPermissions sends (no chain: the wallet's; a local account as the signer, by its id)", async () => {
+    const sent: unknown[] = []
+    const client = createWalletClient({
+      transport: custom({
+        request: async ({ params }: { params?: unknown }) => {
+          sent.push(params)
+          return { expiry: 1_900_000_000, grantedPermissions: [], signerData: {}, permissionsContext: '0x01' }
+        },
+      }),
+    }).extend(erc7715Actions())
+    const session = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+    await client.grantPermissions({
+      account: session,
+      expiry: 1_900_000_000,
+      permissions: [{ type: 'native-token-transfer', data: { ticker: 'ETH' }, policies: [{ type: 'token-allowance', data: { allowance: parseEther('1') } }], required: true }],
+    })
+    const review = readPermissionRequest('wallet_grantPermissions', sent[0])
+    expect(review).toEqual({
+      kind: 'permissions',
+      grants: [
+        {
+          expiry: 1_900_000_000n,
+          signer: { type: 'account', rows: [{ path: 'id', value: { kind: 'address', address: session.address } }] },
+          permissions: [{ type: 'native-token-transfer', rows: [{ path: 'ticker', value: { kind: 'text', value: 'ETH' } }] }],
+          // The policy of a native-token permission: its allowance in the network's currency.
+          limits: [{ type: 'token-allowance', rows: [{ path: 'allowance', value: { kind: 'nativeAmount', amount: 10n ** 18n } }] }],
+        },
+      ],
+    })
   })
 
   it('refuses a malformed request before anything shows, naming the field (-32602)', () => {
@@ -117,6 +155,7 @@ describe('an ERC-7715 permission request read for review', () => {
       [Array.from({ length: MAX_PERMISSION_REQUESTS + 1 }, () => good), 'wallet_grantPermissions: 11 permission requests; at most 10 are reviewed.'],
       [['x'], 'wallet_grantPermissions: requests[0] must be a permission request object.'],
       [[{ ...good, chainId: 'mainnet' }], 'wallet_grantPermissions: requests[0].chainId must be a chain id (a hex quantity such as 0x1, or a number).'],
+      [[{ ...good, chainId: null }], 'wallet_grantPermissions: requests[0].chainId must be a chain id (a hex quantity such as 0x1, or a number).'],
       [[{ ...good, chainId: '0x0' }], 'wallet_grantPermissions: requests[0].chainId must be a chain id (a hex quantity such as 0x1, or a number).'],
       [[good, { ...good, address: '0x12' }], 'wallet_grantPermissions: requests[1].address must be a 20-byte hex address.'],
       [[{ chainId: '0x1' }], 'wallet_grantPermissions: requests[0] asks for no permission: it needs "permission" or "permissions".'],

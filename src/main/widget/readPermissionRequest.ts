@@ -52,7 +52,7 @@ function valueOf(path: string, value: unknown, partType: string, token: Address 
 
 /** Every leaf of `data` as a row, nested objects and lists flattened into the path (`allowances.[0]`), three levels deep. */
 function rowsOf(data: Record<string, unknown>, partType: string, path = '', depth = 0, outerToken?: Address): ReviewRow[] {
-  const token = [data.address, data.tokenAddress, data.token].find((value): value is Address => typeof value === 'string' && ADDRESS.test(value)) ?? outerToken
+  const token = tokenOf(data) ?? outerToken
   return Object.entries(data).flatMap(([key, value]) => {
     const at = path ? `${path}.${key}` : key
     if (depth < 3 && isObject(value)) return rowsOf(value, partType, at, depth + 1, token)
@@ -61,11 +61,16 @@ function rowsOf(data: Record<string, unknown>, partType: string, path = '', dept
   })
 }
 
-/** A permission, policy or rule: `{ type, data }`, its data laid out in rows. */
-function partOf(method: string, field: string, part: unknown): PermissionPart {
+const tokenOf = (data: unknown) => (isObject(data) ? [data.address, data.tokenAddress, data.token].find((value): value is Address => typeof value === 'string' && ADDRESS.test(value)) : undefined)
+
+/**
+ * A permission, policy or rule: `{ type, data }`, its data laid out in rows. A policy of a permission (viem's shape)
+ * counts its amounts as its permission does (`owner`): a native token's, or the permission's token's.
+ */
+function partOf(method: string, field: string, part: unknown, owner?: { type: string; data?: unknown }): PermissionPart {
   if (!isObject(part) || typeof part.type !== 'string' || part.type.length === 0 || part.type.length > 100) throw invalid(`${method}: ${field} must be { type, data } with the type as text.`)
   if (part.data !== undefined && !isObject(part.data)) throw invalid(`${method}: ${field}.data must be an object.`)
-  return { type: part.type, rows: part.data ? rowsOf(part.data, part.type) : [] }
+  return { type: part.type, rows: part.data ? rowsOf(part.data, owner?.type ?? part.type, '', 0, tokenOf(owner?.data)) : [] }
 }
 
 const listOf = (method: string, field: string, value: unknown): unknown[] => {
@@ -76,15 +81,16 @@ const listOf = (method: string, field: string, value: unknown): unknown[] => {
 
 function grantOf(method: PermissionMethod, field: string, request: unknown): PermissionGrant {
   if (!isObject(request)) throw invalid(`${method}: ${field} must be a permission request object.`)
-  const chainId = integerOf(request.chainId)
-  if (chainId === undefined || chainId === 0n) throw invalid(`${method}: ${field}.chainId must be a chain id (a hex quantity such as 0x1, or a number).`)
+  // viem's action sends no chain: the wallet's is meant.
+  const chainId = request.chainId === undefined ? undefined : integerOf(request.chainId)
+  if (chainId === 0n || (request.chainId !== undefined && chainId === undefined)) throw invalid(`${method}: ${field}.chainId must be a chain id (a hex quantity such as 0x1, or a number).`)
   if (request.address !== undefined && (typeof request.address !== 'string' || !ADDRESS.test(request.address))) throw invalid(`${method}: ${field}.address must be a 20-byte hex address.`)
-  const parts = (name: string, value: unknown) => listOf(method, `${field}.${name}`, value).map((part, index) => partOf(method, `${field}.${name}[${index}]`, part))
+  const parts = (name: string, value: unknown, owner?: { type: string; data?: unknown }) => listOf(method, `${field}.${name}`, value).map((part, index) => partOf(method, `${field}.${name}[${index}]`, part, owner))
   const listed = listOf(method, `${field}.permissions`, request.permissions)
   const permissions = [...(request.permission !== undefined ? [partOf(method, `${field}.permission`, request.permission)] : []), ...parts('permissions', listed)]
   if (permissions.length === 0) throw invalid(`${method}: ${field} asks for no permission: it needs "permission" or "permissions".`)
   // viem's draft puts each permission's own policies in it.
-  const ownPolicies = listed.flatMap((permission, index) => (isObject(permission) ? parts(`permissions[${index}].policies`, permission.policies) : []))
+  const ownPolicies = listed.flatMap((permission, index) => (isObject(permission) ? parts(`permissions[${index}].policies`, permission.policies, permission as { type: string; data?: unknown }) : []))
   const limits = [...parts('policies', request.policies), ...ownPolicies, ...parts('rules', request.rules)]
   // The revision's expiry is a rule; the draft's a field of the request.
   const expiryRule = limits.find((limit) => limit.type === 'expiry')?.rows.find((row) => row.value.kind === 'date')
@@ -93,7 +99,7 @@ function grantOf(method: PermissionMethod, field: string, request: unknown): Per
   const signer = request.signer === undefined ? undefined : partOf(method, `${field}.signer`, request.signer)
   if (permissions.concat(limits, signer ? [signer] : []).reduce((sum, part) => sum + part.rows.length, 0) > MAX_PERMISSION_ROWS) throw invalid(`${method}: ${field} has more than ${MAX_PERMISSION_ROWS} values; at most ${MAX_PERMISSION_ROWS} are reviewed.`)
   return {
-    caipNetworkId: `eip155:${chainId}`,
+    ...(chainId !== undefined && { caipNetworkId: `eip155:${chainId}` as const }),
     ...(request.address !== undefined && { account: request.address as Address }),
     ...(expiry !== undefined && { expiry }),
     ...(signer && { signer }),

@@ -208,7 +208,7 @@ export function readReviewedRequest(method: ReviewedMethod, params: unknown, wal
   if (method === 'eth_sign') return { caipNetworkId: walletNetwork, query: { kind: 'blindSignature', data: readBlindSignature(params) } as const }
   if ((PERMISSION_METHODS as readonly string[]).includes(method)) {
     const review = readPermissionRequest(method as PermissionMethod, params)
-    return { caipNetworkId: review.grants[0]!.caipNetworkId, query: { kind: 'permissions', review } as const }
+    return { caipNetworkId: review.grants[0]!.caipNetworkId ?? walletNetwork, query: { kind: 'permissions', review } as const }
   }
   if (isLegacyTypedData(method, params)) return { caipNetworkId: walletNetwork, query: { kind: 'legacyTypedData', fields: readLegacyTypedData(method, params) } as const }
   return { caipNetworkId: walletNetwork, query: { kind: 'typedData', typedData: readTypedData(method, params) } as const }

@@ -155,7 +155,8 @@ export type PermissionPart = { type: string; rows: ReviewRow[] }
  * (`permissions`), within which limits, until when (`expiry`, Unix seconds; absent: no end).
  */
 export type PermissionGrant = {
-  caipNetworkId: CaipNetworkId
+  /** Absent: the wallet's network (viem's action names none). */
+  caipNetworkId?: CaipNetworkId
   /** Absent: the wallet lets its user choose the account. */
   account?: Address
   expiry?: bigint

@@ -247,8 +247,10 @@ function Signer({ grant, format }: { grant: PermissionGrant; format: Format }) {
 }
 
 /** ERC-7715 permissions: the danger said first (the site acts later without asking), then each request's who, what, limits and end. */
-function PermissionsBody({ review, format, networkName }: { review: PermissionsReview; format: Format; networkName: (caipNetworkId: string) => string | undefined }) {
+function PermissionsBody({ review, format, network, networkName }: { review: PermissionsReview; format: Format; network: string | undefined; networkName: (caipNetworkId: string) => string | undefined }) {
   const { tr } = format
+  // A request that names no chain is for the wallet's.
+  const networkOf = (grant: PermissionGrant) => grant.caipNetworkId ?? network
   return (
     <>
       <p className="error" role="alert" data-warning="standingPermission">
@@ -261,7 +263,7 @@ function PermissionsBody({ review, format, networkName }: { review: PermissionsR
               <Signer grant={grant} format={format} />
             </Term>
             <Term term={tr('review.permissions.account')}>{grant.account ? <Address address={grant.account} /> : tr('review.permissions.anyAccount')}</Term>
-            <Term term={tr('review.network')}>{networkName(grant.caipNetworkId) ?? grant.caipNetworkId}</Term>
+            <Term term={tr('review.network')}>{networkOf(grant) && (networkName(networkOf(grant)!) ?? networkOf(grant))}</Term>
             <Term term={tr('review.permissions.until')}>{grant.expiry === undefined ? tr('review.permissions.noEnd') : dateText(format, grant.expiry)}</Term>
           </dl>
           {[...grant.permissions, ...grant.limits].map((part, partIndex) => (
@@ -323,7 +325,7 @@ export default function ReviewView() {
       {review?.kind === 'psbt' ? <PsbtBody review={review} format={format} network={network} /> : null}
       {review?.kind === 'message' ? <MessageBody review={review} format={format} /> : null}
       {review?.kind === 'legacyTypedData' ? <LegacyTypedDataBody review={review} format={format} /> : null}
-      {review?.kind === 'permissions' ? <PermissionsBody review={review} format={format} networkName={networkName} /> : null}
+      {review?.kind === 'permissions' ? <PermissionsBody review={review} format={format} network={pending.caipNetworkId} networkName={networkName} /> : null}
       {review && (review.kind === 'transaction' || review.kind === 'calls' || review.kind === 'typedData') ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
       {(review?.kind === 'transaction' || review?.kind === 'calls') && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
       {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
