@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import type { PermissionGrant, PermissionPart, PermissionsReview, ReviewRow, ReviewValue } from '../../shared/protocol/review'
-import { ProviderRpcError } from './providerRpcError'
+import { ADDRESS, count, invalid, jsonLength } from './reviewInput'
 import type { PermissionMethod } from './reviewedMethods'
 
 // ERC-7715: a site asks the wallet for standing permissions over the account (a session key, a subscription), which it
@@ -15,7 +15,6 @@ export const MAX_PERMISSION_ROWS = 100
 /** The longest request reviewed, in characters of JSON. */
 export const MAX_PERMISSION_CHARS = 100_000
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const INTEGER = /^(?:0x[0-9a-fA-F]{1,64}|\d{1,78})$/
 const TIME_KEY = /^(?:start|startTime|end|endTime|expiry|timestamp|validAfter|validUntil)$/i
 const AMOUNT_KEY = /allowance|amount|limit|spend/i
@@ -23,7 +22,6 @@ const COUNT_KEY = /count|interval|period|duration/i
 /** At least 2^255: an allowance meant as unlimited. */
 const UNLIMITED = 2n ** 255n
 
-const invalid = (message: string) => new ProviderRpcError(-32602, message)
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function integerOf(value: unknown): bigint | undefined {
@@ -116,12 +114,8 @@ function grantOf(method: PermissionMethod, field: string, request: unknown): Per
 export function readPermissionRequest(method: PermissionMethod, params: unknown): PermissionsReview {
   if (!Array.isArray(params) || params.length === 0) throw invalid(`${method} takes a list of permission requests.`)
   if (params.length > MAX_PERMISSION_REQUESTS) throw invalid(`${method}: ${params.length} permission requests; at most ${MAX_PERMISSION_REQUESTS} are reviewed.`)
-  let length: number | undefined
-  try {
-    length = JSON.stringify(params, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)).length
-  } catch {
-    throw invalid(`${method}: the permission requests are not valid JSON.`)
-  }
-  if (length > MAX_PERMISSION_CHARS) throw invalid(`${method}: the permission requests are ${length.toLocaleString('en-US')} characters; at most ${MAX_PERMISSION_CHARS.toLocaleString('en-US')} are reviewed.`)
+  const length = jsonLength(params)
+  if (length === undefined) throw invalid(`${method}: the permission requests are not valid JSON.`)
+  if (length > MAX_PERMISSION_CHARS) throw invalid(`${method}: the permission requests are ${count(length)} characters; at most ${count(MAX_PERMISSION_CHARS)} are reviewed.`)
   return { kind: 'permissions', grants: params.map((request, index) => grantOf(method, `requests[${index}]`, request)) }
 }

@@ -1,17 +1,14 @@
 import type { Address, Hex } from 'viem'
 import type { CallToReview, ReviewRow, ReviewValue, TransactionToReview } from '../../shared/protocol/review'
-import { ProviderRpcError } from './providerRpcError'
 import { readPermissionRequest } from './readPermissionRequest'
+import { ADDRESS, count, invalid, jsonLength } from './reviewInput'
 import { PERMISSION_METHODS, type PermissionMethod, type ReviewedMethod } from './reviewedMethods'
 
 // The requests the review reads (issue #36), loaded with the first one: a page whose site never asks the wallet for
 // anything holds none of this.
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/
 const DATA = /^0x(?:[0-9a-fA-F]{2})*$/
-
-const invalid = (message: string) => new ProviderRpcError(-32602, message)
 
 /**
  * The longest typed data reviewed, in characters of JSON: real orders (Permit2, Seaport) are a few thousand, so this
@@ -21,8 +18,6 @@ export const MAX_TYPED_DATA_CHARS = 100_000
 
 /** The longest personal_sign message (or eth_sign data) reviewed, in characters (hex or text): a sign-in message is a few hundred. */
 export const MAX_MESSAGE_CHARS = 100_000
-
-const count = (n: number) => n.toLocaleString('en-US')
 
 const tooLong = (method: string, length: number) => invalid(`${method}: the typed data is ${count(length)} characters; at most ${count(MAX_TYPED_DATA_CHARS)} are reviewed.`)
 
@@ -43,15 +38,6 @@ export function readBlindSignature(params: unknown): Hex {
   if (typeof data === 'string' && data.length > MAX_MESSAGE_CHARS) throw invalid(`${method}: the data is ${count(data.length)} characters; at most ${count(MAX_MESSAGE_CHARS)} are reviewed.`)
   if (typeof data !== 'string' || !DATA.test(data)) throw invalid(`${method} takes [address, data]: the data must be hex bytes.`)
   return data as Hex
-}
-
-/** The JSON length of typed data given as an object (bigints as their digits), or undefined when it is not JSON (a cycle). */
-function jsonLength(value: object): number | undefined {
-  try {
-    return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))?.length ?? 0
-  } catch {
-    return undefined
-  }
 }
 
 function readAddress(method: string, field: string, value: unknown, required: boolean): Address | undefined {
