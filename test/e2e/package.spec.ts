@@ -221,6 +221,43 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await french.close()
   })
 
+  test('legacy typed data and a standing permission sent through ethers are reviewed in French, the readers and the words loaded from the host build; the wallet is not asked', async ({ browser, stack }) => {
+    const french = await browser.newContext({ locale: 'fr-FR' })
+    const page = await french.newPage()
+    const failed = recordLoadFailures(page)
+    await withDevWallet(page, stack)
+    await page.goto(`${stack.hostApp!.url}/ethers.html?${chainQuery(stack)}`)
+    await recordWalletRequests(page)
+    const account = stack.devAccounts[6]!
+    type Answer = { result?: unknown; error?: { code: unknown; message: string } }
+    const request = (method: string, params: unknown[]) => page.evaluate(([method, params]) => (window as unknown as { host: { request: (m: string, p: unknown[]) => Promise<Answer> } }).host.request(method, params), [method, params] as const)
+    // The signer asks for the account first: Connect opens, in French.
+    const legacy = request('eth_signTypedData_v1', [[{ type: 'string', name: 'Message', value: 'Bonjour' }, { type: 'address', name: 'Destinataire', value: stack.devAccounts[1]! }], account])
+    await page.getByRole('dialog', { name: 'Connecter un portefeuille' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
+    const review = page.getByRole('dialog', { name: 'Vérifier la demande' })
+    await expect(review.getByRole('alert')).toHaveText('Données typées anciennes : cette signature ne désigne aucun site, contrat ni réseau ; qui la reçoit peut s’en servir partout où ces champs ont un sens. Refusez, sauf si vous faites entièrement confiance à ce site.', { timeout: 30_000 })
+    await expect(review.getByLabel('Champs à signer').getByRole('definition')).toHaveText(['Bonjour', shorten(stack.devAccounts[1]!)])
+    await review.getByRole('button', { name: 'Refuser' }).click()
+    // ethers tags a 4001's message (`ethers-user-denied: …`); the code and the words are the widget's.
+    const declined = { error: { code: 4001, message: expect.stringMatching(/User rejected the request\.$/) } }
+    expect(await legacy).toEqual(declined)
+
+    const sessionKey = stack.devAccounts[2]!
+    const permission = request('wallet_grantPermissions', [{ expiry: 1_900_000_000, signer: { type: 'account', data: { id: sessionKey } }, permissions: [{ type: 'native-token-transfer', data: { ticker: 'ETH' }, policies: [{ type: 'token-allowance', data: { allowance: '0xde0b6b3a7640000' } }], required: true }] }])
+    await expect(review.getByRole('alert')).toHaveText('Autorisation permanente : une fois accordée, le site peut s’en servir sans vous redemander, dans les limites ci-dessous et jusqu’à sa fin. Refusez, sauf si vous faites entièrement confiance à ce site.')
+    await expect(review.getByLabel('Autorisation 1').getByRole('term')).toHaveText(['Qui peut agir', 'Pour le compte', 'Réseau', 'Jusqu’au'])
+    await expect(review.getByLabel('token-allowance').getByRole('definition')).toHaveText(['1 ETH'])
+    await review.getByRole('button', { name: 'Refuser' }).click()
+    expect(await permission).toEqual(declined)
+    expect(await walletAsked(page)).not.toContain('eth_signTypedData_v1')
+    expect(await walletAsked(page)).not.toContain('wallet_grantPermissions')
+    // The requests' readers, the review's view and its French words: chunks of the site's own build, loaded on use.
+    const chunks = (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()!))).map((file) => file.split('-')[0])
+    expect(chunks).toEqual(expect.arrayContaining(['readReviewedRequest', 'ReviewView', 'reviewFr']))
+    expect(failed).toEqual([])
+    await french.close()
+  })
+
   test('Swap: its view and code load on first use from the host build, and a swap of 0.01 ETH for TUSD lands', async ({ page, stack }) => {
     test.setTimeout(90_000)
     const failed = recordLoadFailures(page)

@@ -16,6 +16,14 @@ Object.assign(window, {
       const balance = await getReadProvider(widget, { chainId: 31337 }).getBalance(to)
       return { address: await signer.getAddress(), verified: verifyMessage('hello from ethers 6', signature) === (await signer.getAddress()), status: receipt?.status, balance: balance.toString() }
     },
+    /** A raw JSON-RPC request through the signer's provider, as a site sends what ethers has no method for; the wallet's error code and message on failure. */
+    async request(method: string, params: unknown[]) {
+      const signer = await getSigner(widget)
+      return signer.provider.send(method, params).then(
+        (result: unknown) => ({ result }),
+        (error: { code?: unknown; message?: string; info?: { error?: { code?: number; message?: string } } }) => ({ error: { code: error.info?.error?.code ?? error.code, message: error.info?.error?.message ?? error.message } }),
+      )
+    },
   },
 })
 createRoot(document.getElementById('root')!).render(<WidgetProvider widget={widget}><ConnectButton /><WidgetModal /></WidgetProvider>)
