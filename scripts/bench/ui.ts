@@ -82,6 +82,12 @@ const probe = `(() => {
     else if (now < ${DEADLINE_MS}) requestAnimationFrame(watchButton)
   }
   requestAnimationFrame(watchButton)
+  // The page's first render committed: the first node React puts into #root (its mutation is seen at the end of that task).
+  new MutationObserver((records, observer) => {
+    if (!records.some((r) => r.target.id === 'root' && r.addedNodes.length > 0)) return
+    bench.committedAt = performance.now()
+    observer.disconnect()
+  }).observe(document, { childList: true, subtree: true })
   setTimeout(() => console.debug('tessera-bench: load window over'), ${LOAD_WINDOW_MS + 20} - performance.now())
   bench.armOpen = () => {
     bench.opened = new Promise((resolve) => {
@@ -187,11 +193,34 @@ function cpuFromTrace(path: string) {
   return { mainCpuMs: Math.round(cpu.main), workersCpuMs: Math.round(cpu.workers) }
 }
 
+/**
+ * Where the button's time goes, from the page's marks (`bench:entry` once its own code starts, its imports evaluated;
+ * `bench:created` once the widget is made; the floor marks both at once) and the probe's: the page's scripts fetched
+ * (the last of those before its code starts), evaluated (React and the widget's code), the widget made, the first
+ * render committed, the frame that shows the button.
+ */
+const stagesScript = `(() => {
+  const mark = (name) => performance.getEntriesByName(name, 'mark')[0]?.startTime
+  const entry = mark('bench:entry')
+  const scripts = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js') && entry !== undefined && e.responseEnd <= entry)
+  return { fetched: scripts.length > 0 ? Math.max(...scripts.map((e) => e.responseEnd)) : undefined, entry, created: mark('bench:created'), committed: window.__bench.committedAt }
+})()`
+type StageTimes = { fetched?: number; entry?: number; created?: number; committed?: number }
+function buttonStages({ fetched, entry, created, committed }: StageTimes, buttonAt: number) {
+  if (fetched === undefined || entry === undefined || created === undefined || committed === undefined) throw new Error(`the page's stage marks are missing: ${JSON.stringify({ fetched, entry, created, committed })}`)
+  return { scriptFetchedMs: round(fetched), evaluateMs: round(entry - fetched), createMs: round(created - entry), renderMs: round(committed - created), paintMs: round(buttonAt - committed) }
+}
+
 type Run = {
   jsBeforeInteractionGzKiB: number
   prefetchedJsGzKiB: number
   workerJsGzKiB: number
   buttonUsableMs: number
+  scriptFetchedMs: number
+  evaluateMs: number
+  createMs: number
+  renderMs: number
+  paintMs: number
   loadLongTasks: number
   loadLongestTaskMs: number
   loadTbtMs: number
@@ -233,6 +262,7 @@ async function measureRun(browser: Browser, url: string): Promise<Run> {
     }
     if (button.at === undefined) throw new Error(`${url}: no visible and usable button within ${DEADLINE_MS} ms of navigation; last seen: ${button.seen}`)
     const loadTasks = ((await page.evaluate('window.__bench.longTasks')) as LongTask[]).filter((t) => t.start < LOAD_WINDOW_MS)
+    const stages = buttonStages((await page.evaluate(stagesScript)) as StageTimes, button.at)
     const scripts = await documentScripts(page)
     await page.locator('button').first().hover()
     await page.waitForTimeout(200)
@@ -256,6 +286,7 @@ async function measureRun(browser: Browser, url: string): Promise<Run> {
       prefetchedJsGzKiB: await gzKiB(scripts.prefetched.filter((u) => !isWorkerScript(u))),
       workerJsGzKiB: await gzKiB(workerScripts),
       buttonUsableMs: Math.round(button.at),
+      ...stages,
       loadLongTasks: loadTasks.length,
       loadLongestTaskMs: Math.round(Math.max(0, ...loadTasks.map((t) => t.duration))),
       loadTbtMs: tbt(loadTasks),
@@ -321,6 +352,8 @@ async function compare(browser: Browser, widgetUrl: string, floorUrl: string) {
     prefetchedJsGzKiB: sizes('prefetchedJsGzKiB'),
     workerJsGzKiB: sizes('workerJsGzKiB'),
     buttonUsableMs: of('buttonUsableMs'),
+    // The button's time by stage (see stagesScript): what the widget adds to each.
+    buttonStagesMs: { scriptFetched: of('scriptFetchedMs'), evaluate: of('evaluateMs'), create: of('createMs'), render: of('renderMs'), paint: of('paintMs') },
     clickToDialogUsableMs: of('clickToDialogUsableMs'),
     loadTbtMs: of('loadTbtMs'),
     loadLongTasks: of('loadLongTasks'),

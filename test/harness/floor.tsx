@@ -10,5 +10,8 @@ declare const __TESSERA_STACK__: StackManifest
 // the widget, not test data.
 Object.assign(window, { stack: __TESSERA_STACK__ })
 // The same installed wallet as the widget's page: the page's own scripts differ by the widget alone.
+// bench:ui's stages, as on the widget's page (nothing to make here).
+performance.mark('bench:entry')
 announceBenchWallet()
+performance.mark('bench:created')
 createRoot(document.getElementById('root')!).render(<FloorApp />)

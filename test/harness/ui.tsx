@@ -18,6 +18,8 @@ const query = new URLSearchParams(location.search)
 const solana = query.has('solana') ? stack.solana : undefined
 const bitcoin = query.has('bitcoin') ? stack.bitcoin : undefined
 const polkadot = query.has('polkadot') ? stack.polkadot : undefined
+// bench:ui's stages of the button: the page's own code starts (its imports evaluated), the widget made.
+performance.mark('bench:entry')
 announceBenchWallet()
 const widget = createWidget({
   projectId: stack.services.projectId,
@@ -68,6 +70,7 @@ const widget = createWidget({
       : []),
   ],
 })
+performance.mark('bench:created')
 
 createRoot(document.getElementById('root')!).render(
   <WidgetProvider widget={widget}>
