@@ -2,19 +2,22 @@ import { useEffect, useState } from 'react'
 import { useNetwork } from '../../react/hooks'
 import { useIsStarted, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { loadOnce } from '../loadOnce'
+import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { ShadowRoot } from '../ShadowRoot'
+import { prefetchModal } from '../WidgetModal'
 
-// The button's content (the network's icon, shared with the modal's views) loads with the widget's start, which the
-// button waits for anyway: a page's start-up script does not carry it.
-const content = loadOnce(() => import('./NetworkButtonContent'))
+// The network's icon (its code shared with the modal's views) loads with the widget's start, which the button waits
+// for anyway: a page's start-up script does not carry it. Until it is here, or if it cannot load, an empty space of
+// its size holds its place.
+const networkIcon = loadOnce(() => import('../views/NetworkIcon'))
 
-/** Loads the button's content once the widget has started, and renders again when it is here (a failed load is tried again at the next mount). */
-function useContentLoad(isStarted: boolean) {
+/** Loads the icon's code once the widget has started, and renders again when it is here. */
+function useIconLoad(isStarted: boolean) {
   const [, setLoaded] = useState(0)
   useEffect(() => {
-    if (!isStarted || content.loaded()) return
+    if (!isStarted || networkIcon.loaded()) return
     let isCurrent = true
-    content.load().then(
+    networkIcon.load().then(
       () => isCurrent && setLoaded((n) => n + 1),
       () => {},
     )
@@ -24,20 +27,33 @@ function useContentLoad(isStarted: boolean) {
   }, [isStarted])
 }
 
+const ICON_SIZE = 24
+
 /** The active network: its icon and name (on narrow screens the icon alone, the name still its accessible name); opens the Networks view. */
 export function NetworkButton() {
   const widget = useWidget()
   const themeMode = useWidgetState((s) => s.themeMode)
   const isStarted = useIsStarted()
   const { network } = useNetwork()
-  useContentLoad(isStarted)
-  const Content = content.loaded()?.NetworkButtonContent
+  useIconLoad(isStarted)
+  const NetworkIcon = networkIcon.loaded()?.NetworkIcon
   // Until the widget has started its networks are not checked: the button comes with them.
-  if (!isStarted || !network || !Content) return null
+  if (!isStarted || !network) return null
   const { themeVariables, cspNonce } = widget.uiSettings
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={themeVariables} nonce={cspNonce}>
-      <Content widget={widget} network={network} />
+      <button
+        type="button"
+        className="button network-button"
+        data-variant="account"
+        onClick={() => widget.open({ view: 'Networks' })}
+        onPointerEnter={() => prefetchModal(widget)}
+        onFocus={() => prefetchModal(widget)}
+      >
+        {NetworkIcon ? <NetworkIcon network={network} size={ICON_SIZE} /> : <span className="token-icon" aria-hidden="true" style={{ width: ICON_SIZE, height: ICON_SIZE }} />}
+        <span className="network-name">{network.name}</span>
+        <LineIcon d={CHEVRON_DOWN_PATH} />
+      </button>
     </ShadowRoot>
   )
 }
