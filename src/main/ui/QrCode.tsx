@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { loadOnce } from './loadOnce'
 import { PartUnavailable } from './onDemand'
+import { useLoadOnce } from './useLoadOnce'
 
 /** The QR encoder (uqr, 12 kB): loaded with the first QR code, or ahead of it (prefetchQrCode), never with the modal. */
 const encoder = loadOnce(() => import('uqr'))
@@ -13,18 +14,7 @@ export const prefetchQrCode = () => void encoder.load().catch(() => {})
  * shows at once; the code is drawn in it once the encoder is here (if it cannot load: unavailable, and Try again).
  */
 export function QrCode({ value, label, size = 200 }: { value: string; label: string; size?: number }) {
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(() => (encoder.loaded() ? 'ready' : 'loading'))
-  useEffect(() => {
-    if (state !== 'loading') return
-    let isCurrent = true
-    encoder.load().then(
-      () => isCurrent && setState('ready'),
-      () => isCurrent && setState('failed'),
-    )
-    return () => {
-      isCurrent = false
-    }
-  }, [state])
+  const { hasFailed, retry } = useLoadOnce(encoder)
   const encode = encoder.loaded()?.encode
   const qr = useMemo(() => {
     if (!encode) return undefined
@@ -32,7 +22,7 @@ export function QrCode({ value, label, size = 200 }: { value: string; label: str
     const path = data.flatMap((row, y) => row.map((isDark, x) => (isDark ? `M${x} ${y}h1v1h-1z` : ''))).join('')
     return { modules, path }
   }, [encode, value])
-  if (state === 'failed') return <PartUnavailable onRetry={() => setState('loading')} />
+  if (hasFailed) return <PartUnavailable onRetry={retry} />
   const modules = qr?.modules ?? 1
   return (
     <svg role="img" aria-label={label} aria-busy={qr ? undefined : true} viewBox={`0 0 ${modules} ${modules}`} width={size} height={size} shapeRendering="crispEdges">

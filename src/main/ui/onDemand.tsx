@@ -1,5 +1,6 @@
-import { useEffect, useState, type ComponentType } from 'react'
+import type { ComponentType } from 'react'
 import { loadOnce } from './loadOnce'
+import { useLoadOnce } from './useLoadOnce'
 import { useTranslate } from './useTranslate'
 
 /**
@@ -14,23 +15,11 @@ export function onDemand<P extends object>(load: () => Promise<{ default: Compon
   const code = loadOnce(load)
 
   function View(props: P) {
+    const { hasFailed, retry } = useLoadOnce(code)
     const Loaded = code.loaded()?.default
-    const [, setSettled] = useState(0)
-    const [hasFailed, setFailed] = useState(false)
-    useEffect(() => {
-      if (code.loaded() || hasFailed) return
-      let isCurrent = true
-      code.load().then(
-        () => isCurrent && setSettled((n) => n + 1),
-        () => isCurrent && setFailed(true),
-      )
-      return () => {
-        isCurrent = false
-      }
-    }, [hasFailed])
     if (Loaded) return <Loaded {...props} />
     if (!hasFailed) return null
-    return <PartUnavailable onRetry={() => setFailed(false)} />
+    return <PartUnavailable onRetry={retry} />
   }
 
   return { View, prefetch: () => void code.load().catch(() => {}) }

@@ -1,31 +1,15 @@
-import { useEffect, useState } from 'react'
 import { useNetwork } from '../../react/hooks'
 import { useIsStarted, useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { loadOnce } from '../loadOnce'
 import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { ShadowRoot } from '../ShadowRoot'
+import { useLoadOnce } from '../useLoadOnce'
 import { prefetchModal } from '../WidgetModal'
 
 // The network's icon (its code shared with the modal's views) loads with the widget's start, which the button waits
 // for anyway: a page's start-up script does not carry it. Until it is here, or if it cannot load, an empty space of
 // its size holds its place.
 const networkIcon = loadOnce(() => import('../views/NetworkIcon'))
-
-/** Loads the icon's code once the widget has started, and renders again when it is here. */
-function useIconLoad(isStarted: boolean) {
-  const [, setLoaded] = useState(0)
-  useEffect(() => {
-    if (!isStarted || networkIcon.loaded()) return
-    let isCurrent = true
-    networkIcon.load().then(
-      () => isCurrent && setLoaded((n) => n + 1),
-      () => {},
-    )
-    return () => {
-      isCurrent = false
-    }
-  }, [isStarted])
-}
 
 const ICON_SIZE = 24
 
@@ -35,7 +19,7 @@ export function NetworkButton() {
   const themeMode = useWidgetState((s) => s.themeMode)
   const isStarted = useIsStarted()
   const { network } = useNetwork()
-  useIconLoad(isStarted)
+  useLoadOnce(networkIcon, isStarted)
   const NetworkIcon = networkIcon.loaded()?.NetworkIcon
   // Until the widget has started its networks are not checked: the button comes with them.
   if (!isStarted || !network) return null

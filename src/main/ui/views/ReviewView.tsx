@@ -249,8 +249,8 @@ function Signer({ grant, format }: { grant: PermissionGrant; format: Format }) {
 /** ERC-7715 permissions: the danger said first (the site acts later without asking), then each request's who, what, limits and end. */
 function PermissionsBody({ review, format, network, networkName }: { review: PermissionsReview; format: Format; network: string | undefined; networkName: (caipNetworkId: string) => string | undefined }) {
   const { tr } = format
-  // A request that names no chain is for the wallet's.
-  const networkOf = (grant: PermissionGrant) => grant.caipNetworkId ?? network
+  // A request that names no chain is for the wallet's network.
+  const networkText = (caipNetworkId: string | undefined) => caipNetworkId && (networkName(caipNetworkId) ?? caipNetworkId)
   return (
     <>
       <p className="error" role="alert" data-warning="standingPermission">
@@ -263,7 +263,7 @@ function PermissionsBody({ review, format, network, networkName }: { review: Per
               <Signer grant={grant} format={format} />
             </Term>
             <Term term={tr('review.permissions.account')}>{grant.account ? <Address address={grant.account} /> : tr('review.permissions.anyAccount')}</Term>
-            <Term term={tr('review.network')}>{networkOf(grant) && (networkName(networkOf(grant)!) ?? networkOf(grant))}</Term>
+            <Term term={tr('review.network')}>{networkText(grant.caipNetworkId ?? network)}</Term>
             <Term term={tr('review.permissions.until')}>{grant.expiry === undefined ? tr('review.permissions.noEnd') : dateText(format, grant.expiry)}</Term>
           </dl>
           {[...grant.permissions, ...grant.limits].map((part, partIndex) => (
