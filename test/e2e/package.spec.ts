@@ -170,6 +170,9 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await expect(page.locator('#solana')).toHaveText(/^lamports \d+$/)
     await expect(page.locator('#bitcoin')).toHaveText(/^sats [1-9]\d*$/)
     await expect(page.locator('#polkadot')).toHaveText(/^planck [1-9]\d*$/, { timeout: 20_000 })
+    // The network button's icon is a chunk of the host's build, loaded with the widget's start (not the space that
+    // holds its place): the data service's image of the network, the site having configured it.
+    await expect(page.getByRole('button', { name: 'Local', exact: true }).locator('img.token-icon')).toHaveAttribute('src', new RegExp(`^${stack.services.api}/v1/assets/networks/eip155:31337\\?`))
 
     const wallet = await createNodeWallet({ relayUrl: stack.services.relay, chains: stack.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })), addressIndex: 8, name: 'Packed Phone' })
     try {

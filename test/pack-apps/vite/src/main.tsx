@@ -1,6 +1,6 @@
 import { version } from 'react'
 import { createRoot } from 'react-dom/client'
-import { ConnectButton, createWidget, WidgetModal, WidgetProvider, type WidgetNetwork } from 'tessera'
+import { ConnectButton, createWidget, NetworkButton, WidgetModal, WidgetProvider, type WidgetNetwork } from 'tessera'
 
 // The local stack's URLs come in the query: ?rpc=…&api=…&relay=…&project=…, for Solana ?solanaRpc=…&solanaNetwork=…&solanaAccount=…,
 // for Bitcoin ?bitcoinApi=…&bitcoinNetwork=…&bitcoinAccount=…, for Polkadot ?polkadotRpc=…&polkadotNetwork=…&polkadotAccount=…,
@@ -50,4 +50,4 @@ void widget.whenStarted().then(() => {
     core.polkadot.getBalance({ caipNetworkId: polkadotNetwork, address: query.get('polkadotAccount')! }).then((b) => show('polkadot')[0](`planck ${b.free}`), show('polkadot')[1])
   }
 })
-createRoot(document.getElementById('root')!).render(<WidgetProvider widget={widget}><ConnectButton /><WidgetModal /></WidgetProvider>)
+createRoot(document.getElementById('root')!).render(<WidgetProvider widget={widget}><NetworkButton /><ConnectButton /><WidgetModal /></WidgetProvider>)
