@@ -26,9 +26,17 @@ export function prefetchModal(widget: PrefetchingWidget) {
   widget.prefetch()
 }
 
-/** The modal's code and `locale`'s words, ahead of an open; a failure waits for the open, which tries again and says so. */
+/**
+ * The modal's code, its CSS parsed, and `locale`'s words, ahead of an open; a failure waits for the open, which tries
+ * again and says so.
+ */
 function prefetchModalCode(locale: WidgetLocale) {
-  void loadModal().catch(() => {})
+  void loadModal().then(
+    (modal) => {
+      if (typeof document !== 'undefined') modal.parseModalCss(document)
+    },
+    () => {},
+  )
   void loadLocale(locale)
 }
 

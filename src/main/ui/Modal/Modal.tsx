@@ -21,10 +21,11 @@ import { FarcasterLoginView } from '../views/FarcasterLoginView'
 import { EmailChangeView } from '../views/EmailChangeView'
 import type { MessageKey } from '../i18n/en'
 import { Glyph } from './Glyph'
-import { modalCss } from './modalCss'
+import { adoptModalCss } from './modalSheet'
 
 // The toast's words come with the modal's code (WidgetModal loads both at once).
 export { ToastText } from '../ToastText'
+export { parseModalCss } from './modalSheet'
 
 // Swap's and Buy's views and their code load on their first visit (a few kB from the site's own host), never with the
 // modal; the review's with the first request, or ahead of it once an EVM account is connected (prefetchReview).
@@ -68,31 +69,6 @@ function deepActiveElement(): HTMLElement | null {
 }
 
 const focusable = 'button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex="-1"])'
-
-/** The modal sheets this code made: a marker, so a shadow root gets its sheet once. */
-const modalSheets = new WeakSet<CSSStyleSheet>()
-
-/**
- * Gives the widget's shadow root the modal's CSS, once, ahead of the widget's own sheet (whose later rules win ties). A
- * constructed sheet where the browser has them (a strict CSP allows it), else a `<style>` with the site's nonce.
- */
-function adoptModalCss(root: ShadowRoot, nonce: string | undefined) {
-  const Sheet = root.ownerDocument.defaultView?.CSSStyleSheet
-  if (Sheet && 'replaceSync' in Sheet.prototype && 'adoptedStyleSheets' in root) {
-    if (root.adoptedStyleSheets.some((sheet) => modalSheets.has(sheet))) return
-    const sheet = new Sheet()
-    sheet.replaceSync(modalCss)
-    modalSheets.add(sheet)
-    root.adoptedStyleSheets = [sheet, ...root.adoptedStyleSheets]
-    return
-  }
-  if (root.querySelector('style[data-tessera-modal]')) return
-  const style = root.ownerDocument.createElement('style')
-  style.setAttribute('data-tessera-modal', '')
-  if (nonce) style.nonce = nonce
-  style.textContent = modalCss
-  root.prepend(style)
-}
 
 /** The modal: a dialog named by its view's title, with a focus trap; Escape closes and focus goes back. */
 export default function Modal() {

@@ -1,0 +1,48 @@
+import { modalCss } from './modalCss'
+
+/** One parsed copy of the modal's CSS per document, shared by every shadow root the modal shows in. */
+const modalSheets = new WeakMap<Document, CSSStyleSheet>()
+
+/** The document's constructable stylesheets (a strict CSP allows them), where the browser has them. */
+function constructedSheetsOf(document: Document) {
+  const Sheet = document.defaultView?.CSSStyleSheet
+  return Sheet && 'replaceSync' in Sheet.prototype ? Sheet : undefined
+}
+
+function modalSheetOf(document: Document, Sheet: typeof CSSStyleSheet) {
+  let sheet = modalSheets.get(document)
+  if (!sheet) {
+    sheet = new Sheet()
+    sheet.replaceSync(modalCss)
+    modalSheets.set(document, sheet)
+  }
+  return sheet
+}
+
+/**
+ * Gives the widget's shadow root the modal's CSS, once, ahead of the widget's own sheet (whose later rules win ties). A
+ * constructed sheet where the browser has them, else a `<style>` with the site's nonce.
+ */
+export function adoptModalCss(root: ShadowRoot, nonce: string | undefined) {
+  const Sheet = constructedSheetsOf(root.ownerDocument)
+  if (Sheet && 'adoptedStyleSheets' in root) {
+    const sheet = modalSheetOf(root.ownerDocument, Sheet)
+    if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [sheet, ...root.adoptedStyleSheets]
+    return
+  }
+  if (root.querySelector('style[data-tessera-modal]')) return
+  const style = root.ownerDocument.createElement('style')
+  style.setAttribute('data-tessera-modal', '')
+  if (nonce) style.nonce = nonce
+  style.textContent = modalCss
+  root.prepend(style)
+}
+
+/**
+ * Parses the modal's CSS ahead of the first open (with the modal's code, on idle or hover), which its click would
+ * otherwise do (issue 37).
+ */
+export function parseModalCss(document: Document) {
+  const Sheet = constructedSheetsOf(document)
+  if (Sheet) modalSheetOf(document, Sheet)
+}
