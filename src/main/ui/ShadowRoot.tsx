@@ -1,18 +1,10 @@
 import { useCallback, useMemo, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
+import { constructedSheetsOf, sheetPerDocument } from './sheetPerDocument'
 import { widgetCss } from './styles'
 
 /** One parsed copy of the widget's CSS per document, shared by the button's and the modal's shadow roots. */
-const widgetSheets = new WeakMap<Document, CSSStyleSheet>()
-function widgetSheetOf(document: Document, Sheet: typeof CSSStyleSheet) {
-  let sheet = widgetSheets.get(document)
-  if (!sheet) {
-    sheet = new Sheet()
-    sheet.replaceSync(widgetCss)
-    widgetSheets.set(document, sheet)
-  }
-  return sheet
-}
+const widgetSheetOf = sheetPerDocument(widgetCss)
 
 /**
  * Gives `shadow` the widget's CSS. A constructed stylesheet, adopted by the shadow root, is allowed by a strict CSP
@@ -21,8 +13,8 @@ function widgetSheetOf(document: Document, Sheet: typeof CSSStyleSheet) {
  */
 function adoptWidgetCss(shadow: ShadowRoot, nonce: string | undefined): Node[] {
   const document = shadow.ownerDocument
-  const Sheet = document.defaultView?.CSSStyleSheet
-  if (Sheet && 'replaceSync' in Sheet.prototype && 'adoptedStyleSheets' in shadow) {
+  const Sheet = constructedSheetsOf(document)
+  if (Sheet && 'adoptedStyleSheets' in shadow) {
     shadow.adoptedStyleSheets = [widgetSheetOf(document, Sheet)]
     return []
   }

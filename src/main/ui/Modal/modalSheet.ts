@@ -1,23 +1,8 @@
+import { constructedSheetsOf, sheetPerDocument } from '../sheetPerDocument'
 import { modalCss } from './modalCss'
 
 /** One parsed copy of the modal's CSS per document, shared by every shadow root the modal shows in. */
-const modalSheets = new WeakMap<Document, CSSStyleSheet>()
-
-/** The document's constructable stylesheets (a strict CSP allows them), where the browser has them. */
-function constructedSheetsOf(document: Document) {
-  const Sheet = document.defaultView?.CSSStyleSheet
-  return Sheet && 'replaceSync' in Sheet.prototype ? Sheet : undefined
-}
-
-function modalSheetOf(document: Document, Sheet: typeof CSSStyleSheet) {
-  let sheet = modalSheets.get(document)
-  if (!sheet) {
-    sheet = new Sheet()
-    sheet.replaceSync(modalCss)
-    modalSheets.set(document, sheet)
-  }
-  return sheet
-}
+const modalSheetOf = sheetPerDocument(modalCss)
 
 /**
  * Gives the widget's shadow root the modal's CSS, once, ahead of the widget's own sheet (whose later rules win ties). A
