@@ -57,7 +57,13 @@ describe('Uniswap V2 on a seeded anvil chain', () => {
     const hash = await wallet.writeContract({ chain: null, address: seeded.uniswapV2.router, abi: routerAbi, functionName: 'swapExactETHForTokens', args: [quoted, path, trader, BigInt(Math.floor(Date.now() / 1_000) + 60)], value: parseEther('0.1') })
     const receipt = await client().waitForTransactionReceipt({ hash })
     // A revert is replayed on the block before it, so that the failure says why.
-    const why = receipt.status === 'success' ? '' : await client().call({ account: trader, to: seeded.uniswapV2.router, data: (await client().getTransaction({ hash })).input, value: parseEther('0.1'), blockNumber: receipt.blockNumber - 1n }).then(() => `gas used ${receipt.gasUsed}`, (error: Error) => error.message)
+    const replay = async () => {
+      const { input } = await client().getTransaction({ hash })
+      return client()
+        .call({ account: trader, to: seeded.uniswapV2.router, data: input, value: parseEther('0.1'), blockNumber: receipt.blockNumber - 1n })
+        .then(() => `no revert when replayed; gas used ${receipt.gasUsed}`, (error: Error) => error.message)
+    }
+    const why = receipt.status === 'success' ? '' : await replay()
     expect({ status: receipt.status, why }).toEqual({ status: 'success', why: '' })
     expect((await balance()) - before).toBe(quoted)
     expect(seeded.devAccounts).not.toContain(liquidityProvider)

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
-import { constructedSheetsOf, sheetPerDocument } from './sheetPerDocument'
+import { sheetPerDocument } from './sheetPerDocument'
 import { widgetCss } from './styles'
 
 /** One parsed copy of the widget's CSS per document, shared by the button's and the modal's shadow roots. */
@@ -13,9 +13,9 @@ const widgetSheetOf = sheetPerDocument(widgetCss)
  */
 function adoptWidgetCss(shadow: ShadowRoot, nonce: string | undefined): Node[] {
   const document = shadow.ownerDocument
-  const Sheet = constructedSheetsOf(document)
-  if (Sheet && 'adoptedStyleSheets' in shadow) {
-    shadow.adoptedStyleSheets = [widgetSheetOf(document, Sheet)]
+  const sheet = 'adoptedStyleSheets' in shadow ? widgetSheetOf(document) : undefined
+  if (sheet) {
+    shadow.adoptedStyleSheets = [sheet]
     return []
   }
   const style = document.createElement('style')

@@ -1,4 +1,4 @@
-import { constructedSheetsOf, sheetPerDocument } from '../sheetPerDocument'
+import { sheetPerDocument } from '../sheetPerDocument'
 import { modalCss } from './modalCss'
 
 /** One parsed copy of the modal's CSS per document, shared by every shadow root the modal shows in. */
@@ -9,9 +9,8 @@ const modalSheetOf = sheetPerDocument(modalCss)
  * constructed sheet where the browser has them, else a `<style>` with the site's nonce.
  */
 export function adoptModalCss(root: ShadowRoot, nonce: string | undefined) {
-  const Sheet = constructedSheetsOf(root.ownerDocument)
-  if (Sheet && 'adoptedStyleSheets' in root) {
-    const sheet = modalSheetOf(root.ownerDocument, Sheet)
+  const sheet = 'adoptedStyleSheets' in root ? modalSheetOf(root.ownerDocument) : undefined
+  if (sheet) {
     if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [sheet, ...root.adoptedStyleSheets]
     return
   }
@@ -28,6 +27,5 @@ export function adoptModalCss(root: ShadowRoot, nonce: string | undefined) {
  * otherwise do (issue 37).
  */
 export function parseModalCss(document: Document) {
-  const Sheet = constructedSheetsOf(document)
-  if (Sheet) modalSheetOf(document, Sheet)
+  modalSheetOf(document)
 }
