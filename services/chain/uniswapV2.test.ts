@@ -54,17 +54,13 @@ describe('Uniswap V2 on a seeded anvil chain', () => {
     const balance = () => client().readContract({ address: token('TUSD').address, abi: erc20Abi, functionName: 'balanceOf', args: [trader] })
     const before = await balance()
     const wallet = createWalletClient({ account: trader, transport: http(anvil.rpcUrl) })
-    const hash = await wallet.writeContract({ chain: null, address: seeded.uniswapV2.router, abi: routerAbi, functionName: 'swapExactETHForTokens', args: [quoted, path, trader, BigInt(Math.floor(Date.now() / 1_000) + 60)], value: parseEther('0.1') })
+    // Mined seconds after the pools' last block, so the swap writes the price accumulators for the first time. An
+    // estimate made in the pools' last second leaves those writes out and runs out of gas: the gas is the bound the
+    // swap service gives a one-pool route.
+    await client().setNextBlockTimestamp({ timestamp: (await client().getBlock()).timestamp + 5n })
+    const hash = await wallet.writeContract({ chain: null, address: seeded.uniswapV2.router, abi: routerAbi, functionName: 'swapExactETHForTokens', args: [quoted, path, trader, BigInt(Math.floor(Date.now() / 1_000) + 60)], value: parseEther('0.1'), gas: 175_000n })
     const receipt = await client().waitForTransactionReceipt({ hash })
-    // A revert is replayed on the block before it, so that the failure says why.
-    const replay = async () => {
-      const { input } = await client().getTransaction({ hash })
-      return client()
-        .call({ account: trader, to: seeded.uniswapV2.router, data: input, value: parseEther('0.1'), blockNumber: receipt.blockNumber - 1n })
-        .then(() => `no revert when replayed; gas used ${receipt.gasUsed}`, (error: Error) => error.message)
-    }
-    const why = receipt.status === 'success' ? '' : await replay()
-    expect({ status: receipt.status, why }).toEqual({ status: 'success', why: '' })
+    expect(receipt.status).toBe('success')
     expect((await balance()) - before).toBe(quoted)
     expect(seeded.devAccounts).not.toContain(liquidityProvider)
   })
