@@ -8,11 +8,12 @@ import { seedChain, type SeededChain } from '../../../services/chain/seedChain'
 import { freePorts } from '../../../services/stack/ports'
 import type { FrameEvmNetwork } from '../config/frameConfig'
 import type { KeyVault } from '../keys/createKeyVault'
+import { uniswapV2Artifacts } from '../../../services/chain/uniswapV2'
 import { createSmartAccounts } from '../smartAccount/createSmartAccounts'
 import { openTestWallet } from '../testing/openTestWallet'
 import type { ApprovalRequest } from './approvalRequest'
 import { createRpcHandler, type ResolvedNetwork } from './createRpcHandler'
-import { createEvmClient } from './evmRequests'
+import { createEvmClient, withGasRoom } from './evmRequests'
 
 let anvil: Anvil
 let bundler: Bundler
@@ -134,6 +135,69 @@ describe('the embedded wallet as a smart account (ERC-4337, Alto on anvil)', () 
     expect(shown).toHaveLength(1)
     expect([await read(address!), await read(alice)]).toEqual([before, 1_000_000n])
   }, 30_000)
+
+  describe('an operation mined seconds after the block its gas was estimated on', () => {
+    const routerAbi = uniswapV2Artifacts.router02.abi
+    const tusd = () => seeded.tokens.find((t) => t.symbol === 'TUSD')!.address
+    const tusdOf = (who: Address) => chain().readContract({ address: tusd(), abi: erc20Abi, functionName: 'balanceOf', args: [who] })
+    /** A dev account trades ETH for TUSD in the latest block; the next block comes 5 s after it. */
+    const tradeThenWait = async () => {
+      const trader = seeded.devAccounts[7]!
+      const deadline = BigInt(Math.floor(Date.now() / 1_000) + 600)
+      const args = [0n, [seeded.uniswapV2.weth, tusd()], trader, deadline] as const
+      const hash = await chain().writeContract({ account: trader, chain: null, address: seeded.uniswapV2.router, abi: routerAbi, functionName: 'swapExactETHForTokens', args, value: parseEther('0.01'), gas: 175_000n })
+      const { timestamp } = await chain().getBlock({ blockNumber: (await chain().waitForTransactionReceipt({ hash })).blockNumber })
+      await chain().setNextBlockTimestamp({ timestamp: timestamp + 5n })
+      return timestamp
+    }
+    const swapFrom = (address: Address, deadline: bigint) => ({
+      from: address,
+      to: seeded.uniswapV2.router,
+      data: encodeFunctionData({ abi: routerAbi, functionName: 'swapExactETHForTokens', args: [0n, [seeded.uniswapV2.weth, tusd()], address, deadline] }),
+      value: `0x${parseEther('0.01').toString(16)}`,
+    })
+
+    it('swaps in a pool the latest block traded in: the gas has room for the writes a later second makes in it', async () => {
+      const { handle } = setup()
+      const [address] = (await handle({ method: 'eth_accounts' })) as Address[]
+      await chain().setBalance({ address: address!, value: parseEther('1') })
+      for (let round = 0; round < 2; round++) {
+        const before = await tusdOf(address!)
+        await tradeThenWait()
+        const hash = (await handle({ method: 'eth_sendTransaction', params: [swapFrom(address!, BigInt(Math.floor(Date.now() / 1_000) + 600))] })) as Hex
+        expect((await chain().getTransactionReceipt({ hash })).status).toBe('success')
+        expect(await tusdOf(address!)).toBeGreaterThan(before)
+      }
+    }, 30_000)
+
+    it('the account of the key itself (eoa) gives a contract call the site gave no gas for the same room over the node\'s estimate, and a plain transfer none', async () => {
+      const { handle, smartAccounts } = setup()
+      smartAccounts.setPreferredType('eoa')
+      const { address } = vault.keys().eip155
+      await chain().setBalance({ address, value: parseEther('1') })
+      const swap = swapFrom(address, BigInt(Math.floor(Date.now() / 1_000) + 600))
+      const estimated = await chain().estimateGas({ account: address, to: swap.to, data: swap.data, value: parseEther('0.01') })
+      const swapped = (await handle({ method: 'eth_sendTransaction', params: [swap] })) as Hex
+      expect((await chain().getTransaction({ hash: swapped })).gas).toBe(withGasRoom(estimated))
+      expect(withGasRoom(estimated) - estimated).toBeGreaterThan(44_200n)
+      const sent = (await handle({ method: 'eth_sendTransaction', params: [{ from: address, to: seeded.devAccounts[1], value: '0x1' }] })) as Hex
+      expect((await chain().getTransaction({ hash: sent })).gas).toBe(21_000n)
+      smartAccounts.setPreferredType('smartAccount')
+    }, 30_000)
+
+    it('answers a call that reverts in the block it lands in with EXECUTION_REVERTED, not with the hash of the bundle', async () => {
+      const { handle } = setup()
+      const [address] = (await handle({ method: 'eth_accounts' })) as Address[]
+      await chain().setBalance({ address: address!, value: parseEther('1') })
+      const before = await tusdOf(address!)
+      // The swap's deadline has passed by the block it lands in, not on the block its gas was estimated on.
+      const estimatedAt = await tradeThenWait()
+      const error = await handle({ method: 'eth_sendTransaction', params: [swapFrom(address!, estimatedAt + 2n)] }).catch((e: unknown) => e)
+      expect(error).toMatchObject({ code: 'EXECUTION_REVERTED', shortMessage: 'Execution reverted for an unknown reason.' })
+      expect((error as Error).message).toMatch(/Details: the operation landed in transaction 0x[0-9a-f]{64} and reverted: nothing of it was applied$/)
+      expect(await tusdOf(address!)).toBe(before)
+    }, 30_000)
+  })
 
   it('asks nothing of the bundler when the person declines', async () => {
     const { handle, shown } = setup({ isApproved: false })

@@ -48,8 +48,10 @@ export async function smartSendTransaction(params: unknown, { network, client, s
     dataBytes: dataBytes(call.data),
   })
   const hash = await smartAccounts.send(network, client, prepared)
-  const receipt = await smartAccounts.waitForReceipt(network, client, hash)
-  return receipt.receipt.transactionHash
+  const { success, receipt } = await smartAccounts.waitForReceipt(network, client, hash)
+  // The bundle's transaction succeeds when the operation in it reverts: its hash alone would say the call was made.
+  if (!success) throw createWidgetError('EXECUTION_REVERTED', { details: `the operation landed in transaction ${receipt.transactionHash} and reverted: nothing of it was applied` })
+  return receipt.transactionHash
 }
 
 /** wallet_sendCalls from the smart account: every call in one UserOperation (all or none), each shown before it is signed. */

@@ -1,4 +1,4 @@
-import { decodeErrorResult, http, parseAbi, type Address, type Client, type Hex } from 'viem'
+import { decodeErrorResult, http, isHex, numberToHex, parseAbi, type Address, type Client, type Hex, type Transport } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import {
   createBundlerClient,
@@ -19,7 +19,7 @@ import { RPC_TIMEOUT_MS } from '../../shared/protocol/constants'
 import { createWidgetError } from '../../shared/protocol/errors'
 import type { FrameEvmNetwork } from '../config/frameConfig'
 import type { KeyVault } from '../keys/createKeyVault'
-import { toEvmWidgetError } from '../rpc/evmRequests'
+import { toEvmWidgetError, withGasRoom } from '../rpc/evmRequests'
 import { toTesseraAccount } from './toTesseraAccount'
 
 export type AccountType = 'eoa' | 'smartAccount'
@@ -38,6 +38,20 @@ const RECEIPT_POLL_MS = 250
 const RECEIPT_TIMEOUT_MS = 120_000
 /** Operations remembered for wallet_getCallsStatus; past it the oldest go. */
 const MAX_OPERATIONS = 200
+
+/** A bundler transport whose call gas estimates carry room (see withGasRoom): every operation's gas, sponsored or not, is set from them. */
+function withCallGasRoomIn(transport: Transport): Transport {
+  return (parameters) => {
+    const bundler = transport(parameters)
+    const request = (async (args) => {
+      const result = await bundler.request(args)
+      const estimate = result as { callGasLimit?: unknown } | null
+      if (args.method !== 'eth_estimateUserOperationGas' || !isHex(estimate?.callGasLimit, { strict: true }) || estimate.callGasLimit.length > 66) return result
+      return { ...estimate, callGasLimit: numberToHex(withGasRoom(BigInt(estimate.callGasLimit))) }
+    }) as typeof bundler.request
+    return { ...bundler, request }
+  }
+}
 
 /** SimpleAccount v0.8's executeBatch: which call failed, and its revert data. */
 const executeErrorAbi = parseAbi(['error ExecuteError(uint256 index, bytes reason)'])
@@ -140,7 +154,7 @@ export function createSmartAccounts({ vault, projectId, receiptTimeoutMs = RECEI
     if (known) return known
     const bundler: BundlerClient = createBundlerClient({
       client,
-      transport: http(settingsOf(network).bundlerUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }),
+      transport: withCallGasRoomIn(http(settingsOf(network).bundlerUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 })),
       pollingInterval: RECEIPT_POLL_MS,
       userOperation: { estimateFeesPerGas: () => operationFees(bundler, client) },
     })
