@@ -182,7 +182,6 @@ describe('the embedded wallet as a smart account (ERC-4337, Alto on anvil)', () 
       expect(withGasRoom(estimated) - estimated).toBeGreaterThan(44_200n)
       const sent = (await handle({ method: 'eth_sendTransaction', params: [{ from: address, to: seeded.devAccounts[1], value: '0x1' }] })) as Hex
       expect((await chain().getTransaction({ hash: sent })).gas).toBe(21_000n)
-      smartAccounts.setPreferredType('smartAccount')
     }, 30_000)
 
     it('answers a call that reverts in the block it lands in with EXECUTION_REVERTED, not with the hash of the bundle', async () => {
