@@ -268,11 +268,14 @@ export async function sendTransaction(params: unknown, { network, client, privat
   const request = toTransactionRequest(tx, network)
   let prepared: Awaited<ReturnType<typeof prepareTransactionRequest>>
   try {
-    prepared = await prepareTransactionRequest(client, { ...request, account, chain: client.chain } as never)
-    // A contract call the site gave no gas for gets room over the node's estimate, within the block's gas limit.
-    if (request.gas === undefined && request.data && request.data !== '0x' && prepared.gas !== undefined) {
-      const { gasLimit } = await getBlock(client)
-      prepared = { ...prepared, gas: withGasRoom(prepared.gas) < gasLimit ? withGasRoom(prepared.gas) : gasLimit } as typeof prepared
+    // A contract call the site gave no gas for gets room over the node's estimate, within the block's gas limit (the
+    // block read beside the preparation, not after it).
+    const needsRoom = request.gas === undefined && request.data !== undefined && request.data !== '0x'
+    const [estimated, block] = await Promise.all([prepareTransactionRequest(client, { ...request, account, chain: client.chain } as never), needsRoom ? getBlock(client) : undefined])
+    prepared = estimated
+    if (block && prepared.gas !== undefined) {
+      const gas = withGasRoom(prepared.gas) < block.gasLimit ? withGasRoom(prepared.gas) : block.gasLimit
+      prepared = { ...prepared, gas } as typeof prepared
     }
   } catch (error) {
     throw toEvmWidgetError(error)
