@@ -420,6 +420,7 @@ async function compare(browser: Browser, widgetUrl: string, floorUrl: string, ru
     // The traced loads' main-thread tasks over 50 ms (wall), each with its CPU time.
     tracedLoadLongTasks: { widget: widgetCpu.flatMap((c) => c.longTasks), floor: floorCpu.flatMap((c) => c.longTasks) },
     loadTbtMsEveryRun: { widget: widget.map((r) => r.loadTbtMs), floor: floor.map((r) => r.loadTbtMs) },
+    buttonUsableMsEveryRun: { widget: widget.map((r) => r.buttonUsableMs), floor: floor.map((r) => r.buttonUsableMs) },
     openTbtMsEveryRun: { widget: widget.map((r) => r.openTbtMs), floor: floor.map((r) => r.openTbtMs) },
     externalRequests: median(widget.map((r) => r.externalRequests)),
   }
