@@ -20,6 +20,8 @@ async function main() {
     if (stopSignals.includes(event as NodeJS.Signals) && !ownListeners.has(listener)) queueMicrotask(() => process.off(event, listener))
   })
   let isStopping = false
+  // A signal while starting stops the start at its next step (what has started is stopped), not once all has started.
+  const startStopped = new AbortController()
   const starting = (async () => {
     const ports = await resolvePorts(process.env)
     return startStack({
@@ -29,13 +31,15 @@ async function main() {
       dataDir: process.env.TESSERA_DATA_DIR ?? resolve('.tessera', 'data'),
       extraOrigins: readAllowedOrigins(process.env),
       log: (line) => console.log(`  ${line}`),
+      signal: startStopped.signal,
     })
   })()
 
-  // A stack still starting is stopped once it has started (startStack stops what it began itself when it fails).
+  // A stack still starting stops at its next step (startStack stops what it began itself when it fails or is stopped).
   const shutdown = async (code: number) => {
     if (isStopping) return
     isStopping = true
+    startStopped.abort()
     const stack: Stack | undefined = await starting.catch(() => undefined)
     await stack?.stop()
     process.exit(code)
@@ -48,6 +52,7 @@ async function main() {
   try {
     stack = await starting
   } catch (error) {
+    if (isStopping) return
     console.error(error instanceof PortInUseError ? error.message : `Could not start the local stack: ${(error as Error).message}`)
     await shutdown(1)
     return

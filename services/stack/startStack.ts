@@ -48,6 +48,11 @@ export type StartStackParameters = {
   /** The gas the paymaster sponsors per smart account per UTC day (5,000,000 by default: about ten sends). */
   sponsoredGasPerAccountPerDay?: number
   log?: (line: string) => void
+  /**
+   * Stops the start (Ctrl-C while `npm start` is starting): at its next step it stops what it has started and rejects
+   * with the signal's reason, instead of starting the rest first.
+   */
+  signal?: AbortSignal
 }
 
 /**
@@ -92,6 +97,7 @@ export async function startStack({
   extraOrigins = [],
   sponsoredGasPerAccountPerDay = 5_000_000,
   log = () => {},
+  signal,
 }: StartStackParameters): Promise<Stack> {
   const stops: (() => Promise<void>)[] = []
   const stop = async () => {
@@ -123,6 +129,7 @@ export async function startStack({
         uniswapV2: seeded.uniswapV2,
       })
       log(`anvil ${name} (chain ${chainId}) on ${anvil.rpcUrl}`)
+      signal?.throwIfAborted()
     }
     // ERC-4337 on the first chain: the EntryPoint and the account factory, the bundler, our paymaster.
     const [smartChain] = chains
@@ -131,6 +138,7 @@ export async function startStack({
       const bundler = await startBundler({ rpcUrl: smartChain.rpcUrl, host, port: ports.bundler, entryPoints: [entryPoint08] })
       stops.push(bundler.stop)
       log(`ERC-4337 bundler (Alto) for ${smartChain.name} on ${bundler.url}`)
+      signal?.throwIfAborted()
       // The embedded wallet's operations come from the secure frame's page, the sites' own from theirs.
       const frameOrigin = `http://${host}:${ports.frame}`
       const demoOrigin = demo === 'none' ? [] : [`http://${host}:${ports.demo}`]
@@ -147,6 +155,7 @@ export async function startStack({
       stops.push(paymaster.stop)
       smartChain.accountAbstraction = { entryPoint: entryPoint08, accountFactory: tesseraAccountFactory, bundlerUrl: bundler.url, paymaster: { url: paymaster.url, address: paymasterAddress } }
       log(`paymaster service on ${paymaster.url} (TesseraPaymaster ${paymasterAddress}, ${sponsoredGasPerAccountPerDay.toLocaleString('en')} gas per account per day)`)
+      signal?.throwIfAborted()
     }
 
     let solana: StackManifest['solana']
@@ -155,6 +164,7 @@ export async function startStack({
       stops.push(local.stop)
       solana = local.manifest
       log(`solana local on ${solana.rpcUrl} (PubSub ${solana.wsUrl}, ${solana.caipNetworkId})`)
+      signal?.throwIfAborted()
     }
 
     let bitcoin: StackManifest['bitcoin']
@@ -163,18 +173,21 @@ export async function startStack({
       stops.push(local.stop)
       bitcoin = local.manifest
       log(`bitcoin regtest on ${bitcoin.apiUrl} (Esplora API, ${bitcoin.caipNetworkId})`)
+      signal?.throwIfAborted()
     }
 
     let polkadot: StackManifest['polkadot']
     if (polkadotStarting) {
       polkadot = (await polkadotStarting).manifest
       log(`polkadot local (chopsticks, ${polkadot.chainName} runtime) on ${polkadot.rpcUrl} (${polkadot.caipNetworkId})`)
+      signal?.throwIfAborted()
     }
 
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
     // Buy: the sandbox provider pays on the first EVM chain (and Solana), and reports to the data service.
     const onramp = smartChain ? await startLocalOnramp({ host, port: ports.onramp, apiUrl: `http://${host}:${ports.api}`, chain: smartChain, solana, prices: demoPrices, log }) : undefined
     if (onramp) stops.push(onramp.stop)
+    signal?.throwIfAborted()
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir })
     const api = await startApiServer({
       host,
@@ -201,11 +214,13 @@ export async function startStack({
     })
     stops.push(api.stop)
     log(`data service on ${api.url} (${db.kind}${db.kind === 'pglite' ? `, ${dataDir ?? 'in memory'}` : ''})`)
+    signal?.throwIfAborted()
 
     const relay = createRelay({ host, port: ports.relay })
     await relay.ready
     stops.push(relay.close)
     log(`WalletConnect relay on ${relay.url}`)
+    signal?.throwIfAborted()
 
     let auth: StackManifest['auth']
     if (shouldStartAuth) {
@@ -214,6 +229,7 @@ export async function startStack({
       stops.push(local.stop)
       auth = local.manifest
     }
+    signal?.throwIfAborted()
 
     const manifest: StackManifest = {
       version: 1,
@@ -240,6 +256,7 @@ export async function startStack({
         const stopFrame = await serveViteApp({ root: frameRoot, mode: demo, host, port: ports.frame, manifest, plugins: [frameConfigPlugin(frameConfig)] })
         stops.push(stopFrame)
         log(`secure frame on ${auth.frameOrigin}`)
+        signal?.throwIfAborted()
       }
       const stopDemo = await serveViteApp({ root: demoRoot, mode: demo, host, port: ports.demo, manifest })
       stops.push(stopDemo)
