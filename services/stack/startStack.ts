@@ -104,6 +104,7 @@ export async function startStack({
     for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => {})
   }
   try {
+    signal?.throwIfAborted()
     // The Polkadot chain is a process of its own that takes seconds to build its genesis: it starts first and in
     // parallel with the rest (its stop, registered first, waits for its start and runs last).
     const polkadotStarting = shouldStartPolkadot ? startLocalPolkadot({ host, port: ports.polkadot }) : undefined
