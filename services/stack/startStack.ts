@@ -103,6 +103,11 @@ export async function startStack({
   const stop = async () => {
     for (const stopOne of stops.splice(0).reverse()) await stopOne().catch(() => {})
   }
+  /** Keeps the stop of a part just started; a start stopped meanwhile (`signal`) ends here, and stops it with the rest. */
+  const keepStop = (stopOne: () => Promise<void>) => {
+    stops.push(stopOne)
+    signal?.throwIfAborted()
+  }
   try {
     signal?.throwIfAborted()
     // The Polkadot chain is a process of its own that takes seconds to build its genesis: it starts first and in
@@ -110,13 +115,13 @@ export async function startStack({
     const polkadotStarting = shouldStartPolkadot ? startLocalPolkadot({ host, port: ports.polkadot }) : undefined
     if (polkadotStarting) {
       polkadotStarting.catch(() => {}) // awaited below; a failure there fails the stack
-      stops.push(async () => (await polkadotStarting.catch(() => undefined))?.stop())
+      keepStop(async () => (await polkadotStarting.catch(() => undefined))?.stop())
     }
     const chains: StackChain[] = []
     let devAccounts: StackManifest['devAccounts'] = []
     for (const { key, chainId, name } of localChains) {
       const anvil = await startAnvil({ host, port: ports[key], chainId })
-      stops.push(anvil.stop)
+      keepStop(anvil.stop)
       const seeded = await seedChain({ rpcUrl: anvil.rpcUrl, blockTimeSeconds })
       devAccounts = seeded.devAccounts
       chains.push({
@@ -130,16 +135,14 @@ export async function startStack({
         uniswapV2: seeded.uniswapV2,
       })
       log(`anvil ${name} (chain ${chainId}) on ${anvil.rpcUrl}`)
-      signal?.throwIfAborted()
     }
     // ERC-4337 on the first chain: the EntryPoint and the account factory, the bundler, our paymaster.
     const [smartChain] = chains
     if (smartChain) {
       const { entryPoint08, tesseraAccountFactory } = await deployAccountAbstraction({ rpcUrl: smartChain.rpcUrl })
       const bundler = await startBundler({ rpcUrl: smartChain.rpcUrl, host, port: ports.bundler, entryPoints: [entryPoint08] })
-      stops.push(bundler.stop)
+      keepStop(bundler.stop)
       log(`ERC-4337 bundler (Alto) for ${smartChain.name} on ${bundler.url}`)
-      signal?.throwIfAborted()
       // The embedded wallet's operations come from the secure frame's page, the sites' own from theirs.
       const frameOrigin = `http://${host}:${ports.frame}`
       const demoOrigin = demo === 'none' ? [] : [`http://${host}:${ports.demo}`]
@@ -153,42 +156,37 @@ export async function startStack({
         projects: [{ id: DEMO_PROJECT_ID, sponsorName: 'Tessera demo', allowedOrigins: [...new Set([frameOrigin, ...demoOrigin, ...extraOrigins])], chainIds: [smartChain.chainId], dailyGasPerAccount: sponsoredGasPerAccountPerDay }],
         log: (line) => log(line),
       })
-      stops.push(paymaster.stop)
+      keepStop(paymaster.stop)
       smartChain.accountAbstraction = { entryPoint: entryPoint08, accountFactory: tesseraAccountFactory, bundlerUrl: bundler.url, paymaster: { url: paymaster.url, address: paymasterAddress } }
       log(`paymaster service on ${paymaster.url} (TesseraPaymaster ${paymasterAddress}, ${sponsoredGasPerAccountPerDay.toLocaleString('en')} gas per account per day)`)
-      signal?.throwIfAborted()
     }
 
     let solana: StackManifest['solana']
     if (shouldStartSolana) {
       const local = await startLocalSolana({ host, port: ports.solana, wsPort: ports.solanaWs })
-      stops.push(local.stop)
+      keepStop(local.stop)
       solana = local.manifest
       log(`solana local on ${solana.rpcUrl} (PubSub ${solana.wsUrl}, ${solana.caipNetworkId})`)
-      signal?.throwIfAborted()
     }
 
     let bitcoin: StackManifest['bitcoin']
     if (shouldStartBitcoin) {
       const local = await startLocalBitcoin({ host, port: ports.bitcoin, blockTimeSeconds })
-      stops.push(local.stop)
+      keepStop(local.stop)
       bitcoin = local.manifest
       log(`bitcoin regtest on ${bitcoin.apiUrl} (Esplora API, ${bitcoin.caipNetworkId})`)
-      signal?.throwIfAborted()
     }
 
     let polkadot: StackManifest['polkadot']
     if (polkadotStarting) {
       polkadot = (await polkadotStarting).manifest
       log(`polkadot local (chopsticks, ${polkadot.chainName} runtime) on ${polkadot.rpcUrl} (${polkadot.caipNetworkId})`)
-      signal?.throwIfAborted()
     }
 
     const demoUrl = demo === 'none' ? null : `http://${host}:${ports.demo}`
     // Buy: the sandbox provider pays on the first EVM chain (and Solana), and reports to the data service.
     const onramp = smartChain ? await startLocalOnramp({ host, port: ports.onramp, apiUrl: `http://${host}:${ports.api}`, chain: smartChain, solana, prices: demoPrices, log }) : undefined
-    if (onramp) stops.push(onramp.stop)
-    signal?.throwIfAborted()
+    if (onramp) keepStop(onramp.stop)
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir })
     const api = await startApiServer({
       host,
@@ -213,24 +211,21 @@ export async function startStack({
       await db.close()
       throw error
     })
-    stops.push(api.stop)
+    keepStop(api.stop)
     log(`data service on ${api.url} (${db.kind}${db.kind === 'pglite' ? `, ${dataDir ?? 'in memory'}` : ''})`)
-    signal?.throwIfAborted()
 
     const relay = createRelay({ host, port: ports.relay })
     await relay.ready
-    stops.push(relay.close)
+    keepStop(relay.close)
     log(`WalletConnect relay on ${relay.url}`)
-    signal?.throwIfAborted()
 
     let auth: StackManifest['auth']
     if (shouldStartAuth) {
       // Same database as the data service (stopped before it: stops run in reverse).
       const local = await startLocalAuth({ host, ports, db, projectIds: [DEMO_PROJECT_ID], log })
-      stops.push(local.stop)
+      keepStop(local.stop)
       auth = local.manifest
     }
-    signal?.throwIfAborted()
 
     const manifest: StackManifest = {
       version: 1,
@@ -247,7 +242,7 @@ export async function startStack({
     if (manifestPath) {
       mkdirSync(dirname(manifestPath), { recursive: true })
       writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
-      stops.push(async () => rmSync(manifestPath, { force: true }))
+      keepStop(async () => rmSync(manifestPath, { force: true }))
     }
 
     if (demo !== 'none') {
@@ -255,12 +250,11 @@ export async function startStack({
       if (auth) {
         const frameConfig = localFrameConfig({ manifest, projectId: DEMO_PROJECT_ID, allowedOrigins: [...(demoUrl ? [demoUrl] : []), ...extraOrigins] })
         const stopFrame = await serveViteApp({ root: frameRoot, mode: demo, host, port: ports.frame, manifest, plugins: [frameConfigPlugin(frameConfig)] })
-        stops.push(stopFrame)
+        keepStop(stopFrame)
         log(`secure frame on ${auth.frameOrigin}`)
-        signal?.throwIfAborted()
       }
       const stopDemo = await serveViteApp({ root: demoRoot, mode: demo, host, port: ports.demo, manifest })
-      stops.push(stopDemo)
+      keepStop(stopDemo)
       log(`demo page on ${demoUrl}`)
     }
     return { manifest, stop }
