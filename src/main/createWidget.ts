@@ -1,4 +1,7 @@
 import { createWidget as createWidgetWithoutUi, type CreateWidgetParameters, type Widget } from './widget/createWidget'
+import { retryingImport } from './lazy/retryingImport'
+
+const mountWidgetCode = retryingImport(() => import('./ui/mountWidget'), 'mountWidget')
 
 /**
  * The package's `createWidget`: the widget (src/main/widget/createWidget.ts) with the UI that `widget.mount(element)`
@@ -8,4 +11,4 @@ import { createWidget as createWidgetWithoutUi, type CreateWidgetParameters, typ
  * await widget.mount(document.getElementById('wallet')!)
  */
 export const createWidget = (parameters: CreateWidgetParameters): Widget =>
-  createWidgetWithoutUi(parameters, { loadUi: () => import('./ui/mountWidget').then((module) => module.mountWidget) })
+  createWidgetWithoutUi(parameters, { loadUi: () => mountWidgetCode().then((module) => module.mountWidget) })

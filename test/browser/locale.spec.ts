@@ -34,7 +34,7 @@ test('a visitor in English never fetches another locale’s words; one in French
 test('a visitor in French whose French words cannot load gets the modal in English rather than none', async ({ browser, stack }) => {
   const context = await browser.newContext({ locale: 'fr-FR' })
   const page = await context.newPage()
-  await page.route(/\/fr(Errors)?-[\w-]+\.js$/, (route) => route.abort('internetdisconnected'))
+  await page.route(/\/fr(Errors)?-[\w-]+\.js(\?[^/]*)?$/, (route) => route.abort('internetdisconnected'))
   await page.goto(`${stack.harness!.url}/ui.html`)
   // The button's own words are with the page: French.
   await page.getByRole('button', { name: 'Connecter un portefeuille' }).click()

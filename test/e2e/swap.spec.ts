@@ -188,7 +188,7 @@ test('a declined swap says so and changes nothing; more than the balance is said
 })
 
 test('Swap’s code failing to load says so in the modal, and Try again loads it', async ({ page, stack }) => {
-  const swapCode = /\/SwapView-[\w-]+\.js$/
+  const swapCode = /\/SwapView-[\w-]+\.js(\?[^/]*)?$/
   await page.route(swapCode, (route) => route.abort('internetdisconnected'))
   await clickSwap(page, stack.demo!.url, stack.devAccounts[8]!)
   const swap = page.getByRole('dialog', { name: 'Swap' })

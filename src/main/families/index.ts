@@ -3,6 +3,13 @@ import type { CoreFamilies, FamilyNamespace } from '../../shared/protocol/core/c
 import type { WidgetNetwork } from '../widget/config'
 import { polkadotRpcUrls } from '../widget/polkadotRpcUrl'
 import type { NamespaceAdapter } from './types'
+import { retryingImport } from '../lazy/retryingImport'
+
+/** A family's adapter, from its module's chunk loaded on first use (a failed load is asked for anew by the next call). */
+function adapterFrom<Module extends object, Name extends keyof Module & string>(load: () => Promise<Module>, name: Name) {
+  const code = retryingImport(load, name)
+  return () => code().then((module) => module[name] as NamespaceAdapter)
+}
 
 /** A chain family on the page: its adapter, and how one of its networks reaches the core. */
 export type PageFamily<N extends ChainNamespace> = {
@@ -21,21 +28,21 @@ export type PageFamily<N extends ChainNamespace> = {
  */
 export const pageFamilies: { [N in ChainNamespace]: PageFamily<N> } = {
   // EVM is the core's own: its networks go by numeric chain id (`chains`).
-  eip155: { loadAdapter: () => import('./eip155/adapter').then((m) => m.eip155Adapter), coreEntry: undefined, hasWalletConnect: true },
+  eip155: { loadAdapter: adapterFrom(() => import('./eip155/adapter'), 'eip155Adapter'), coreEntry: undefined, hasWalletConnect: true },
   solana: {
-    loadAdapter: () => import('./solana/adapter').then((m) => m.solanaAdapter),
+    loadAdapter: adapterFrom(() => import('./solana/adapter'), 'solanaAdapter'),
     hasWalletConnect: true,
     coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, rpcUrls: n.rpcUrls.default.http } : undefined),
   },
   // A Bitcoin network's http URLs are Esplora-style APIs.
   bip122: {
-    loadAdapter: () => import('./bip122/adapter').then((m) => m.bip122Adapter),
+    loadAdapter: adapterFrom(() => import('./bip122/adapter'), 'bip122Adapter'),
     hasWalletConnect: true,
     coreEntry: (n) => (n.rpcUrls.default.http.length > 0 ? { caipNetworkId: n.caipNetworkId, apiUrls: n.rpcUrls.default.http } : undefined),
   },
   // A Polkadot network is reached over WebSocket (its webSocket URLs, or its http ones as ws).
   polkadot: {
-    loadAdapter: () => import('./polkadot/adapter').then((m) => m.polkadotAdapter),
+    loadAdapter: adapterFrom(() => import('./polkadot/adapter'), 'polkadotAdapter'),
     hasWalletConnect: false,
     coreEntry: (n) => {
       const rpcUrls = polkadotRpcUrls(n)

@@ -6,6 +6,8 @@ export type ModalState = {
   shake: boolean
   namespace: string | undefined
   loadingNamespaceMap: Record<string, boolean>
+  /** Opens asked for that could not happen: the widget's code did not load (the UI says so). */
+  failedOpens: number
 }
 
 export const SHAKE_DURATION_MS = 500
@@ -34,7 +36,7 @@ export function preloadImages(
  * flag that resets after 500 ms.
  */
 export function createModal({ timers = realTimers }: { timers?: Timers } = {}) {
-  const store = createStore<ModalState>()(() => ({ open: false, loading: false, shake: false, namespace: undefined, loadingNamespaceMap: {} }))
+  const store = createStore<ModalState>()(() => ({ open: false, loading: false, shake: false, namespace: undefined, loadingNamespaceMap: {}, failedOpens: 0 }))
   let shakeTimer: unknown
   let openSeq = 0
   return {
@@ -50,6 +52,10 @@ export function createModal({ timers = realTimers }: { timers?: Timers } = {}) {
       openSeq++
       timers.clearTimeout(shakeTimer)
       store.setState({ open: false, loading: false, shake: false })
+    },
+    /** An open was asked for and cannot happen: the widget's code did not load. */
+    openFailed() {
+      store.setState((s) => ({ failedOpens: s.failedOpens + 1 }))
     },
     shake() {
       timers.clearTimeout(shakeTimer)

@@ -1,10 +1,11 @@
 import { useMemo } from 'react'
-import { loadOnce } from './loadOnce'
+import { loadOnce } from '../lazy/loadOnce'
+import { retryingImport } from '../lazy/retryingImport'
 import { PartUnavailable } from './onDemand'
 import { useLoadOnce } from './useLoadOnce'
 
 /** The QR encoder (uqr, 12 kB): loaded with the first QR code, or ahead of it (prefetchQrCode), never with the modal. */
-const encoder = loadOnce(() => import('uqr'))
+const encoder = loadOnce(retryingImport(() => import('uqr'), 'encode'))
 
 /** Starts loading the encoder, for a view that will show a QR code once it has its value (a pairing URI). */
 export const prefetchQrCode = () => void encoder.load().catch(() => {})

@@ -4,7 +4,8 @@ import { useStoreSelector, useWidget, useWidgetState } from '../react/WidgetProv
 import { widgetLocale, type WidgetLocale } from '../widget/locale'
 import { buttonCatalogues } from './i18n/buttons'
 import { isLocaleLoaded, loadLocale } from './i18n/loadLocale'
-import { loadOnce } from './loadOnce'
+import { loadOnce } from '../lazy/loadOnce'
+import { retryingImport } from '../lazy/retryingImport'
 import { ShadowRoot } from './ShadowRoot'
 
 /** The first click's code loads once the page is idle, at most this long after the modal mounts. */
@@ -12,7 +13,7 @@ const PREFETCH_IDLE_TIMEOUT_MS = 2_000
 
 // Once the modal's code is here it renders at once, in the click that opens it (not through Suspense, whose fallback
 // throttle holds a view back about 300 ms even once its chunk is here). The toast's words come with it.
-const modalCode = loadOnce(() => import('./Modal/Modal'))
+const modalCode = loadOnce(retryingImport(() => import('./Modal/Modal'), 'default'))
 const loadModal = modalCode.load
 
 type PrefetchingWidget = { prefetch: () => void; uiSettings: { locale?: string | undefined } }
@@ -121,6 +122,11 @@ export function WidgetModal() {
     widget.close()
     widget.notifications.show(buttonCatalogues[locale].modalUnavailable, { variant: 'error' })
   }, [widget, failures, locale])
+  // The widget's own code could not load for an open: no modal to close, the visitor is told the same.
+  const failedOpens = useStoreSelector(widget.modal.store, (s) => s.failedOpens)
+  useEffect(() => {
+    if (failedOpens > 0) widget.notifications.show(buttonCatalogues[locale].modalUnavailable, { variant: 'error' })
+  }, [widget, failedOpens, locale])
   if (!isOpen && !toast.open) return null
   return (
     <ShadowRoot themeMode={themeMode} themeVariables={widget.uiSettings.themeVariables} nonce={widget.uiSettings.cspNonce}>

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react'
-import { loadOnce } from './loadOnce'
+import { loadOnce } from '../lazy/loadOnce'
+import { retryingImport } from '../lazy/retryingImport'
 import { useLoadOnce } from './useLoadOnce'
 import { useTranslate } from './useTranslate'
 
@@ -12,7 +13,7 @@ import { useTranslate } from './useTranslate'
  * @example const swap = onDemand(() => import('./views/SwapView')); <swap.View />
  */
 export function onDemand<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  const code = loadOnce(load)
+  const code = loadOnce(retryingImport(load, 'default'))
 
   function View(props: P) {
     const { hasFailed, retry } = useLoadOnce(code)

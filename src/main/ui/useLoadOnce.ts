@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { loadOnce } from './loadOnce'
+import type { loadOnce } from '../lazy/loadOnce'
 
 /**
  * Loads `code` while `isNeeded` and renders again once it is here (read it with `code.loaded()`, in the same render).

@@ -96,16 +96,20 @@ export function createConnectionController({ config, store, storage, core, route
 
   // Each family's code, then its wallets. Loaded at once only to reconnect a stored connection; otherwise with the
   // first-click prefetch (idle, hover) or the first call that needs it: EIP-6963 and Wallet Standard wallets announce
-  // themselves again to a late listener.
+  // themselves again to a late listener. A load that failed (offline for a moment) is tried again by the next call, for
+  // what has not loaded yet.
   let loading: Promise<void> | undefined
   const load = () =>
     (loading ??= Promise.all([
-      loadAuthConnector?.().then((connectors) => {
-        if (!isDestroyed) authConnectors = connectors
-      }),
+      authConnectors.length > 0
+        ? undefined
+        : loadAuthConnector?.().then((connectors) => {
+            if (!isDestroyed) authConnectors = connectors
+          }),
       ...families.map(async (ns) => {
+        if (adapters.has(ns)) return
         const adapter = await loadAdapter(ns)
-        if (isDestroyed) return
+        if (isDestroyed || adapters.has(ns)) return
         adapters.set(ns, adapter)
         if (loadWalletConnect && adapter.walletConnect) walletConnect.set(ns, adapter.walletConnect(loadWalletConnect))
         const discovery = adapter.discover(target, networks.filter((n) => n.chainNamespace === ns), { appName: config.metadata?.name })
@@ -117,7 +121,13 @@ export function createConnectionController({ config, store, storage, core, route
           }),
         )
       }),
-    ]).then(() => syncConnectors()))
+    ]).then(
+      () => syncConnectors(),
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    ))
   const hasStoredConnection = () => families.some((ns) => storage.get('connectedConnectorIds')?.[ns] !== undefined)
 
   const activeNetwork = (ns: ChainNamespace = store.getState().activeNamespace): WidgetNetwork => {

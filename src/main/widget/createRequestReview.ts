@@ -9,6 +9,11 @@ import type { Router } from '../state/createRouter'
 import { ProviderRpcError } from './providerRpcError'
 import type { ReviewQuery } from './readReviewedRequest'
 import type { ReviewedMethod } from './reviewedMethods'
+import { retryingImport } from '../lazy/retryingImport'
+
+// A message's reading and an EVM request's load with the first review (a failed load is asked for anew by the next).
+const reviewMessageCode = retryingImport(() => import('./reviewMessage'), 'reviewMessage')
+const readReviewedRequestCode = retryingImport(() => import('./readReviewedRequest'), 'readReviewedRequest')
 
 /** Requests of the other signing families, reviewed the same way: a Solana wire transaction, a Bitcoin PSBT. */
 export type FamilyReviewedMethod = 'solana_signTransaction' | 'bip122_signPsbt'
@@ -72,8 +77,8 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
 
   const makeReview = async ({ caipNetworkId, query }: ReviewQuery): Promise<RequestReviewResult> => {
     // A message is read here, on the page: no chain to ask, and its code loads with the first one.
-    if (query.kind === 'message') return (await import('./reviewMessage')).reviewMessage(query.message, pageHost)
-    if (query.kind === 'blindSignature') return (await import('./reviewMessage')).reviewBlindSignature(query.data)
+    if (query.kind === 'message') return (await reviewMessageCode()).reviewMessage(query.message, pageHost)
+    if (query.kind === 'blindSignature') return (await reviewMessageCode()).reviewBlindSignature(query.data)
     if (query.kind === 'legacyTypedData') return { kind: 'legacyTypedData', fields: query.fields }
     if (query.kind === 'permissions') return query.review
     if (!core) throw new Error('unavailable')
@@ -91,7 +96,7 @@ export function createRequestReview({ core, router, modal, account, nativeCurren
   const prepareEvm = async (method: ReviewedMethod, params: unknown): Promise<Parameters<typeof run>[0]> => {
     const connected = account()
     if (!connected) throw new ProviderRpcError(4100, errorTable.UNAUTHORIZED.message)
-    const reading = await import('./readReviewedRequest').catch(() => undefined)
+    const reading = await readReviewedRequestCode().catch(() => undefined)
     if (!reading) return { method, caipNetworkId: connected.caipNetworkId, makeReview: () => Promise.reject(new Error('unavailable')) }
     const request = reading.readReviewedRequest(method, params, connected.caipNetworkId, connected.address as Address)
     return { method, caipNetworkId: request.caipNetworkId, makeReview: () => makeReview(request) }

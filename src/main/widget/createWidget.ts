@@ -3,6 +3,7 @@ import { subscribeWithSelector } from 'zustand/middleware'
 import type { CaipNetworkId, ChainNamespace } from '../../shared/protocol/caip'
 import { formatSdkVersion } from '../../shared/protocol/sdkVersion'
 import { START_UP_IDLE_TIMEOUT_MS, whenPageIdle, yieldToPage } from '../core/whenPageIdle'
+import { retryingImport } from '../lazy/retryingImport'
 import { createModal } from '../state/createModal'
 import { createNotifications } from '../state/createNotifications'
 import { createRouter } from '../state/createRouter'
@@ -49,6 +50,9 @@ const sdkAdapterNames = (adapters: readonly WidgetAdapter[], families: readonly 
   const names = adapters.map((a) => a.type)
   return [...new Set([...names, ...families.filter((ns) => !(ns === 'eip155' && names.length > 0)).map((ns) => familyNames[ns])])]
 }
+
+/** The started widget's code, loaded past the first frame; a failed load is asked for anew by the next call. */
+const startWidgetCode = retryingImport(() => import('./startWidget'), 'startWidget')
 
 export type CreateWidgetParameters = StartWidgetParameters & {
   /** Library adapters: `wagmiAdapter` from 'tessera/wagmi', `ethersAdapter` from 'tessera/ethers', … */
@@ -177,7 +181,7 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
   const start = () => {
     if (starting) return starting
     cancelScheduledStart()
-    const code = import('./startWidget').catch((cause: unknown) => {
+    const code = startWidgetCode().catch((cause: unknown) => {
       // A failed download (offline, a deploy that replaced the files) is tried again by the next call that needs it.
       starting = undefined
       throw Object.assign(new Error("Tessera's code could not be loaded: check the connection, then try again or reload the page."), { code: 'WIDGET_CODE_NOT_LOADED', cause })
@@ -201,6 +205,9 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
       const { code = 'SOMETHING_WENT_WRONG', message = String(error) } = error as { code?: string; message?: string }
       store.setState({ error: { code, message } })
       console.error(error)
+      // The visitor asked for the modal and the code did not come: the UI tells them (the next open tries again).
+      if (pendingOpen && code === 'WIDGET_CODE_NOT_LOADED') modal.openFailed()
+      pendingOpen = undefined
     })
     return starting
   }

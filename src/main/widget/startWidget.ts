@@ -14,15 +14,12 @@ import { createWidgetStorage, type WidgetStorage } from '../storage/createWidget
 import { parseWidgetConfig, type WidgetConfig, type WidgetConfigInput } from './config'
 import { createAnalytics } from './createAnalytics'
 import { createConnectionController } from './createConnectionController'
-import type { ConnectionActions } from './createConnectionActions'
 import type { PairingState } from './createWalletConnectPairing'
 import type { ApprovedNamespace, PairingApproval } from '../../shared/protocol/walletConnectApi'
 import { isSiwxConfig, type DefaultSiwxOptions, type SIWXConfig } from './siwxConfig'
-import type { AuthConnector } from '../connectors/auth/createAuthConnector'
 import type { AuthLogin } from './createAuthLogin'
 import { initialAuthLoginState, type AuthLoginState } from './authLoginState'
 import { widgetLocale } from './locale'
-import type { WidgetWalletConnect } from './walletConnect'
 import { initialNamespaces, patchNamespace, topFields, type WidgetState } from './widgetState'
 import { familyCoreChains } from '../families/coreChains'
 import { createRequestReview } from './createRequestReview'
@@ -31,6 +28,14 @@ import type { NamespaceConnector } from '../families/types'
 import type { WalletRequest } from '../connectors/eip1193'
 import type { Bip122NamespaceConnector, SignPsbtRequest } from '../families/bip122/connector'
 import { pageFamilies } from '../families/index'
+import { loadOnce } from '../lazy/loadOnce'
+import { retryingImport } from '../lazy/retryingImport'
+
+// What loads on first use; a load that failed is asked for anew by the next use (see retryingImport).
+const walletConnectCode = retryingImport(() => import('./walletConnect'), 'createWidgetWalletConnect')
+const authConnectorCode = retryingImport(() => import('../connectors/auth/createAuthConnector'), 'createAuthConnector')
+const connectionActionsCode = retryingImport(() => import('./createConnectionActions'), 'createConnectionActions')
+const authLoginCode = retryingImport(() => import('./createAuthLogin'), 'createAuthLogin')
 
 /** The site's parameters (createWidget's), but the library adapters and `isMobile`, which the shell keeps. */
 export type StartWidgetParameters = Omit<WidgetConfigInput, 'siwx'> & {
@@ -99,55 +104,60 @@ export function startWidget(
   // stored session reconnects.
   const relayUrl = config.services?.relay
   const hasWalletConnectFamily = networks.some((n) => pageFamilies[n.chainNamespace].hasWalletConnect)
-  let walletConnectLoad: Promise<WidgetWalletConnect> | undefined
-  const loadWalletConnect = (relay: string) =>
-    (walletConnectLoad ??= import('./walletConnect').then(({ createWidgetWalletConnect }) =>
-      createWidgetWalletConnect({
-        connector: {
-          projectId: config.projectId,
-          relayUrl: relay,
-          metadata: {
-            name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
-            description: config.metadata?.description ?? '',
-            url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
-            icons: config.metadata?.icons ?? [],
-          },
-          networks: Object.fromEntries(namespaces.map((ns) => [ns, networks.filter((n) => n.chainNamespace === ns).map((n) => n.caipNetworkId)])),
-          getPreferredCaipNetworkId: (namespace) => store.getState().namespaces[namespace]?.activeCaipNetworkId,
-        },
-        store,
-        onApproved: (result) => void onWalletConnectApproved(result),
-      }),
-    ))
+  const walletConnectLoader =
+    relayUrl && hasWalletConnectFamily
+      ? loadOnce(() =>
+          walletConnectCode().then(({ createWidgetWalletConnect }) =>
+            createWidgetWalletConnect({
+              connector: {
+                projectId: config.projectId,
+                relayUrl,
+                metadata: {
+                  name: config.metadata?.name ?? (typeof document === 'undefined' ? 'dApp' : document.title),
+                  description: config.metadata?.description ?? '',
+                  url: config.metadata?.url ?? (typeof location === 'undefined' ? 'http://localhost' : location.origin),
+                  icons: config.metadata?.icons ?? [],
+                },
+                networks: Object.fromEntries(namespaces.map((ns) => [ns, networks.filter((n) => n.chainNamespace === ns).map((n) => n.caipNetworkId)])),
+                getPreferredCaipNetworkId: (namespace) => store.getState().namespaces[namespace]?.activeCaipNetworkId,
+              },
+              store,
+              onApproved: (result) => void onWalletConnectApproved(result),
+            }),
+          ),
+        )
+      : undefined
 
   // E-mail and social login (SPEC §1): the auth connector's code loads with the families' (modal prefetch, reconnect);
   // its secure frame loads when Connect shows the login, or to reconnect a stored login.
-  let authLoad: Promise<AuthConnector> | undefined
-  const loadAuth = (auth: NonNullable<WidgetConfig['auth']>) =>
-    (authLoad ??= import('../connectors/auth/createAuthConnector').then(({ createAuthConnector }) =>
-      createAuthConnector({
-        frameUrl: auth.frameUrl,
-        params: {
-          projectId: config.projectId,
-          chainId: Number(evmNetworks.find((n) => n.caipNetworkId === store.getState().namespaces.eip155?.activeCaipNetworkId)?.id ?? evmNetworks[0]!.id),
-          version: sdkVersion,
-          enableLogger: config.logLevel === 'debug',
-          locale: widgetLocale(config.locale),
-        },
-        window: target,
-        storage,
-        theme: () => ({ themeMode: store.getState().themeMode, ...(config.themeVariables && { themeVariables: config.themeVariables }) }),
-        dappData: { sdkType: 'tessera', ...(config.metadata && { metadata: config.metadata }) },
-        notifications,
-        // The Solana side's cluster before it is connected or switched (reconnect): the widget's, when it is a configured one.
-        solanaCaipNetworkId: () => {
-          const solanaNetworks = networks.filter((n) => n.chainNamespace === 'solana')
-          const id = store.getState().namespaces.solana?.activeCaipNetworkId
-          return (solanaNetworks.find((n) => n.caipNetworkId === id) ?? solanaNetworks[0])?.caipNetworkId as CaipNetworkId | undefined
-        },
-      }),
-    ))
   const authConfig = config.auth && target ? config.auth : undefined
+  const authConnectorLoader = authConfig
+    ? loadOnce(() =>
+        authConnectorCode().then(({ createAuthConnector }) =>
+          createAuthConnector({
+            frameUrl: authConfig.frameUrl,
+            params: {
+              projectId: config.projectId,
+              chainId: Number(evmNetworks.find((n) => n.caipNetworkId === store.getState().namespaces.eip155?.activeCaipNetworkId)?.id ?? evmNetworks[0]!.id),
+              version: sdkVersion,
+              enableLogger: config.logLevel === 'debug',
+              locale: widgetLocale(config.locale),
+            },
+            window: target,
+            storage,
+            theme: () => ({ themeMode: store.getState().themeMode, ...(config.themeVariables && { themeVariables: config.themeVariables }) }),
+            dappData: { sdkType: 'tessera', ...(config.metadata && { metadata: config.metadata }) },
+            notifications,
+            // The Solana side's cluster before it is connected or switched (reconnect): the widget's, when it is a configured one.
+            solanaCaipNetworkId: () => {
+              const solanaNetworks = networks.filter((n) => n.chainNamespace === 'solana')
+              const id = store.getState().namespaces.solana?.activeCaipNetworkId
+              return (solanaNetworks.find((n) => n.caipNetworkId === id) ?? solanaNetworks[0])?.caipNetworkId as CaipNetworkId | undefined
+            },
+          }),
+        ),
+      )
+    : undefined
 
   const connection = createConnectionController({
     config,
@@ -158,10 +168,10 @@ export function startWidget(
     modal,
     notifications,
     target,
-    loadWalletConnect: relayUrl && hasWalletConnectFamily ? async () => (await loadWalletConnect(relayUrl)).connector : undefined,
-    loadAuthConnector: authConfig
+    loadWalletConnect: walletConnectLoader && (async () => (await walletConnectLoader.load()).connector),
+    loadAuthConnector: authConnectorLoader
       ? async () => {
-          const auth = await loadAuth(authConfig)
+          const auth = await authConnectorLoader.load()
           return [auth.eip155, auth.solana]
         }
       : undefined,
@@ -240,8 +250,7 @@ export function startWidget(
         )
       : Promise.resolve(undefined)
   // What a visitor does (connect, disconnect, switch) loads on first use or with the modal's prefetch, not at start-up.
-  let actionsLoad: Promise<ConnectionActions> | undefined
-  const actions = () => (actionsLoad ??= import('./createConnectionActions').then(({ createConnectionActions }) => createConnectionActions(connection, { store, storage, router, notifications, onConnectDone })))
+  const actions = loadOnce(() => connectionActionsCode().then(({ createConnectionActions }) => createConnectionActions(connection, { store, storage, router, notifications, onConnectDone }))).load
   // Sign-in's code loads only for a site that turned it on.
   const signInLoad = config.siwx
     ? import('./createSignInController').then(({ createSignInController }) =>
@@ -284,7 +293,7 @@ export function startWidget(
     const active = approved.find(({ ns }) => ns === store.getState().activeNamespace) ?? approved[0]!
     for (const family of [...approved.filter((f) => f !== active), active]) connection.setConnected(connection.getWalletConnect(family.ns)!, family.accounts, family.caipNetworkId)
     if (store.getState().activeNamespace !== active.ns) connection.setActiveNamespace(active.ns)
-    const loaded = await walletConnectLoad
+    const loaded = await walletConnectLoader?.requested()
     void loaded?.connector
       .getPeerName()
       .then((name) => name && store.getState().namespaces.eip155?.connectorId === WALLET_CONNECT_ID && store.setState((s) => patchNamespace(s, 'eip155', { connectedWalletInfo: { name } })))
@@ -294,16 +303,15 @@ export function startWidget(
     await onConnectDone()
   }
   /** Closing the modal resets the pairing URI (SPEC §2). */
-  const resetPairing = () => void walletConnectLoad?.then((loaded) => loaded.onClose())
+  const resetPairing = () => void walletConnectLoader?.requested()?.then((loaded) => loaded.onClose(), () => {})
 
   // The login steps' code loads with the first login action (or the Connect view's preload); its state is here at once.
   const authStore = createStore<AuthLoginState>()(() => initialAuthLoginState)
-  let authLoginLoad: Promise<AuthLogin> | undefined
-  const authLogin = () =>
-    (authLoginLoad ??= import('./createAuthLogin').then(({ createAuthLogin }) =>
+  const authLoginLoader = loadOnce(() =>
+    authLoginCode().then(({ createAuthLogin }) =>
       createAuthLogin({
         store: authStore,
-        load: () => loadAuth(authConfig!),
+        load: () => authConnectorLoader!.load(),
         router,
         activeNetwork: () => connection.activeNetwork('eip155'),
         // One login connects the Solana account too when the site has Solana networks (SPEC §6).
@@ -314,11 +322,13 @@ export function startWidget(
         onConnectDone: () => onConnectDone(),
         window: target,
       }),
-    ))
+    ),
+  )
+  const authLogin = authLoginLoader.load
   // The frame's screens follow the widget's theme.
   const stopThemeSync = store.subscribe(
     (s) => s.themeMode,
-    () => void authLoad?.then((auth) => auth.syncTheme()).catch(() => {}),
+    () => void authConnectorLoader?.requested()?.then((auth) => auth.syncTheme()).catch(() => {}),
   )
   const widget = {
     /** The checked config, its defaults filled in (once started). */
@@ -407,24 +417,23 @@ export function startWidget(
           /** Sign In With Farcaster: its view shows a QR code until the person's phone approves. */
           connectFarcaster: async () => (await authLogin()).connectFarcaster(),
           /** Back to the e-mail field: a device wait or a popup still running stops. */
-          reset: () => void authLoginLoad?.then((login) => login.reset()),
-          connector: () => loadAuth(authConfig),
+          reset: () => void authLoginLoader.requested()?.then((login) => login.reset(), () => {}),
+          connector: () => authConnectorLoader!.load(),
           /** The embedded wallet's EVM account: its smart account or its key's own (the session stays; SPEC §4). */
           async setPreferredAccountType(accountType: 'eoa' | 'smartAccount') {
-            await (await loadAuth(authConfig)).setPreferredAccountType(accountType)
+            await (await authConnectorLoader!.load()).setPreferredAccountType(accountType)
             void analytics.track('SET_PREFERRED_ACCOUNT_TYPE', { accountType, network: store.getState().namespaces.eip155?.activeCaipNetworkId })
           },
         }
       : undefined,
     /** WalletConnect, when the config names a relay (once started). */
-    walletConnect:
-      relayUrl && hasWalletConnectFamily
-        ? {
-            start: async (wallet?: { id: string; name: string }) => (await loadWalletConnect(relayUrl)).pairing.start(wallet),
-            pause: () => void walletConnectLoad?.then((loaded) => loaded.pairing.pause()),
-            setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
-          }
-        : undefined,
+    walletConnect: walletConnectLoader
+      ? {
+          start: async (wallet?: { id: string; name: string }) => (await walletConnectLoader.load()).pairing.start(wallet),
+          pause: () => void walletConnectLoader.requested()?.then((loaded) => loaded.pairing.pause(), () => {}),
+          setLinking: (linking: PairingState['wcLinking']) => store.setState({ wcLinking: linking }),
+        }
+      : undefined,
     /** Connects the wallet behind `connectorId` (an EIP-6963 rdns, 'injected', a Wallet Standard wallet) on its family. */
     connect: async (connectorId: string, namespace?: ChainNamespace) => (await actions()).connect(connectorId, namespace),
     /** Disconnects the active family (or `namespace`, or 'all'). */
@@ -454,15 +463,18 @@ export function startWidget(
       cancelReviewPrefetch()
       stopReviewPrefetch()
       void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})
-      void walletConnectLoad?.then((loaded) => {
-        loaded.pairing.reset()
-        loaded.connector.destroy()
-      })
+      void walletConnectLoader?.requested()?.then(
+        (loaded) => {
+          loaded.pairing.reset()
+          loaded.connector.destroy()
+        },
+        () => {},
+      )
       connection.destroy()
       core?.destroy()
       stopThemeSync()
-      void authLoginLoad?.then((login) => login.reset())
-      void authLoad?.then((auth) => auth.destroy())
+      void authLoginLoader.requested()?.then((login) => login.reset(), () => {})
+      void authConnectorLoader?.requested()?.then((auth) => auth.destroy(), () => {})
     },
   }
   /** What the last visit stored (SPEC §4): the family and network it was on and the recent wallets, unless changed since. */

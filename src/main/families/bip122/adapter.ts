@@ -8,6 +8,11 @@ import { WALLET_CONNECT_ID } from '../../connectors/walletConnectId'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
 import { bitcoinNetworkOf, type Bip122NamespaceConnector } from './connector'
+import { retryingImport } from '../../lazy/retryingImport'
+
+// The send form's and the sign-in message's code load on first use (a failed load is asked for anew).
+const sendCode = retryingImport(() => import('./send'), 'createSendController')
+const signInMessageCode = retryingImport(() => import('./signInMessage'), 'createSignInMessage')
 
 export { bitcoinNetworkOf, isBip122Connector, type Bip122NamespaceConnector, type SignPsbtRequest } from './connector'
 
@@ -174,6 +179,6 @@ export const bip122Adapter: NamespaceAdapter = {
       },
     }
   },
-  loadSend: () => import('./send').then((m) => m.createSendController),
-  loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
+  loadSend: () => sendCode().then((m) => m.createSendController),
+  loadSignInMessage: () => signInMessageCode().then((m) => m.createSignInMessage),
 }

@@ -7,6 +7,11 @@ import type { InjectedAccount } from './wallets/injectedWeb3'
 import type { PolkadotWidgetNetwork, WidgetNetwork } from '../../widget/config'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
 import { ss58PrefixOf, type PolkadotNamespaceConnector } from './connector'
+import { retryingImport } from '../../lazy/retryingImport'
+
+// The send form's and the sign-in message's code load on first use (a failed load is asked for anew).
+const sendCode = retryingImport(() => import('./send'), 'createSendController')
+const signInMessageCode = retryingImport(() => import('./signInMessage'), 'createSignInMessage')
 
 export { isPolkadotConnector, ss58PrefixOf, type PolkadotNamespaceConnector } from './connector'
 
@@ -141,7 +146,7 @@ export const polkadotAdapter: NamespaceAdapter = {
       })
     return { getConnectors, subscribe: (listener) => discovery.subscribe(() => listener()), stop: () => discovery.stop() }
   },
-  loadSend: () => import('./send').then((m) => m.createSendController),
-  loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
+  loadSend: () => sendCode().then((m) => m.createSendController),
+  loadSignInMessage: () => signInMessageCode().then((m) => m.createSignInMessage),
   /** The free balance (what wallets show as the balance); the reserved part is read with it and shown beside it. */
 }

@@ -7,6 +7,11 @@ import type { WalletConnectConnector } from '../../connectors/createWalletConnec
 import { WALLET_CONNECT_ID } from '../../connectors/walletConnectId'
 import type { WidgetNetwork } from '../../widget/config'
 import type { NamespaceAdapter, NamespaceConnector } from '../types'
+import { retryingImport } from '../../lazy/retryingImport'
+
+// The send form's and the sign-in message's code load on first use (a failed load is asked for anew).
+const sendCode = retryingImport(() => import('./send'), 'createSendController')
+const signInMessageCode = retryingImport(() => import('./signInMessage'), 'createSignInMessage')
 
 const publicClusters = new Set<string>(Object.values(solanaCaipNetworkIds))
 
@@ -90,6 +95,6 @@ export const solanaAdapter: NamespaceAdapter = {
       }
     },
   }),
-  loadSend: () => import('./send').then((m) => m.createSendController),
-  loadSignInMessage: () => import('./signInMessage').then((m) => m.createSignInMessage),
+  loadSend: () => sendCode().then((m) => m.createSendController),
+  loadSignInMessage: () => signInMessageCode().then((m) => m.createSignInMessage),
 }

@@ -1,5 +1,8 @@
 import type { ChainNamespace } from '../../../shared/protocol/caip'
 import type { Widget } from '../../widget/createWidget'
+import { retryingImport } from '../../lazy/retryingImport'
+
+const lazyFeaturesCode = retryingImport(() => import('./lazyFeatures'), 'getFeatures')
 
 /**
  * The widget's send, history, names and wallet-list controllers (the modal's code), with the Send and Activity views'
@@ -9,7 +12,7 @@ import type { Widget } from '../../widget/createWidget'
 export const loadFeatures = (widget: Widget) =>
   widget
     .whenStarted()
-    .then(() => import('./lazyFeatures'))
+    .then(lazyFeaturesCode)
     .then((lazy) => ({ ...lazy, features: lazy.getFeatures(widget) }))
 
 /** The wallet registry's controller (Connect's registry wallets). */

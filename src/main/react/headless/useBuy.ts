@@ -4,12 +4,15 @@ import type { Widget } from '../../widget/createWidget'
 import { useWidgetState } from '../WidgetProvider'
 import { useBuyFormModel, type BuyFormModel } from './useBuyFormModel'
 import { useLoaded } from './useLoaded'
+import { retryingImport } from '../../lazy/retryingImport'
+
+const buyModelCode = retryingImport(() => import('./buyModel'), 'getBuyController')
 
 /** Buy's controller and rules (the Buy view's code, never the modal's), loaded on first use. */
 const loadBuy = (widget: Widget) =>
   widget
     .whenStarted()
-    .then(() => import('./buyModel'))
+    .then(buyModelCode)
     .then((model) => ({ model, buy: model.getBuyController(widget) }))
 
 export type UseBuyReturnType = BuyFormModel & {

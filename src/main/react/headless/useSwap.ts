@@ -7,12 +7,15 @@ import { useNetwork } from '../hooks'
 import { useWidget, useWidgetState } from '../WidgetProvider'
 import { useLoaded } from './useLoaded'
 import { useSwapFormModel, type SwapFormModel } from './useSwapFormModel'
+import { retryingImport } from '../../lazy/retryingImport'
+
+const swapModelCode = retryingImport(() => import('./swapModel'), 'getSwapController')
 
 /** The swap's controller and rules (the Swap view's code, never the modal's), loaded on first use. */
 const loadSwap = (widget: Widget) =>
   widget
     .whenStarted()
-    .then(() => import('./swapModel'))
+    .then(swapModelCode)
     .then((model) => ({ model, swap: model.getSwapController(widget) }))
 
 export type UseSwapReturnType = SwapFormModel & {

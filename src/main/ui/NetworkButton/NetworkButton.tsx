@@ -1,6 +1,7 @@
 import { useNetwork } from '../../react/hooks'
 import { useIsStarted, useWidget, useWidgetState } from '../../react/WidgetProvider'
-import { loadOnce } from '../loadOnce'
+import { loadOnce } from '../../lazy/loadOnce'
+import { retryingImport } from '../../lazy/retryingImport'
 import { CHEVRON_DOWN_PATH, LineIcon } from '../Modal/LineIcon'
 import { ShadowRoot } from '../ShadowRoot'
 import { useLoadOnce } from '../useLoadOnce'
@@ -9,7 +10,7 @@ import { prefetchModal } from '../WidgetModal'
 // The network's icon (its code shared with the modal's views) loads with the widget's start, which the button waits
 // for anyway: a page's start-up script does not carry it. Until it is here, or if it cannot load, an empty space of
 // its size holds its place.
-const networkIcon = loadOnce(() => import('../views/NetworkIcon'))
+const networkIcon = loadOnce(retryingImport(() => import('../views/NetworkIcon'), 'NetworkIcon'))
 
 const ICON_SIZE = 24
 

@@ -2,6 +2,11 @@ import type { ErrorCode } from '../../../shared/protocol/errorTable'
 import type { WidgetLocale } from '../../widget/locale'
 import type { Catalogue } from './en'
 import type { ReviewMessageKey } from './reviewEn'
+import { retryingImport } from '../../lazy/retryingImport'
+
+const frCode = retryingImport(() => import('./fr'), 'fr')
+const frErrorsCode = retryingImport(() => import('./frErrors'), 'frErrors')
+const reviewFrCode = retryingImport(() => import('./reviewFr'), 'reviewFr')
 
 type OtherLocale = Exclude<WidgetLocale, 'en'>
 
@@ -10,7 +15,7 @@ export type LocaleSentences = { messages: Catalogue; errors: Partial<Record<Erro
 
 /** Every locale but English comes in chunks of its own: a page in English never holds another locale's sentences. */
 const localeChunks: Record<OtherLocale, () => Promise<LocaleSentences>> = {
-  fr: () => Promise.all([import('./fr'), import('./frErrors'), import('./reviewFr')]).then(([{ fr }, { frErrors }, { reviewFr }]) => ({ messages: fr, errors: frErrors, review: reviewFr })),
+  fr: () => Promise.all([frCode(), frErrorsCode(), reviewFrCode()]).then(([{ fr }, { frErrors }, { reviewFr }]) => ({ messages: fr, errors: frErrors, review: reviewFr })),
 }
 
 /** The locales loaded so far. English is not among them: it is always here (en.ts and the error table). */
