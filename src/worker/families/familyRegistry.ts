@@ -1,5 +1,6 @@
 import type { CoreFamilies, FamilyNamespace } from '../../shared/protocol/core/coreApi'
 import { createWidgetError } from '../../shared/protocol/errors'
+import { importModuleAt } from '../moduleHost/importModuleAt'
 
 /**
  * A family's API in the core worker: the calls of `core.<family>` under their names (src/shared/families/<namespace>/coreApi.ts),
@@ -44,7 +45,7 @@ export function registerFamily<N extends FamilyNamespace>(namespace: N, create: 
  */
 export async function loadFamily(namespace: FamilyNamespace, url: string | undefined, label: string): Promise<AnyCreateFamilyApi> {
   if (!url) throw createWidgetError('NETWORK_NOT_FOUND', { details: `${label} networks are configured, but not the URL of the ${label} client's module` })
-  await import(/* @vite-ignore */ url)
+  await importModuleAt(url)
   const create = registry()[namespace]
   if (!create) throw createWidgetError('NETWORK_NOT_FOUND', { details: `${url} is not the ${label} client's module` })
   return create

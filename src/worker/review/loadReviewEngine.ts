@@ -1,4 +1,5 @@
 import { createWidgetError } from '../../shared/protocol/errors'
+import { importModuleAt } from '../moduleHost/importModuleAt'
 import type { reviewCalls, reviewTransaction, reviewTypedDataOnChain } from './createReview'
 
 /** The review engine (createReview.ts) as its module registers it. */
@@ -23,7 +24,7 @@ export async function loadReviewEngine(url: string | undefined): Promise<ReviewE
   const loaded = slot()[key]
   if (loaded) return loaded
   if (!url) throw createWidgetError('INVALID_CONFIG', { details: "the core was given no URL of the review engine's module (reviewModule)" })
-  await import(/* @vite-ignore */ url)
+  await importModuleAt(url)
   const engine = slot()[key]
   if (!engine) throw createWidgetError('INVALID_CONFIG', { details: `${url} is not the review engine's module` })
   return engine
