@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { extname, join, normalize, resolve } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Page, Request } from '@playwright/test'
 
 const repo = resolve('.')
 // A clean environment: the npm running these tests passes its own settings (npm_config_*) to children.
@@ -81,9 +81,17 @@ export function recordLoadFailures(page: Page): string[] {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
     else if (/\.m?js(\?|$)/.test(new URL(response.url()).pathname) && type.includes('text/html')) failed.push(`HTML served as script: ${response.url()}`)
   })
+  // A reload or a navigation aborts what is in flight: the chain reads (the worker's polls), a module the worker was
+  // importing (the review engine, prefetched once an account is connected). That is not code that failed to load.
+  let navigations = 0
+  const navigationsBefore = new WeakMap<Request, number>()
+  page.on('request', (request) => {
+    navigationsBefore.set(request, navigations)
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations++
+  })
   page.on('requestfailed', (request) => {
-    // A reload or a navigation aborts the chain reads in flight (the worker's polls): not code that failed to load.
     if (request.failure()?.errorText === 'net::ERR_ABORTED' && ['fetch', 'xhr'].includes(request.resourceType())) return
+    if (request.failure()?.errorText === 'net::ERR_ABORTED' && (navigationsBefore.get(request) ?? navigations) < navigations) return
     failed.push(`failed ${request.url()}: ${request.failure()?.errorText}`)
   })
   page.on('pageerror', (error) => void failed.push(`page error: ${error.message}`))
