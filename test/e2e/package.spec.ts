@@ -241,6 +241,28 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await french.close()
   })
 
+  test('the modal’s chunk of the host build failing to load is said in a toast, and the next click loads it by a URL of its own and opens', async ({ page, stack }) => {
+    const uncaught: string[] = []
+    page.on('pageerror', (error) => uncaught.push(error.message))
+    const modalChunk = /\/Modal-[\w-]+\.js(\?[^/]*)?$/
+    const modalRequests: string[] = []
+    page.on('requestfinished', (request) => void (modalChunk.test(request.url()) && modalRequests.push(new URL(request.url()).search)))
+    // As a site deployed anew without its old chunks, or a visitor gone offline, would have it.
+    await page.route(modalChunk, (route) => route.abort('internetdisconnected'))
+    await page.goto(`${stack.hostApp!.url}/?${chainQuery(stack)}`)
+    const button = page.getByRole('button', { name: 'Connect Wallet' })
+    await button.click()
+    await expect(page.getByRole('alert')).toHaveText('The wallet window could not load. Check your connection and try again.')
+    await expect(page.getByRole('dialog')).toHaveCount(0)
+
+    await page.unroute(modalChunk)
+    await button.click()
+    await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
+    // The browser keeps a failed module's first URL failed (Chromium 150): the chunk came by a retry's own, through the host's bundler.
+    expect(modalRequests).toEqual([expect.stringMatching(/^\?tessera-retry=\d+$/)])
+    expect(uncaught).toEqual([])
+  })
+
   test('legacy typed data and a standing permission sent through ethers are reviewed in French, the readers and the words loaded from the host build; the wallet is not asked', async ({ browser, stack }) => {
     const french = await browser.newContext({ locale: 'fr-FR' })
     const page = await french.newPage()

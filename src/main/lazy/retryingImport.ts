@@ -1,8 +1,7 @@
+import { moduleRetryUrl } from '../../shared/moduleRetryUrl'
+
 /** How Chromium and Firefox say that an `import()` could not fetch its module, the module's URL after it. */
 const failedFetch = /^(?:Failed to fetch dynamically imported module|error loading dynamically imported module): (\S+)$/
-
-/** The query that makes a module's URL a new one for the browser's module map (any earlier value replaced). */
-const RETRY_PARAMETER = 'tessera-retry'
 
 /**
  * The URL of the module an `import()` failed to fetch, as the browser's error names it, with `attempt` in its query; or
@@ -10,16 +9,7 @@ const RETRY_PARAMETER = 'tessera-retry'
  */
 export function retryUrlOf(error: unknown, attempt: number): string | undefined {
   const url = failedFetch.exec(error instanceof Error ? error.message : '')?.[1]
-  if (!url) return undefined
-  let retry: URL
-  try {
-    retry = new URL(url)
-  } catch {
-    return undefined
-  }
-  if (retry.protocol !== 'https:' && retry.protocol !== 'http:') return undefined
-  retry.searchParams.set(RETRY_PARAMETER, String(attempt))
-  return retry.href
+  return url ? moduleRetryUrl(url, attempt) : undefined
 }
 
 const isModuleNamespace = (value: unknown): value is Record<string, unknown> =>
