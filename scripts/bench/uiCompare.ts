@@ -1,8 +1,9 @@
 // `npm run bench:ui:compare -- <rev> [<rev> …]`: the button-visible time of the packed package at several commits,
-// against the React floor, in one browser: BENCH_RUNS (15) cold loads of each page, interleaved, so the machine's load
-// hits them alike. Each commit is checked out in a temporary worktree (sharing this checkout's node_modules), its
-// package built with Vite and packed, and installed into a fresh copy of test/pack-apps/vite as a site would.
-// `working` stands for this checkout as it is. Prints JSON: per page, the median, every load's time and long tasks.
+// against the React floor, in one browser: BENCH_RUNS (15) cold loads of each page, interleaved (each page taking each
+// place in turn), so the machine's load hits them alike. Each commit is checked out in a temporary worktree (sharing
+// this checkout's node_modules), its package built with Vite and packed, and installed into a fresh copy of
+// test/pack-apps/vite as a site would. `working` stands for this checkout as it is. Prints JSON: per page, the median,
+// every load's time and long tasks.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -71,7 +72,8 @@ async function main() {
     stops.push(() => browser.close())
     const loads = new Map(pages.map(({ name }) => [name, [] as { buttonAt: number; longTasks: number[] }[]]))
     for (let run = 0; run < RUNS; run++) {
-      for (const { name, url } of pages) {
+      // Each page takes each place in turn: the one after another's teardown, or first, is not always the same.
+      for (const { name, url } of pages.map((_, index) => pages[(index + run) % pages.length]!)) {
         const context = await browser.newContext()
         const page = await context.newPage()
         await page.addInitScript(probe)

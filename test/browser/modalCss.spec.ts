@@ -31,3 +31,43 @@ test('the modal’s CSS is parsed once per page, ahead of the first open, and ev
   }
   expect(await parses()).toEqual([{ whileOpen: false }])
 })
+
+test('the fonts of the modal’s first view are looked up ahead of the first open: its every text style is laid out, out of sight, before the click', async ({ page, stack }) => {
+  /** The weight, size and family of each element with text of its own, under `root`. */
+  const textFonts = (root: ParentNode) =>
+    [...root.querySelectorAll('*')]
+      .filter((element) => [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== ''))
+      .map((element) => {
+        const style = getComputedStyle(element)
+        return `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      })
+  await page.addInitScript((textFontsSource) => {
+    const warmed: { fonts: string[]; isConnected: boolean; visibility: string }[] = []
+    Object.assign(window, { warmedFonts: warmed })
+    const fontsOf = new Function(`return (${textFontsSource})`)() as (root: ParentNode) => string[]
+    const getBoundingClientRect = Element.prototype.getBoundingClientRect
+    Element.prototype.getBoundingClientRect = function () {
+      if (this.hasAttribute('data-tessera-font-warm') && this.shadowRoot) warmed.push({ fonts: fontsOf(this.shadowRoot), isConnected: this.isConnected, visibility: getComputedStyle(this).visibility })
+      return getBoundingClientRect.call(this)
+    }
+  }, textFonts.toString())
+  await page.goto(`${stack.harness!.url}/ui.html`)
+  const warmed = () => page.evaluate(() => (window as unknown as { warmedFonts: { fonts: string[]; isConnected: boolean; visibility: string }[] }).warmedFonts)
+  await expect.poll(async () => (await warmed()).length, { timeout: 20_000 }).toBe(1)
+  const [sample] = await warmed()
+  expect(sample).toMatchObject({ isConnected: true, visibility: 'hidden' })
+  // Taken away at once: nothing of it is left in the page.
+  expect(await page.locator('[data-tessera-font-warm]').count()).toBe(0)
+
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Connect Wallet' })
+  await expect(dialog.getByRole('listitem').first()).toBeVisible()
+  const shown = await dialog.evaluate(textFonts)
+  expect(shown.length).toBeGreaterThan(2)
+  expect([...new Set(shown)].filter((font) => !sample!.fonts.includes(font))).toEqual([])
+  // Once per page: a second open warms nothing again.
+  await page.keyboard.press('Escape')
+  await page.getByRole('button', { name: 'Connect Wallet' }).click()
+  await expect(dialog).toBeVisible()
+  expect(await warmed()).toHaveLength(1)
+})

@@ -1,10 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore, type CSSProperties, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
-import { sheetPerDocument } from './sheetPerDocument'
-import { widgetCss } from './styles'
-
-/** One parsed copy of the widget's CSS per document, shared by the button's and the modal's shadow roots. */
-const widgetSheetOf = sheetPerDocument(widgetCss)
+import { widgetCss, widgetSheetOf } from './styles'
 
 /**
  * Gives `shadow` the widget's CSS. A constructed stylesheet, adopted by the shadow root, is allowed by a strict CSP

@@ -28,13 +28,15 @@ export function prefetchModal(widget: PrefetchingWidget) {
 }
 
 /**
- * The modal's code, its CSS parsed, and `locale`'s words, ahead of an open; a failure waits for the open, which tries
- * again and says so.
+ * The modal's code, its CSS parsed and its first view's fonts looked up, and `locale`'s words, ahead of an open; a
+ * failure waits for the open, which tries again and says so.
  */
 function prefetchModalCode(locale: WidgetLocale) {
   void loadModal().then(
     (modal) => {
-      if (typeof document !== 'undefined') modal.parseModalCss(document)
+      if (typeof document === 'undefined') return
+      modal.parseModalCss(document)
+      modal.warmModalFonts(document)
     },
     () => {},
   )

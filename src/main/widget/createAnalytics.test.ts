@@ -4,7 +4,7 @@ import type { CoreDataService } from '../core/createCore'
 import { createNotifications } from '../state/createNotifications'
 import { createAnalytics } from './createAnalytics'
 
-const setup = (send: (args: unknown) => Promise<boolean>, isEnabled = true) => {
+const setup = (send: (args: unknown) => Promise<boolean>, isEnabled = true, whenIdle?: (run: () => void) => () => void) => {
   const notifications = createNotifications()
   const shown = vi.spyOn(notifications, 'show')
   const analytics = createAnalytics({
@@ -14,6 +14,7 @@ const setup = (send: (args: unknown) => Promise<boolean>, isEnabled = true) => {
     getAddress: () => '0xabc',
     location: { href: 'http://dapp.test/x', hostname: 'dapp.test' },
     now: () => 42,
+    ...(whenIdle && { whenIdle }),
   })
   return { analytics, shown, notifications }
 }
@@ -50,5 +51,33 @@ describe('analytics', () => {
     isForbidden = true
     await analytics.track('MODAL_OPEN')
     expect(shown).toHaveBeenCalledTimes(2)
+  })
+
+  it('sends an event once the page is idle, as the page was when it happened; destroy() drops those still waiting', async () => {
+    const send = vi.fn(async () => true)
+    const idleRuns: (() => void)[] = []
+    const cancelled: number[] = []
+    const whenIdle = (run: () => void) => {
+      idleRuns.push(run)
+      const index = idleRuns.length - 1
+      return () => void cancelled.push(index)
+    }
+    let address = '0xabc'
+    const notifications = createNotifications()
+    const analytics = createAnalytics({ isEnabled: true, dataService: { sendAnalyticsEvent: send } as unknown as CoreDataService, notifications, getAddress: () => address, location: { href: 'http://dapp.test/x', hostname: 'dapp.test' }, now: () => 42, whenIdle })
+    const opened = analytics.track('MODAL_OPEN', { connected: false })
+    await Promise.resolve()
+    // In the click that opened the modal, nothing is sent.
+    expect(send).not.toHaveBeenCalled()
+    address = '0xdef'
+    idleRuns[0]!()
+    expect(await opened).toBe(true)
+    expect(send).toHaveBeenCalledWith(expect.objectContaining({ address: '0xabc', timestamp: 42, event: { type: 'track', event: 'MODAL_OPEN', properties: { connected: false } } }))
+
+    const closed = analytics.track('MODAL_CLOSE')
+    analytics.destroy()
+    expect(await closed).toBe(false)
+    expect(cancelled).toEqual([1])
+    expect(send).toHaveBeenCalledTimes(1)
   })
 })

@@ -95,7 +95,8 @@ export function startWidget(
         })
   const analytics = createAnalytics({
     isEnabled: config.features.analytics,
-    dataService: core?.dataService,
+    // No data service configured: nowhere to send them (not even a message to the worker).
+    dataService: config.services?.api ? core?.dataService : undefined,
     notifications,
     getAddress: () => store.getState().address,
   })
@@ -460,6 +461,7 @@ export function startWidget(
     /** Frees everything the widget started: its workers, timers and listeners. */
     destroy() {
       cancelReconnect()
+      analytics.destroy()
       cancelReviewPrefetch()
       stopReviewPrefetch()
       void signInLoad?.then((signIn) => signIn.stop()).catch(() => {})

@@ -25,7 +25,7 @@ import { adoptModalCss } from './modalSheet'
 
 // The toast's words come with the modal's code (WidgetModal loads both at once).
 export { ToastText } from '../ToastText'
-export { parseModalCss } from './modalSheet'
+export { parseModalCss, warmModalFonts } from './modalSheet'
 
 // Swap's and Buy's views and their code load on their first visit (a few kB from the site's own host), never with the
 // modal; the review's with the first request, or ahead of it once an EVM account is connected (prefetchReview).
