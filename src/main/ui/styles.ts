@@ -5,9 +5,9 @@ export const widgetCss = `
 :host { all: initial; }
 * { box-sizing: border-box; }
 .root {
-  /* No box of its own: a block's line would look up its 10px font, which no text uses, before the button shows (a
-     request to the browser's process on Linux); what it sets is inherited all the same. */
-  display: contents;
+  /* A block without a line of its own (a flex container's children are not on lines): a line would look up its 10px
+     font, which no text uses, before the button shows (a request to the browser's process on Linux). */
+  display: flex;
   --tsr-accent: #2f5bea; --tsr-accent-text: #fff; --tsr-bg: #16181d; --tsr-surface: #22252c; --tsr-surface-hover: #2c3039;
   --tsr-text: #f2f3f5; --tsr-text-muted: #a3a8b3; --tsr-border: #333844; --tsr-danger: #ff7a7a; --tsr-radius: 20px;
   --tsr-focus: #8ab4ff; --tsr-button-radius: 12px;
