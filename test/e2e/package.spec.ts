@@ -199,7 +199,7 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     await ethersJourney(page, stack, 'ethers')
   })
 
-  test('a visitor in French gets the modal in French, its words loaded from the host build; one in English never fetches them, and the modal’s CSS is parsed once, before the click', async ({ browser, stack }) => {
+  test('a visitor in French gets the modal in French, its words loaded from the host build; one in English never fetches them, and the modal’s CSS is parsed and its fonts looked up once, before the click', async ({ browser, stack }) => {
     const frenchChunks = async (page: Page) =>
       (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()!))).filter((file) => /^fr(Errors)?-[\w-]+\.js$/.test(file))
     const url = `${stack.hostApp!.url}/?${chainQuery(stack)}`
@@ -207,23 +207,32 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     const englishPage = await english.newPage()
     const uncaught: string[] = []
     englishPage.on('pageerror', (error) => uncaught.push(error.message))
-    // The modal's CSS, parsed once with the modal's code from the host build (a hover asks for it), before the click.
+    // The modal's CSS, parsed once with the modal's code from the host build (a hover asks for it), and its first
+    // view's text laid out out of sight once (its fonts looked up), both before the click.
     await englishPage.addInitScript(() => {
-      const parses = { count: 0 }
+      const parses = { count: 0, fontWarmUps: 0 }
       Object.assign(window, { modalCssParses: parses })
       const replaceSync = CSSStyleSheet.prototype.replaceSync
       CSSStyleSheet.prototype.replaceSync = function (text: string) {
         if (text.includes('.dialog')) parses.count++
         return replaceSync.call(this, text)
       }
+      const getBoundingClientRect = Element.prototype.getBoundingClientRect
+      Element.prototype.getBoundingClientRect = function () {
+        if (this.hasAttribute('data-tessera-font-warm') && this.shadowRoot?.querySelector('.dialog h2')) parses.fontWarmUps++
+        return getBoundingClientRect.call(this)
+      }
     })
     const modalCssParses = () => englishPage.evaluate(() => (window as unknown as { modalCssParses: { count: number } }).modalCssParses.count)
+    const fontWarmUps = () => englishPage.evaluate(() => (window as unknown as { modalCssParses: { fontWarmUps: number } }).modalCssParses.fontWarmUps)
     await englishPage.goto(url)
     await englishPage.getByRole('button', { name: 'Connect Wallet' }).hover()
     await expect.poll(modalCssParses, { timeout: 20_000 }).toBe(1)
+    await expect.poll(fontWarmUps).toBe(1)
     await englishPage.getByRole('button', { name: 'Connect Wallet' }).click()
     await expect(englishPage.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
     expect(await modalCssParses()).toBe(1)
+    expect(await fontWarmUps()).toBe(1)
     expect(uncaught).toEqual([])
     expect(await frenchChunks(englishPage)).toEqual([])
     await english.close()
