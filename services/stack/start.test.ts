@@ -107,31 +107,7 @@ describe('npm start', () => {
     for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('stops every child and frees every port when npm alone gets SIGTERM (kill, a process manager)', async () => {
-    const ports = await freePorts()
-    const npm = startNpm(ports, newDataDir())
-    await npm.waitFor(/Tessera is running\. Open http/, 'printing its URL')
-    expect(await isListening(ports.demo)).toBe(true)
-    // Only npm is signalled, not its process group.
-    npm.child.kill('SIGTERM')
-    await npm.exited
-    await expectAllStopped(npm.seen, ports)
-  }, 150_000)
-
-  it('stops what it has started when the signal comes while it is still starting', async () => {
-    const ports = await freePorts()
-    const npm = startNpm(ports, newDataDir())
-    // The first chain is up; the rest is still starting.
-    await npm.waitFor(/anvil Tessera Local \(chain 31337\) on/, 'starting the first chain')
-    npm.child.kill('SIGTERM')
-    await npm.exited
-    await expectAllStopped(npm.seen, ports)
-    expect(npm.output()).not.toContain('Tessera is running')
-    // It stopped at its next step, not after starting the rest (the services come some 15 s after the first chain).
-    expect(npm.output()).not.toMatch(/data service on|WalletConnect relay on|demo page on/)
-  }, 60_000)
-
-  it('prints one URL to open, serves the demo and the chains (anvil and Solana), and leaves nothing running after npm alone gets SIGINT (Ctrl-C)', async () => {
+  it('prints one URL to open, serves the demo and the chains (anvil and Solana), and leaves nothing running after npm alone gets SIGTERM (kill, a process manager)', async () => {
     const ports = await freePorts()
     const dataDir = newDataDir()
     const npm = startNpm(ports, dataDir)
@@ -150,12 +126,26 @@ describe('npm start', () => {
     expect(await jsonRpc(solana!.rpcUrl, 'getHealth')).toMatchObject({ result: 'ok' })
     expect(await jsonRpc(solana!.rpcUrl, 'getBalance', [solana!.devAccounts[1]])).toMatchObject({ result: { value: 1_000_000_000_000 } }) // 1,000 SOL
 
-    // Only npm is signalled, not its process group (a terminal's Ctrl-C reaches the group; npm must pass it on alone too).
-    npm.child.kill('SIGINT')
+    // Only npm is signalled, not its process group (a terminal's Ctrl-C reaches the group: test/e2e/npmStart.spec.ts).
+    npm.child.kill('SIGTERM')
     await npm.exited
     // Every process is gone and every port, the Solana RPC and PubSub included, is closed.
     await expectAllStopped(npm.seen, ports)
   }, 150_000)
+
+  it('stops what it has started when npm alone gets SIGINT while the stack is still starting', async () => {
+    const ports = await freePorts()
+    const npm = startNpm(ports, newDataDir())
+    // The first chain is up; the rest is still starting.
+    await npm.waitFor(/anvil Tessera Local \(chain 31337\) on/, 'starting the first chain')
+    // Only npm is signalled: it passes SIGINT on as it passes SIGTERM.
+    npm.child.kill('SIGINT')
+    await npm.exited
+    await expectAllStopped(npm.seen, ports)
+    expect(npm.output()).not.toContain('Tessera is running')
+    // It stopped at its next step, not after starting the rest (the services come some 15 s after the first chain).
+    expect(npm.output()).not.toMatch(/data service on|WalletConnect relay on|demo page on/)
+  }, 60_000)
 
   it('says which port is taken and which variable to change', async () => {
     const ports = await freePorts()

@@ -19,11 +19,15 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
 }
 
 let packed: Promise<string> | undefined
-/** `npm pack` of this repository (its prepack builds the package), once per test run: the tarball's path. */
+/**
+ * `npm pack` of this repository, once per test run: the tarball's path. Its prepack builds the package, unless `npm test`
+ * built it already in this run (its size step: TESSERA_DIST_IS_FRESH).
+ */
 export function packTessera(): Promise<string> {
   packed ??= Promise.resolve().then(() => {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-pack-'))
-    run('npm', ['pack', '--pack-destination', dir], repo)
+    const skipBuild = process.env.TESSERA_DIST_IS_FRESH === '1' ? ['--ignore-scripts'] : []
+    run('npm', ['pack', ...skipBuild, '--pack-destination', dir], repo)
     return join(dir, readdirSync(dir).find((f) => f.endsWith('.tgz'))!)
   })
   return packed

@@ -2,6 +2,7 @@
 // dependency caches as on a fresh clone, and an e-mail login through them. The other journeys run on the stack's build.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readManifest } from '../../services/stack/manifest'
@@ -14,8 +15,9 @@ test('npm start from a fresh clone: the demo in Vite dev logs in by e-mail with 
   test.setTimeout(240_000)
   const dir = mkdtempSync(join(tmpdir(), 'tessera-npm-start-'))
   const manifestPath = join(dir, 'stack.json')
+  const ports = await freePorts()
   const npm = spawn('npm', ['start'], {
-    env: { ...process.env, ...stackPortsEnv(await freePorts()), TESSERA_MANIFEST: manifestPath, TESSERA_DATA_DIR: join(dir, 'db'), TESSERA_VITE_CACHE_DIR: join(dir, 'vite') },
+    env: { ...process.env, ...stackPortsEnv(ports), TESSERA_MANIFEST: manifestPath, TESSERA_DATA_DIR: join(dir, 'db'), TESSERA_VITE_CACHE_DIR: join(dir, 'vite') },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })
@@ -62,4 +64,13 @@ test('npm start from a fresh clone: the demo in Vite dev logs in by e-mail with 
     await exited
     rmSync(dir, { recursive: true, force: true })
   }
+  // Nothing the stack started still listens (services/stack/start.test.ts signals npm alone, and counts processes).
+  const accepts = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => (socket.destroy(), resolve(true)))
+      socket.once('error', () => resolve(false))
+    })
+  const listening = async () => (await Promise.all(Object.values(ports).map(async (port) => ((await accepts(port)) ? [port] : [])))).flat()
+  await expect.poll(listening, { timeout: 10_000 }).toEqual([])
 })
