@@ -1,7 +1,7 @@
 // The package as a site gets it: `npm pack`, then installed by npm into fresh host apps (Vite with React 19 and 18,
 // wagmi 3 and 2, ethers 6 and 5; webpack; Next.js), built by their own bundlers and loaded in Chromium. Any 404, failed
 // request or script served as HTML fails the test: every worker and lazy chunk must resolve in the host's build.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { ChildProcess } from 'node:child_process'
@@ -11,30 +11,20 @@ import { createNodeWallet } from '../../services/relay/testing/createNodeWallet'
 import { readManifest, type StackManifest } from '../../services/stack/manifest'
 import { expect, test } from '../fixtures'
 import { createWalletInFrame, enterCode, startEmailLogin } from '../support/emailLogin'
-import { createHostApp, devWalletScript, recordLoadFailures, run, serveStatic, startServer, type HostApp } from './hostApps'
+import { hostApp } from './hostAppBuilds'
+import { devWalletScript, recordLoadFailures, serveStatic, startServer, type HostApp } from './hostApps'
 import { confirmReview, recordWalletRequests, reviewDialog, walletAsked } from './review'
 
-const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
-const REACT_19 = { react: '19.3.1', 'react-dom': '19.3.1' }
-const REACT_18 = { react: '18.3.1', 'react-dom': '18.3.1' }
-const WAGMI = { viem: '2.57.20', '@tanstack/react-query': '5.108.0' }
 const shorten = (address: string) => `${address.slice(0, 4)}…${address.slice(-6)}`
 /** A fresh recipient address ending in `suffix`. */
 const toAddress = (suffix: string) => `0x${suffix.padStart(40, '0')}` as const
 
-/**
- * A Vite app built once for the tests of a describe block, served on the stack's host-app origin. Its pages are
- * type-checked first against the package's declarations (`tsc`, strict), as a TypeScript site would.
- */
-function viteApp(dependencies: Record<string, string>, pages: string[], types: Record<string, string>) {
+/** The Vite app named `name` (hostAppBuilds.ts), served on the stack's host-app origin for the tests of a describe block. */
+function servedViteApp(name: 'react19' | 'react18') {
   const built: { app?: HostApp; server?: ChildProcess } = {}
   test.beforeAll(async () => {
     test.setTimeout(300_000)
-    built.app = await createHostApp('vite', { ...VITE, ...dependencies, typescript: '6.0.3', ...types })
-    const sources = pages.map((page) => `src/${page === 'index' ? 'main' : page}.tsx`)
-    writeFileSync(join(built.app.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: true, types: ['vite/client'] }, files: sources }))
-    run(built.app.bin('tsc'), ['-p', 'tsconfig.json'], built.app.dir)
-    run(built.app.bin('vite'), ['build'], built.app.dir, { HOST_PAGES: pages.join(',') })
+    built.app = await hostApp(name)
     const { url, port } = readManifest().hostApp!
     built.server = await startServer(built.app.bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: built.app.dir, url })
   })
@@ -140,7 +130,7 @@ async function ethersJourney(page: Page, stack: StackManifest, page_: 'ethers' |
 }
 
 test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed package', () => {
-  const built = viteApp({ ...REACT_19, ...WAGMI, wagmi: '3.7.7', ethers: '6.17.0' }, ['index', 'wagmi', 'ethers'], { '@types/react': '19.3.0', '@types/react-dom': '19.3.0' })
+  const built = servedViteApp('react19')
 
   test('the workers (Solana, Bitcoin and Polkadot clients included) and lazy chunks load, and a phone wallet pairs by WalletConnect through our relay and signs in', async ({ page, stack }) => {
     expect(existsSync(join(built.app!.dir, 'node_modules/tessera/dist/types/main/index.d.ts'))).toBe(true)
@@ -417,11 +407,8 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
   // configures every family, the data service, WalletConnect's relay, sign-in and e-mail login (what they need loads by
   // import() when used), with this test app's own code on top.
   test("the page's JS before the first click is within 10 KiB gz of React alone's, in one script, with every family configured", () => {
-    const before = (page: 'bench' | 'index' | 'floor') => {
-      const outDir = `dist-budget-${page}`
-      run(built.app!.bin('vite'), ['build', '--outDir', outDir], built.app!.dir, { HOST_PAGES: page })
-      return scriptsBeforeInteraction(join(built.app!.dir, outDir), `${page}.html`)
-    }
+    // Each page built as a one-page site by hostAppBuilds.ts (react19).
+    const before = (page: 'bench' | 'index' | 'floor') => scriptsBeforeInteraction(join(built.app!.dir, `dist-budget-${page}`), `${page}.html`)
     const floor = before('floor')
     for (const page of ['bench', 'index'] as const) {
       const widget = before(page)
@@ -432,7 +419,7 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
 })
 
 test.describe('a Vite + React 18 app with wagmi 2 and ethers 5, from the packed package', () => {
-  viteApp({ ...REACT_18, ...WAGMI, wagmi: '2.19.5', ethers: '5.7.2' }, ['index', 'wagmi', 'ethers5'], { '@types/react': '18.3.31', '@types/react-dom': '18.3.7' })
+  servedViteApp('react18')
 
   test('renders the widget on React 18 and opens the modal', async ({ page, stack }) => {
     const failed = recordLoadFailures(page)
@@ -466,8 +453,7 @@ test.describe('other bundlers', () => {
 
   test('a webpack 5 app built from the packed package starts the core worker and the WalletConnect worker, and loads every chunk it asks for', async ({ page, stack }) => {
     test.setTimeout(300_000)
-    app = await createHostApp('webpack', { ...REACT_19, webpack: '5.112.2', 'webpack-cli': '7.3.1' })
-    run(app.bin('webpack'), ['--config', 'webpack.config.js'], app.dir)
+    app = await hostApp('webpack')
     const { url, port } = stack.hostApp!
     const files = await serveStatic(app.dir, port)
     try {
@@ -489,8 +475,7 @@ test.describe('other bundlers', () => {
 
   test('a Next.js app (app router) whose server component imports the package renders the button on the server; on the client the core worker, the modal and the WalletConnect worker load', async ({ page, stack }) => {
     test.setTimeout(300_000)
-    app = await createHostApp('next', { ...REACT_19, next: '16.4.6' })
-    run(app.bin('next'), ['build'], app.dir)
+    app = await hostApp('next')
     const { url, port } = stack.hostApp!
     server = await startServer(app.bin('next'), ['start', '--hostname', '127.0.0.1', '--port', String(port)], { cwd: app.dir, url })
     // The server renders the button's host element (its shadow root fills in on the client).
@@ -519,11 +504,8 @@ test.describe('a site that draws its own connect UI with the hooks, from the pac
 
   test('its own button and wallet list (useWalletList, ConnectButton.Custom) connect the dev wallet without the modal; its own send form reads the balances and says an amount over them', async ({ page, stack }) => {
     test.setTimeout(300_000)
-    app = await createHostApp('headless', { ...VITE, ...REACT_19, typescript: '6.0.3', '@types/react': '19.3.0', '@types/react-dom': '19.3.0' })
-    // Type-checked against the package's declarations, as a TypeScript site would.
-    writeFileSync(join(app.dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: true, types: ['vite/client'] }, files: ['src/main.tsx'] }))
-    run(app.bin('tsc'), ['-p', 'tsconfig.json'], app.dir)
-    run(app.bin('vite'), ['build'], app.dir)
+    // Type-checked against the package's declarations, as a TypeScript site would, then built (hostAppBuilds.ts).
+    app = await hostApp('headless')
     const { url, port } = stack.hostApp!
     server = await startServer(app.bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: app.dir, url })
     const failed = recordLoadFailures(page)
