@@ -23,20 +23,15 @@
 //
 // `--instances N` (N > 1) runs N instances of all this behind HAProxy on those ports, sharing DATABASE_URL and REDIS_URL
 // (services/cluster/runCluster.ts; docs/deploy.md).
+// The configuration is read first; what serves is loaded after it, so that a mistake in it is said at once.
 import { readFileSync } from 'node:fs'
 import type { ApiConfig } from './api/config'
-import { openDatabase } from './api/db/createDatabase'
-import { loadWallets } from './api/routes/wallets'
-import { startApiServer } from './api/server'
-import { createRelay } from './relay/createRelay'
-import { redactRedisUrl, redisStore } from './relay/redisStore'
 import { readAuthDeployConfig } from './auth/deployConfig'
-import { startAuthServer, type AuthServer } from './auth/server'
+import type { AuthServer } from './auth/server'
 import { PaymasterConfigError, parsePaymasterConfig } from './paymaster/config'
 import { PaymasterDeployConfigError, readPaymasterDeployConfig } from './paymaster/deployConfig'
-import { startPaymaster, type PaymasterServer } from './paymaster/server'
+import type { PaymasterServer } from './paymaster/server'
 import { readInstanceCount } from './cluster/readInstanceCount'
-import { runCluster } from './cluster/runCluster'
 
 function fail(message: string): never {
   console.error(message)
@@ -83,6 +78,7 @@ try {
   throw error
 }
 if (instances > 1) {
+  const { runCluster } = await import('./cluster/runCluster')
   await runCluster({ instances, host, publicPorts: { api: apiPort, relay: relayPort, auth: authConfig && authPort, paymaster: paymasterConfig && paymasterPort }, env: process.env })
 }
 
@@ -102,6 +98,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop)
 // An instance started by `--instances` leaves with its launcher (its IPC channel closes).
 process.on('disconnect', stop)
 
+const [{ openDatabase }, { loadWallets }, { startApiServer }, { createRelay }, { redactRedisUrl, redisStore }] = await Promise.all([
+  import('./api/db/createDatabase'),
+  import('./api/routes/wallets'),
+  import('./api/server'),
+  import('./relay/createRelay'),
+  import('./relay/redisStore'),
+])
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.TESSERA_DATA_DIR ?? '.tessera/api-data' })
 const api = await startApiServer({ ...config, wallets: config.wallets ?? loadWallets(), db, host, port: apiPort })
 const redisUrl = process.env.REDIS_URL || undefined
@@ -112,6 +115,7 @@ console.log(`Tessera data service on ${api.url} (${db.kind}; health ${api.url}/h
 console.log(`WalletConnect relay on ${relay.url} (messages ${redisUrl ? `in Redis at ${redactRedisUrl(redisUrl)}` : 'in memory'}; health ${relay.url.replace('ws:', 'http:')}/health)`)
 let auth: AuthServer | undefined
 if (authConfig) {
+  const { startAuthServer } = await import('./auth/server')
   auth = await startAuthServer({ ...authConfig, db, host, port: authPort })
   console.log(`Tessera auth service on ${auth.url} (for ${authConfig.frameOrigins.join(', ')}; health ${auth.url}/health)`)
 } else {
@@ -119,6 +123,7 @@ if (authConfig) {
 }
 let paymaster: PaymasterServer | undefined
 if (paymasterConfig) {
+  const { startPaymaster } = await import('./paymaster/server')
   paymaster = await startPaymaster({ ...(paymasterConfig as Parameters<typeof startPaymaster>[0]), host, port: paymasterPort, redisUrl })
   console.log(`Tessera paymaster on ${paymaster.url} (sponsored gas counted ${redisUrl ? `in Redis at ${redactRedisUrl(redisUrl)}` : 'in memory'}; health ${paymaster.url}/health)`)
 } else {
