@@ -35,3 +35,36 @@ test('the widget’s own code failing to load answers the click with the same to
   await expect(page.getByRole('dialog', { name: 'Connect Wallet' })).toBeVisible()
   expect(uncaught).toEqual([])
 })
+
+test('a chain family’s client failing to load in the worker fails the read that needs it with a clear error, and the next read imports it by a URL of its own', async ({ page, stack }) => {
+  const solana = stack.solana!
+  const solanaModule = /\/solanaFamily-[\w-]+\.js(\?[^/]*)?$/
+  const imports: string[] = []
+  let isOffline = true
+  // The worker's own requests: its import of the family's module, from the URL the page gave it.
+  await page.context().route(solanaModule, (route) => {
+    imports.push(new URL(route.request().url()).search)
+    return isOffline ? route.abort('internetdisconnected') : route.continue()
+  })
+  await page.goto(stack.harness!.url)
+  await expect(page.locator('#status')).toHaveText('ready')
+  const read = () =>
+    page.evaluate(async ({ caipNetworkId, rpcUrl, address }) => {
+      const core = ((window as unknown as { core?: ReturnType<typeof window.tessera.createCore> }).core ??= window.tessera.createCore({ chains: [], familyChains: { solana: [{ caipNetworkId, rpcUrl }] } }))
+      try {
+        return { balance: String(await core.getBalance({ caipNetworkId, address })) }
+      } catch (error) {
+        const { code, message } = error as { code?: string; message: string }
+        return { code, message }
+      }
+    }, { caipNetworkId: solana.caipNetworkId, rpcUrl: solana.rpcUrl, address: solana.devAccounts[1]! })
+
+  expect(await read()).toEqual({
+    code: 'WIDGET_CODE_NOT_LOADED',
+    message: expect.stringMatching(/^Tessera's code could not be loaded: check the connection, then try again or reload the page\.\n\nDetails: the Solana client's module did not load from http:\S+\/solanaFamily-[\w-]+\.js\?tessera-retry=1$/),
+  })
+  isOffline = false
+  expect(await read()).toEqual({ balance: String(1_000_000_000_000) })
+  // The configure's import, the failed read's, then the read that loaded it: each retry by a URL of its own.
+  expect(imports).toEqual(['', '?tessera-retry=1', '?tessera-retry=2'])
+})

@@ -182,7 +182,8 @@ export function createWidget(parameters: CreateWidgetParameters, { loadUi }: Wid
     if (starting) return starting
     cancelScheduledStart()
     const code = startWidgetCode().catch((cause: unknown) => {
-      // A failed download (offline, a deploy that replaced the files) is tried again by the next call that needs it.
+      // A failed download (offline, a deploy that replaced the files) is tried again by the next call that needs it. The
+      // error table's WIDGET_CODE_NOT_LOADED, written out: the table would weigh on the page's first script.
       starting = undefined
       throw Object.assign(new Error("Tessera's code could not be loaded: check the connection, then try again or reload the page."), { code: 'WIDGET_CODE_NOT_LOADED', cause })
     })

@@ -173,6 +173,9 @@ export const errorTable = {
   AUTH_DEVICE_NOT_APPROVED: { message: 'This device is not approved yet: open the link we sent by e-mail, then try again', kind: 'service' },
   // A Farcaster sign-in whose QR code was not approved yet: the widget asks the frame again (it is never shown as a failure).
   AUTH_FARCASTER_PENDING: { message: 'The Farcaster sign-in is not approved yet: scan the QR code with your phone and approve it', kind: 'service' },
+  // Code the page's bundler emitted as a file of its own (the widget's start, a family's client, the review engine) that
+  // did not load: a visitor offline for a moment, a site deployed anew without its old files. The next use asks again.
+  WIDGET_CODE_NOT_LOADED: { message: "Tessera's code could not be loaded: check the connection, then try again or reload the page.", kind: 'widget' },
   UNKNOWN: { message: 'An error occurred', kind: 'widget' },
 } as const satisfies Record<string, { message: string; kind: ErrorKind; rpcCode?: number }>
 

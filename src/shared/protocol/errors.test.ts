@@ -186,6 +186,7 @@ describe('WidgetError', () => {
         "WALLETCONNECT_UNAVAILABLE": "Could not reach the WalletConnect relay",
         "WALLET_BAD_RESPONSE": "The wallet answered with something unexpected",
         "WALLET_NOT_FOUND": "No wallet with this id was found on this page",
+        "WIDGET_CODE_NOT_LOADED": "Tessera's code could not be loaded: check the connection, then try again or reload the page.",
       }
     `)
   })

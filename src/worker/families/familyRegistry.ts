@@ -45,7 +45,7 @@ export function registerFamily<N extends FamilyNamespace>(namespace: N, create: 
  */
 export async function loadFamily(namespace: FamilyNamespace, url: string | undefined, label: string): Promise<AnyCreateFamilyApi> {
   if (!url) throw createWidgetError('NETWORK_NOT_FOUND', { details: `${label} networks are configured, but not the URL of the ${label} client's module` })
-  await importModuleAt(url)
+  await importModuleAt(url, `the ${label} client's module`)
   const create = registry()[namespace]
   if (!create) throw createWidgetError('NETWORK_NOT_FOUND', { details: `${url} is not the ${label} client's module` })
   return create

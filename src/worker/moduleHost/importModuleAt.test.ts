@@ -21,14 +21,18 @@ function moduleFile() {
 describe('importModuleAt', () => {
   it('imports the module once it is there, after imports that failed (each retry by a URL of its own)', async () => {
     const { url, write } = moduleFile()
-    await expect(importModuleAt(url)).rejects.toThrow()
-    await expect(importModuleAt(url)).rejects.toThrow(/tessera-retry=1/)
+    await expect(importModuleAt(url, "the test's module")).rejects.toMatchObject({
+      code: 'WIDGET_CODE_NOT_LOADED',
+      shortMessage: "Tessera's code could not be loaded: check the connection, then try again or reload the page.",
+      details: `the test's module did not load from ${url}`,
+    })
+    await expect(importModuleAt(url, "the test's module")).rejects.toMatchObject({ code: 'WIDGET_CODE_NOT_LOADED', details: `the test's module did not load from ${url}?tessera-retry=1` })
     write()
     const before = (globalThis as { __tesseraImported?: number }).__tesseraImported ?? 0
-    await importModuleAt(url)
+    await importModuleAt(url, "the test's module")
     expect((globalThis as { __tesseraImported?: number }).__tesseraImported).toBe(before + 1)
     // Loaded: the next import is the same module, not evaluated again.
-    await importModuleAt(url)
+    await importModuleAt(url, "the test's module")
     expect((globalThis as { __tesseraImported?: number }).__tesseraImported).toBe(before + 1)
   })
 })

@@ -24,7 +24,7 @@ export async function loadReviewEngine(url: string | undefined): Promise<ReviewE
   const loaded = slot()[key]
   if (loaded) return loaded
   if (!url) throw createWidgetError('INVALID_CONFIG', { details: "the core was given no URL of the review engine's module (reviewModule)" })
-  await importModuleAt(url)
+  await importModuleAt(url, "the review engine's module")
   const engine = slot()[key]
   if (!engine) throw createWidgetError('INVALID_CONFIG', { details: `${url} is not the review engine's module` })
   return engine

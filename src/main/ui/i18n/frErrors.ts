@@ -168,5 +168,6 @@ export const frErrors: Partial<Record<ErrorCode, string>> = {
   RECOVERY_PASSWORD_TOO_SHORT: 'Choisissez un mot de passe de récupération d’au moins {n} caractères',
   AUTH_DEVICE_NOT_APPROVED: 'Cet appareil n’est pas encore approuvé : ouvrez le lien envoyé par e-mail, puis réessayez',
   AUTH_FARCASTER_PENDING: 'La connexion Farcaster n’est pas encore approuvée : scannez le code QR avec votre téléphone et approuvez-la',
+  WIDGET_CODE_NOT_LOADED: 'Le code de Tessera n’a pas pu être chargé : vérifiez la connexion, puis réessayez ou rechargez la page.',
   UNKNOWN: 'Une erreur s’est produite',
 }
