@@ -66,19 +66,20 @@ async function runTogether(steps) {
   return steps.filter((_, index) => !results[index]).map(([name]) => name)
 }
 
-/** Where the packed-package tests' host apps built ahead are recorded: `<name>.json` gives an app's folder. */
+/** Where the packed-package tests' host apps built ahead are recorded: `<name>.json` gives an app's folder (hostAppBuilds.ts). */
 const hostAppsDir = resolve('.tessera/host-apps')
 
 /**
- * Builds the packed-package tests' host apps (test/e2e/prepareHostApps.ts) at low priority, its output in
- * .tessera/reports/host-apps.log; resolves when it ends. An app it could not build, its test builds again.
+ * Builds the packed-package tests' host apps (test/e2e/prepareHostApps.ts) at the lowest priority, on the CPU time the
+ * tests leave idle, its output in .tessera/reports/host-apps.log; resolves when it ends. Those tests wait for an app
+ * being built, and build again one it could not build.
  */
 function buildHostAppsAhead() {
   const started = Date.now()
   const log = openSync('.tessera/reports/host-apps.log', 'w')
   const command = [process.execPath, '--import', 'tsx', 'test/e2e/prepareHostApps.ts']
-  const niced = isInstalled('nice') ? ['nice', ['-n', '10', ...command]] : [command[0], command.slice(1)]
-  const child = spawn(niced[0], niced[1], { stdio: ['ignore', log, log], env: { ...process.env, TESSERA_HOST_APPS: hostAppsDir } })
+  const niced = isInstalled('nice') ? ['nice', ['-n', '19', ...command]] : [command[0], command.slice(1)]
+  const child = spawn(niced[0], niced[1], { stdio: ['ignore', log, log] })
   return new Promise((resolve) => {
     let hasEnded = false
     const end = () => {
@@ -95,7 +96,7 @@ function buildHostAppsAhead() {
 /** Removes the host apps built ahead that no test took (a run that stopped half-way), folders and records. */
 function removeHostAppsBuiltAhead() {
   if (!existsSync(hostAppsDir)) return
-  for (const record of readdirSync(hostAppsDir)) {
+  for (const record of readdirSync(hostAppsDir).filter((file) => file.endsWith('.json'))) {
     try {
       rmSync(JSON.parse(readFileSync(join(hostAppsDir, record), 'utf8')).dir, { recursive: true, force: true })
     } catch {
@@ -130,14 +131,14 @@ const failedSteps = await runTogether([
 ])
 // The size step built dist/ from these sources: the packed-package tests pack it as it is (test/e2e/hostApps.ts).
 if (!failedSteps.includes('size')) process.env.TESSERA_DIST_IS_FRESH = '1'
-// Their host apps are built beside the unit tests, at low priority, on the CPU time the tests leave idle.
+// Their host apps are built beside the tests, at the lowest priority.
 removeHostAppsBuiltAhead()
 mkdirSync(hostAppsDir, { recursive: true })
+process.env.TESSERA_HOST_APPS = hostAppsDir
 const hostAppsBuilt = buildHostAppsAhead()
 if (!run('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile=.tessera/reports/unit.json'])) failedSteps.push('unit')
-await hostAppsBuilt
-process.env.TESSERA_HOST_APPS = hostAppsDir
 if (!run('e2e', bin('playwright'), ['test'])) failedSteps.push('e2e')
+await hostAppsBuilt
 removeHostAppsBuiltAhead()
 
 const unit = readCounts('.tessera/reports/unit.json', (r) => ({ passed: r.numPassedTests, failed: r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) }))

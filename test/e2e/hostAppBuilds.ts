@@ -1,5 +1,6 @@
 // The host apps of the packed-package tests (package.spec.ts): what each site installs and how its own tools build it.
-// `npm test` builds them ahead, beside the unit tests (prepareHostApps.ts); the tests build any that is not there.
+// `npm test` builds them ahead on the CPU time its tests leave idle (prepareHostApps.ts); the tests wait for one being
+// built, and build any that is not there.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createHostApp, run, type HostApp } from './hostApps'
@@ -69,19 +70,42 @@ export async function buildHostApp(name: HostAppName): Promise<HostApp> {
   return app
 }
 
-/** Where `npm test` keeps what it built ahead: `<name>.json` gives an app's folder (TESSERA_HOST_APPS). */
-const builtAhead = (name: HostAppName) => (process.env.TESSERA_HOST_APPS ? join(process.env.TESSERA_HOST_APPS, `${name}.json`) : undefined)
+/** Where `npm test` has the apps built ahead (TESSERA_HOST_APPS): `<name>.json` gives a built app's folder. */
+const builtAheadDir = () => process.env.TESSERA_HOST_APPS
 
 /** Records an app built ahead (prepareHostApps.ts). */
 export function recordBuiltAhead(name: HostAppName, app: HostApp) {
-  writeFileSync(builtAhead(name)!, JSON.stringify({ dir: app.dir }))
+  writeFileSync(join(builtAheadDir()!, `${name}.json`), JSON.stringify({ dir: app.dir }))
 }
 
-/** The app named `name`: the one `npm test` built ahead when it did (used once), else built now. */
-export async function hostApp(name: HostAppName): Promise<HostApp> {
-  const record = builtAhead(name)
-  if (!record || !existsSync(record)) return buildHostApp(name)
-  const { dir } = JSON.parse(readFileSync(record, 'utf8')) as { dir: string }
+/** Marks the builder as running: the tests wait for what it builds while its process lives. */
+export function recordBuilder() {
+  writeFileSync(join(builtAheadDir()!, 'builder.pid'), String(process.pid))
+}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The app named `name` once the builder has built it (waiting while it runs); undefined when it has not. */
+async function builtAhead(dir: string, name: HostAppName): Promise<HostApp | undefined> {
+  const record = join(dir, `${name}.json`)
+  const builder = join(dir, 'builder.pid')
+  const isBuilding = () => existsSync(builder) && isRunning(Number(readFileSync(builder, 'utf8')))
+  while (!existsSync(record) && isBuilding()) await new Promise((resolve) => setTimeout(resolve, 500))
+  if (!existsSync(record)) return undefined
+  const { dir: appDir } = JSON.parse(readFileSync(record, 'utf8')) as { dir: string }
   rmSync(record)
-  return { dir, bin: (binary) => join(dir, 'node_modules/.bin', binary), remove: () => rmSync(dir, { recursive: true, force: true }) }
+  return { dir: appDir, bin: (binary) => join(appDir, 'node_modules/.bin', binary), remove: () => rmSync(appDir, { recursive: true, force: true }) }
+}
+
+/** The app named `name`: the one `npm test` builds ahead when it does (used once, waited for while it is built), else built now. */
+export async function hostApp(name: HostAppName): Promise<HostApp> {
+  const dir = builtAheadDir()
+  return (dir && (await builtAhead(dir, name))) || buildHostApp(name)
 }

@@ -1,7 +1,9 @@
-// `npm test` runs this beside the unit tests, at low priority: it builds every host app of the packed-package tests
+// `npm test` runs this beside its tests, at the lowest priority: it builds every host app of the packed-package tests
 // ahead (hostAppBuilds.ts) into TESSERA_HOST_APPS, so the browser tests do not wait for npm and the bundlers. An app
 // that fails here is built again by its test, whose failure then says why.
-import { buildHostApp, hostAppBuilds, recordBuiltAhead, type HostAppName } from './hostAppBuilds'
+import { buildHostApp, hostAppBuilds, recordBuilder, recordBuiltAhead, type HostAppName } from './hostAppBuilds'
+
+recordBuilder()
 
 for (const name of Object.keys(hostAppBuilds) as HostAppName[]) {
   const started = Date.now()
