@@ -59,12 +59,17 @@ test('a chain family’s client failing to load in the worker fails the read tha
       }
     }, { caipNetworkId: solana.caipNetworkId, rpcUrl: solana.rpcUrl, address: solana.devAccounts[1]! })
 
+  // The read waits for the import the core began when it was configured, or, when that one had failed already, makes
+  // its own by a retry's URL.
   expect(await read()).toEqual({
     code: 'WIDGET_CODE_NOT_LOADED',
-    message: expect.stringMatching(/^Tessera's code could not be loaded: check the connection, then try again or reload the page\.\n\nDetails: the Solana client's module did not load from http:\S+\/solanaFamily-[\w-]+\.js\?tessera-retry=1$/),
+    message: expect.stringMatching(/^Tessera's code could not be loaded: check the connection, then try again or reload the page\.\n\nDetails: the Solana client's module did not load from http:\S+\/solanaFamily-[\w-]+\.js(\?tessera-retry=1)?$/),
   })
   isOffline = false
   expect(await read()).toEqual({ balance: String(1_000_000_000_000) })
-  // The configure's import, the failed read's, then the read that loaded it: each retry by a URL of its own.
-  expect(imports).toEqual(['', '?tessera-retry=1', '?tessera-retry=2'])
+  // Each import asked by a URL of its own (Chromium 150 answers an import of a URL that failed with that failure), the
+  // one that loaded by a retry's.
+  expect(imports[0]).toBe('')
+  expect(imports.at(-1)).toMatch(/^\?tessera-retry=\d$/)
+  expect(new Set(imports).size).toBe(imports.length)
 })
