@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readManifest } from './manifest'
 import { freePorts, stackPortsEnv, type StackPorts } from './ports'
+import { isProcessRunning } from './testing/isProcessRunning'
 
 /** Every process whose parent chain leads to pid. */
 function descendants(pid: number): number[] {
@@ -34,14 +35,6 @@ async function jsonRpc(url: string, method: string, params: unknown[] = []) {
   return (await response.json()) as { result?: unknown; error?: unknown }
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 const isListening = (port: number) => fetch(`http://127.0.0.1:${port}`).then(
   () => true,
@@ -87,7 +80,7 @@ function startNpm(ports: StackPorts, dataDir: string) {
 async function expectAllStopped(seen: Set<number>, ports: StackPorts) {
   expect(seen.size).toBeGreaterThanOrEqual(3) // start.mjs, the stack process, an anvil at least
   // Helpers such as the bundler's service process exit when their parent's pipe closes, a moment later.
-  await expect.poll(() => [...seen].filter(isAlive), { timeout: 10_000 }).toEqual([])
+  await expect.poll(() => [...seen].filter(isProcessRunning), { timeout: 10_000 }).toEqual([])
   await expect.poll(async () => (await Promise.all(Object.values(ports).map(async (port) => ((await isListening(port)) ? [port] : [])))).flat(), { timeout: 5_000 }).toEqual([])
 }
 

@@ -2,15 +2,8 @@ import { ApiPromise, WsProvider } from '@polkadot/api'
 import { describe, expect, it } from 'vitest'
 import { freePorts } from './ports'
 import { startLocalPolkadot } from './startLocalPolkadot'
+import { isProcessRunning } from './testing/isProcessRunning'
 
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe('startLocalPolkadot', () => {
   it('writes the manifest entry of a chopsticks chain whose six dev accounts hold funds, then ends its process and frees its port', async () => {
@@ -57,11 +50,11 @@ describe('startLocalPolkadot', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system_properties', params: [] }),
       })
       expect(await response.json()).toMatchObject({ result: { tokenSymbol: 'ROC', tokenDecimals: 12 } })
-      expect(isRunning(polkadot.pid)).toBe(true)
+      expect(isProcessRunning(polkadot.pid)).toBe(true)
     } finally {
       await polkadot.stop()
     }
-    expect(isRunning(polkadot.pid)).toBe(false)
+    expect(isProcessRunning(polkadot.pid)).toBe(false)
     await expect(fetch(`http://127.0.0.1:${ports.polkadot}`, { method: 'POST' })).rejects.toThrow()
   }, 120_000)
 })

@@ -3,6 +3,7 @@
 // built, and build any that is not there.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isProcessRunning } from '../../services/stack/testing/isProcessRunning'
 import { createHostApp, run, type HostApp } from './hostApps'
 
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
@@ -83,20 +84,11 @@ export function recordBuilder() {
   writeFileSync(join(builtAheadDir()!, 'builder.pid'), String(process.pid))
 }
 
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** The app named `name` once the builder has built it (waiting while it runs); undefined when it has not. */
 async function builtAhead(dir: string, name: HostAppName): Promise<HostApp | undefined> {
   const record = join(dir, `${name}.json`)
   const builder = join(dir, 'builder.pid')
-  const isBuilding = () => existsSync(builder) && isRunning(Number(readFileSync(builder, 'utf8')))
+  const isBuilding = () => existsSync(builder) && isProcessRunning(Number(readFileSync(builder, 'utf8')))
   while (!existsSync(record) && isBuilding()) await new Promise((resolve) => setTimeout(resolve, 500))
   if (!existsSync(record)) return undefined
   const { dir: appDir } = JSON.parse(readFileSync(record, 'utf8')) as { dir: string }
