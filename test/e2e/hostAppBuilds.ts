@@ -1,10 +1,10 @@
 // The host apps of the packed-package tests (package.spec.ts): what each site installs and how its own tools build it.
 // `npm test` builds them ahead on the CPU time its tests leave idle (prepareHostApps.ts); the tests wait for one being
 // built, and build any that is not there.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isProcessRunning } from '../../services/stack/testing/isProcessRunning'
-import { createHostApp, run, type HostApp } from './hostApps'
+import { createHostApp, hostAppAt, run, type HostApp } from './hostApps'
 
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' }
 const REACT_19 = { react: '19.3.1', 'react-dom': '19.3.1' }
@@ -74,9 +74,11 @@ export async function buildHostApp(name: HostAppName): Promise<HostApp> {
 /** Where `npm test` has the apps built ahead (TESSERA_HOST_APPS): `<name>.json` gives a built app's folder. */
 const builtAheadDir = () => process.env.TESSERA_HOST_APPS
 
-/** Records an app built ahead (prepareHostApps.ts). */
+/** Records an app built ahead (prepareHostApps.ts): written whole, then renamed, so a waiting test never reads half of it. */
 export function recordBuiltAhead(name: HostAppName, app: HostApp) {
-  writeFileSync(join(builtAheadDir()!, `${name}.json`), JSON.stringify({ dir: app.dir }))
+  const record = join(builtAheadDir()!, `${name}.json`)
+  writeFileSync(`${record}.partial`, JSON.stringify({ dir: app.dir }))
+  renameSync(`${record}.partial`, record)
 }
 
 /** Marks the builder as running: the tests wait for what it builds while its process lives. */
@@ -93,7 +95,7 @@ async function builtAhead(dir: string, name: HostAppName): Promise<HostApp | und
   if (!existsSync(record)) return undefined
   const { dir: appDir } = JSON.parse(readFileSync(record, 'utf8')) as { dir: string }
   rmSync(record)
-  return { dir: appDir, bin: (binary) => join(appDir, 'node_modules/.bin', binary), remove: () => rmSync(appDir, { recursive: true, force: true }) }
+  return hostAppAt(appDir)
 }
 
 /** The app named `name`: the one `npm test` builds ahead when it does (used once, waited for while it is built), else built now. */

@@ -45,8 +45,11 @@ export async function createHostApp(template: string, dependencies: Record<strin
   cpSync(join(repo, 'test/pack-apps', template), dir, { recursive: true })
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `host-${template}`, private: true, type: 'module', dependencies: { tessera: `file:${tarball}`, ...dependencies } }, null, 2)}\n`)
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir)
-  return { dir, bin: (name) => join(dir, 'node_modules/.bin', name), remove: () => rmSync(dir, { recursive: true, force: true }) }
+  return hostAppAt(dir)
 }
+
+/** The host app installed in `dir`: its binaries, and its removal. */
+export const hostAppAt = (dir: string): HostApp => ({ dir, bin: (name) => join(dir, 'node_modules/.bin', name), remove: () => rmSync(dir, { recursive: true, force: true }) })
 
 /** Starts a server for the app and resolves once it answers 200 on `url`; the process to kill after. */
 export async function startServer(command: string, args: string[], { cwd, url, env = {} }: { cwd: string; url: string; env?: Record<string, string> }): Promise<ChildProcess> {
