@@ -66,6 +66,7 @@ const networks: WidgetNetwork[] = evmChains.filter((chain) => !requestedChains |
   rpcUrls: { default: { http: [chain.rpcUrl] } },
   testnet: true,
   contracts: { multicall3: { address: chain.multicall3 } },
+  ...(chain.blockTimeSeconds ? { blockTime: chain.blockTimeSeconds * 1_000 } : {}),
   assets: { imageUrl: evmIcon },
   // The second local chain has a block explorer (its rows in Activity link to it); the first has none, and no links.
   ...(chain.chainId === stack.chains[1]?.chainId ? { blockExplorers: { default: { name: 'Tessera Explorer', url: 'https://explorer.tessera.invalid' } } } : {}),

@@ -95,6 +95,24 @@ describe('worker api on anvil', () => {
     expect(await api.getNativeBalance({ caipNetworkId: 'eip155:31337', address: to! })).toBe(before + parseEther('1.5'))
   })
 
+  it('looks for a receipt twice per block of the network’s block time, not every 4 s', async () => {
+    const api = createWorkerApi()
+    api.configure({ chains: [{ chainId: 31337, rpcUrls: [anvil.rpcUrl], multicall3: seeded.multicall3, blockTime: 1_000 }] })
+    const [from, to] = seeded.devAccounts
+    await api.request({ chainId: 31337, method: 'evm_setAutomine', params: [false] })
+    try {
+      const hash = (await api.request({ chainId: 31337, method: 'eth_sendTransaction', params: [{ from, to, value: '0x1' }] })) as Hex
+      const receipt = api.waitForTransactionReceipt({ chainId: 31337, hash })
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await api.request({ chainId: 31337, method: 'anvil_mine', params: ['0x1'] })
+      // Polled every 500 ms, the receipt comes about half a second after the block; polled every 4 s, after 3.9 s.
+      const lateBy = new Promise((resolve) => setTimeout(() => resolve('not within 2.5 s'), 2_500))
+      expect(await Promise.race([receipt.then((r) => r.status), lateBy])).toBe('success')
+    } finally {
+      await api.request({ chainId: 31337, method: 'evm_setAutomine', params: [true] })
+    }
+  })
+
   it('serves a balance from its 30 s cache until the account is invalidated', async () => {
     const api = configured()
     const [from, to] = seeded.devAccounts

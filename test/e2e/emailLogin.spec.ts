@@ -1,5 +1,5 @@
 import { createPublicClient, createWalletClient, http, parseEther, toHex, type Address, type Hash } from 'viem'
-import { expect, test } from '../fixtures'
+import { chainReader, expect, test } from '../fixtures'
 import { accountButton, createWalletInFrame, enterCode, secureFrame, socialLogin, startEmailLogin, widgetState, type DemoWindow } from '../support/emailLogin'
 import { confirmReview, reviewDialog } from './review'
 
@@ -30,7 +30,7 @@ test('e-mail login: the code from the inbox opens an embedded wallet that signs 
   await frame.getByRole('button', { name: 'Sign' }).click()
   const signature = (await signing) as Hash
   // The wallet's smart account (the default) signs: the chain verifies it (ERC-6492 until the account is deployed).
-  const reader = createPublicClient({ transport: http(chain.rpcUrl) })
+  const reader = chainReader(chain)
   expect(await reader.verifyMessage({ address, message, signature })).toBe(true)
   await expect(page.locator('iframe[data-tessera-frame]')).toHaveCSS('visibility', 'hidden')
 

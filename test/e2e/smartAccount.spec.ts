@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
-import { createPublicClient, createWalletClient, encodeFunctionData, erc20Abi, http, parseEther, toHex, type Address, type Hash } from 'viem'
+import { createWalletClient, encodeFunctionData, erc20Abi, http, parseEther, toHex, type Address, type Hash } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
-import { expect, test } from '../fixtures'
+import { chainReader, expect, test } from '../fixtures'
 import type { StackManifest } from '../../services/stack/manifest'
 import { accountButton, createWalletInFrame, secureFrame, startEmailLogin, type DemoWindow } from '../support/emailLogin'
 import { confirmReview, reviewDialog } from './review'
@@ -48,7 +48,7 @@ async function signInAtService(page: Page, stack: StackManifest, address: Addres
 test('e-mail login gives a smart account: sign-in before and after deployment, a sponsored 0.1 ETH send deploys it, eoa and back keeps the session', async ({ page, stack }) => {
   test.setTimeout(150_000)
   const chain = stack.chains[0]!
-  const reader = createPublicClient({ transport: http(chain.rpcUrl) })
+  const reader = chainReader(chain)
   await logIn(page, stack, '&siwx=required')
 
   // Sign-in is asked at once: the frame signs for the smart account, not deployed yet (ERC-6492), and the data service accepts it.
@@ -109,7 +109,7 @@ test('the smart account batches calls into one operation (both or neither), and 
   test.setTimeout(150_000)
   const chain = stack.chains[0]!
   const token = chain.tokens[0]!
-  const reader = createPublicClient({ transport: http(chain.rpcUrl) })
+  const reader = chainReader(chain)
   await logIn(page, stack)
   await expect.poll(() => page.evaluate(() => (window as unknown as SmartWindow).widget.getState().status), { timeout: 30_000 }).toBe('connected')
   const smart = (await stateAddress(page))!
@@ -176,7 +176,7 @@ test('the smart account batches calls into one operation (both or neither), and 
 test('an injected wallet without EIP-5792 gets the same batch as two transactions, atomic: false, through the widget’s EIP-1193 provider', async ({ page, stack }) => {
   const chain = stack.chains[0]!
   const token = chain.tokens[0]!
-  const reader = createPublicClient({ transport: http(chain.rpcUrl) })
+  const reader = chainReader(chain)
   const from = stack.devAccounts[0]!
   await page.goto(`${stack.demo!.url}/?families=eip155`)
   await page.getByRole('button', { name: 'Connect Wallet' }).click()

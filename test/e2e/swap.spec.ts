@@ -1,18 +1,18 @@
 // Swap on the local chain's Uniswap V2 (services/chain/uniswapV2.ts) through the data service's convert routes, with the
 // demo's dev wallet. The swaps are made by dev account 8 (no other journey reads its balances); "another trader" is 7.
 import type { Page } from '@playwright/test'
-import { createPublicClient, createTestClient, createWalletClient, erc20Abi, formatUnits, http, parseAbiItem, parseUnits, type Address } from 'viem'
+import { createTestClient, createWalletClient, erc20Abi, formatUnits, http, parseAbiItem, parseUnits, type Address } from 'viem'
 import { formatActivityAmount } from '../../src/main/ui/views/activityRows'
 import { uniswapV2Artifacts } from '../../services/chain/uniswapV2'
 import type { StackChain } from '../../services/stack/manifest'
-import { expect, test } from '../fixtures'
+import { chainReader, expect, test } from '../fixtures'
 import { createWalletInFrame, enterCode, secureFrame, startEmailLogin, widgetState } from '../support/emailLogin'
 import { confirmReview, reviewDialog } from './review'
 
 type DevWallet = { switchAccount: (address: string) => void; hold: () => () => void; rejectNext: (method?: string) => void }
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)')
 
-const chainClient = (chain: StackChain) => createPublicClient({ transport: http(chain.rpcUrl) })
+const chainClient = chainReader
 const tokenOf = (chain: StackChain, symbol: string) => chain.tokens.find((t) => t.symbol === symbol)!
 const balanceOf = (chain: StackChain, symbol: string, owner: Address) => chainClient(chain).readContract({ address: tokenOf(chain, symbol).address, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
 const allowanceOf = (chain: StackChain, symbol: string, owner: Address) =>

@@ -9,7 +9,7 @@ const relay = new URLSearchParams(location.search).get('relay') ?? undefined
 const widget = createWidget({
   projectId: __TESSERA_STACK__.services.projectId,
   services: { relay },
-  networks: [{ chainNamespace: 'eip155', caipNetworkId: chain.caipNetworkId, id: chain.chainId, name: chain.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } }],
+  networks: [{ chainNamespace: 'eip155', caipNetworkId: chain.caipNetworkId, id: chain.chainId, name: chain.name, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } }, ...(chain.blockTimeSeconds ? { blockTime: chain.blockTimeSeconds * 1_000 } : {}) }],
 })
 void widget.mount(document.getElementById('wallet')!)
 Object.assign(window, { widget })

@@ -31,6 +31,7 @@ const widget = createWidget({
       name: chain.name,
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [chain.rpcUrl] } },
+      ...(chain.blockTimeSeconds ? { blockTime: chain.blockTimeSeconds * 1_000 } : {}),
     },
     ...(solana
       ? [

@@ -65,6 +65,13 @@ describe('parseWidgetConfig', () => {
     [{ projectId: 'demo', networks: [local], services: { relay: 'https://relay.example.org' } }, 'services.relay'],
     [{ projectId: 'demo', networks: [local], featuredWalletIds: [''] }, 'featuredWalletIds.0'],
     [{ projectId: 'demo', networks: [local], cspNonce: '' }, 'cspNonce'],
+    [{ projectId: 'demo', networks: [{ ...local, blockTime: 0 }] }, 'networks.0.blockTime'],
+    [{ projectId: 'demo', networks: [{ ...local, blockTime: 1.5 }] }, 'networks.0.blockTime'],
+    [{ projectId: 'demo', networks: [{ ...local, blockTime: '2000' }] }, 'networks.0.blockTime'],
+    [{ projectId: 'demo', networks: [{ ...local, blockTime: 3_600_001 }] }, 'networks.0.blockTime'],
+    // A network of a known family is told what is wrong as a network of that family, not "networks.0: Invalid input".
+    [{ projectId: 'demo', networks: [{ ...local, nativeCurrency: { ...local.nativeCurrency, decimals: '18' } }] }, 'networks.0.nativeCurrency.decimals'],
+    [{ projectId: 'demo', networks: [{ ...bitcoinLocal, name: 5 }] }, 'networks.0.name'],
     // Bitcoin networks: the four whose address rules Tessera knows, named by the genesis hash's first 32 hex characters.
     [{ projectId: 'demo', networks: [{ ...bitcoinLocal, id: '0'.repeat(32), caipNetworkId: `bip122:${'0'.repeat(32)}` }] }, 'networks.0.id'],
     [{ projectId: 'demo', networks: [{ ...bitcoinLocal, caipNetworkId: 'bip122:0F9188F13CB7B2C71F2A335E3A4FC328' }] }, 'networks.0.caipNetworkId'],
@@ -79,6 +86,10 @@ describe('parseWidgetConfig', () => {
     })()
     expect(error).toMatchObject({ code: 'INVALID_CONFIG', field })
     expect(error?.details.startsWith(`${field}: `)).toBe(true)
+  })
+
+  it('takes an EVM network’s block time in milliseconds, as viem’s chains give it', () => {
+    expect(parseWidgetConfig({ projectId: 'demo', networks: [{ ...local, blockTime: 2_000 }] }).networks[0]).toMatchObject({ blockTime: 2_000 })
   })
 
   it('takes a Bitcoin network (bip122) with the others', () => {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import { DEFAULT_FEATURES } from '../../shared/protocol/constants'
 import { errorTable } from '../../shared/protocol/errorTable'
 import { createWidgetError } from '../../shared/protocol/errors'
-import { safeParse } from '../../shared/protocol/schemas/parse'
+import { issuesOf, safeParse } from '../../shared/protocol/schemas/parse'
 
 const httpUrl = () => z.string().check(z.url({ protocol: /^https?$/ }))
 
@@ -27,6 +27,8 @@ const evmNetwork = () =>
     id: z.number().check(z.int(), z.positive()),
     ...commonNetworkFields(),
     contracts: z.optional(z.object({ multicall3: z.optional(z.object({ address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)) })) })),
+    /** Milliseconds between blocks, as viem's chains give it: the core looks for a receipt twice per block (0.5 to 4 s). */
+    blockTime: z.optional(z.number().check(z.int(), z.positive(), z.lte(3_600_000))),
   })
 
 /**
@@ -189,7 +191,7 @@ export type WidgetConfig = z.output<ReturnType<typeof widgetConfigSchema>> & { f
 export function parseWidgetConfig(input: unknown): WidgetConfig {
   const parsed = safeParse(widgetConfigSchema(input), input)
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(config)', message: i.message }))
+    const issues = issuesOf(parsed.error).map(({ path, message }) => ({ path: path || '(config)', message }))
     if (issues.some((i) => i.path === 'siwx' && i.message === errorTable.SIWX_CONFIG_CONFLICT.message)) {
       throw createWidgetError('SIWX_CONFIG_CONFLICT', { field: 'siwx' })
     }

@@ -33,7 +33,8 @@ function fakeCore({ transactions = {}, getTransactionHistory = vi.fn().mockResol
   const request = vi.fn(async ({ method, params }: { method: string; params: [Hex] }) => {
     if (method !== 'eth_getTransactionByHash') throw new Error(`unexpected ${method}`)
     const tx = transactions[params[0]]
-    return tx ? { from: tx.from, to: tx.to, value: toHex(tx.value), input: tx.input ?? '0x' } : null
+    // In lowercase, as a node answers; the rows show addresses checksummed.
+    return tx ? { from: tx.from.toLowerCase(), to: tx.to?.toLowerCase() ?? null, value: toHex(tx.value), input: tx.input ?? '0x' } : null
   })
   const readContract = vi.fn(async ({ functionName }: { address: string; functionName: string }) => (functionName === 'symbol' ? 'TSR' : 6))
   const getIdentity = vi.fn(async ({ address }: { address: string }) => ({ name: names[address.toLowerCase()] ?? null, avatar: null }))
@@ -134,8 +135,8 @@ describe('history controller: tracked sends', () => {
     expect(erc20!.metadata).toMatchObject({ sentTo: carol, status: 'failed' })
     expect(erc20!.transfers[0]).toEqual({ fungible_info: { symbol: 'TSR' }, direction: 'out', quantity: { numeric: '1.5' } })
     expect(fake.readContract.mock.calls.map((c) => [c[0].address, c[0].functionName])).toEqual([
-      [token, 'symbol'],
-      [token, 'decimals'],
+      [token.toLowerCase(), 'symbol'],
+      [token.toLowerCase(), 'decimals'],
     ])
     expect(native!.metadata.status).toBe('pending')
     expect(native!.transfers[0]!.quantity.numeric).toBe('0.000000000000000001')

@@ -142,7 +142,7 @@ export function createHistoryController({ core, notifications, analytics, projec
       ])
       moved = { to: getAddress(`0x${tx.input.slice(34, 74)}`), amount: formatUnits(BigInt(`0x${tx.input.slice(74)}`), Number(decimals)), symbol: String(symbol) }
     } else if (BigInt(tx.value) > 0n) {
-      moved = { to: tx.to, amount: formatUnits(BigInt(tx.value), nativeCurrency.decimals), symbol: nativeCurrency.symbol }
+      moved = { to: getAddress(tx.to), amount: formatUnits(BigInt(tx.value), nativeCurrency.decimals), symbol: nativeCurrency.symbol }
     }
     if (!moved) return undefined
     const nameOf = (address: string) =>
@@ -151,7 +151,8 @@ export function createHistoryController({ core, notifications, analytics, projec
         () => null,
       )
     const [fromName, toName] = await Promise.all([nameOf(tx.from), nameOf(moved.to)])
-    return { from: tx.from, ...moved, fromName, toName }
+    // Checksummed, as the service's rows are: a node answers in lowercase.
+    return { from: getAddress(tx.from), ...moved, fromName, toName }
   }
 
   /**

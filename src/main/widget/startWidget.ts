@@ -87,7 +87,7 @@ export function startWidget(
           createWorker,
           chains: evmNetworks
             .filter((n) => n.rpcUrls.default.http.length > 0)
-            .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined })),
+            .map((n) => ({ chainId: Number(n.id), name: n.name, rpcUrls: n.rpcUrls.default.http, multicall3: n.contracts?.multicall3?.address as Address | undefined, blockTime: n.blockTime })),
           ...familyCoreChains(networks),
           dataService: config.services?.api
             ? { baseUrl: config.services.api, walletRegistryUrl: config.services.walletRegistry, projectId: config.projectId, sdkVersion, supportedCaipNetworkIds: networks.map((n) => n.caipNetworkId) }

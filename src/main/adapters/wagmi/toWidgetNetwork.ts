@@ -3,7 +3,7 @@ import type { EvmNetwork } from '../../widget/config'
 
 /**
  * A viem chain as a Tessera network (`createWidget({ networks })`), so a site lists its chains once: name, native
- * currency, RPC URLs, block explorer, testnet flag and Multicall3 carry over.
+ * currency, RPC URLs, block explorer, testnet flag, Multicall3 and block time carry over.
  * @example createWidget({ projectId, networks: [mainnet, base].map(toWidgetNetwork) })
  */
 export function toWidgetNetwork(chain: Chain): EvmNetwork {
@@ -20,5 +20,6 @@ export function toWidgetNetwork(chain: Chain): EvmNetwork {
     ...(explorer ? { blockExplorers: { default: { name: explorer.name, url: explorer.url } } } : {}),
     ...(chain.testnet !== undefined ? { testnet: chain.testnet } : {}),
     ...(multicall3 ? { contracts: { multicall3: { address: multicall3 } } } : {}),
+    ...(chain.blockTime ? { blockTime: chain.blockTime } : {}),
   }
 }

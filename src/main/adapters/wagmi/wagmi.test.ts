@@ -316,7 +316,7 @@ describe('the wagmi adapter, driven by @wagmi/core against anvil', () => {
   })
 
   it('turns viem chains into Tessera networks', () => {
-    expect(toWidgetNetwork(defineChain({ ...chainA, blockExplorers: { default: { name: 'Scan', url: 'https://scan.example' } }, testnet: true }))).toEqual({
+    expect(toWidgetNetwork(defineChain({ ...chainA, blockExplorers: { default: { name: 'Scan', url: 'https://scan.example' } }, testnet: true, blockTime: 2_000 }))).toEqual({
       chainNamespace: 'eip155',
       caipNetworkId: 'eip155:31337',
       id: 31337,
@@ -326,6 +326,7 @@ describe('the wagmi adapter, driven by @wagmi/core against anvil', () => {
       blockExplorers: { default: { name: 'Scan', url: 'https://scan.example' } },
       testnet: true,
       contracts: { multicall3: { address: seeded.multicall3 } },
+      blockTime: 2_000,
     })
   })
 })

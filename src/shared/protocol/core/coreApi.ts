@@ -13,6 +13,8 @@ export type Eip155ChainConfig = {
   rpcUrls: readonly string[]
   /** Multicall3 address; defaults to the canonical one. */
   multicall3?: Address
+  /** Milliseconds between blocks: a receipt is looked for every half block (viem's rule: 0.5 to 4 s; 4 s unless given). */
+  blockTime?: number
 }
 
 /**

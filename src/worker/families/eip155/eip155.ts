@@ -44,11 +44,19 @@ export function decodeLogs({ abi, logs, eventName }: { abi: Abi; logs: readonly 
  * A viem client for one EVM chain, living in the worker: our HTTP transports behind a ranked fallback,
  * reads batched through Multicall3, results and logs decoded here so the main thread gets plain values.
  */
+/**
+ * How often the chain is polled for a receipt or a new block: twice per block, between 0.5 and 4 s (viem's rule);
+ * 4 s when the network does not give its block time.
+ * @example pollingIntervalFor(2_000) // 1_000
+ */
+export const pollingIntervalFor = (blockTime: number | undefined) => (blockTime === undefined ? 4_000 : Math.min(Math.max(Math.floor(blockTime / 2), 500), 4_000))
+
 export function createEip155Client({
   chainId,
   name = `eip155:${chainId}`,
   rpcUrls,
   multicall3 = MULTICALL3_ADDRESS,
+  blockTime,
   rank = true,
   onRanking,
 }: Eip155ChainConfig & {
@@ -64,6 +72,7 @@ export function createEip155Client({
       rpcUrls: { default: { http: [...rpcUrls] } },
       contracts: { multicall3: { address: multicall3 } },
     },
+    pollingInterval: pollingIntervalFor(blockTime),
     transport: fallbackTransport(
       rpcUrls.map((url) => httpTransport(url)),
       { rank, onRanking },

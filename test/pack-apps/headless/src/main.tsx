@@ -6,7 +6,7 @@ import { ConnectButton, createWidget, useDisconnect, useSendForm, useSwitchNetwo
 // send form. The local stack comes in the query: ?rpc=…&rpc2=…&api=…&project=… (the data service reads the balances).
 const query = new URLSearchParams(location.search)
 const api = query.get('api')
-const local = (id: number, rpcUrl: string): WidgetNetwork => ({ chainNamespace: 'eip155', caipNetworkId: `eip155:${id}`, id, name: `Local ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
+const local = (id: number, rpcUrl: string): WidgetNetwork => ({ chainNamespace: 'eip155', caipNetworkId: `eip155:${id}`, id, name: `Local ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } }, blockTime: 2_000 })
 const widget = createWidget({ projectId: query.get('project') ?? 'headless', networks: [local(31337, query.get('rpc')!), local(31338, query.get('rpc2')!)], ...(api ? { services: { api } } : {}) })
 
 /** The site's own wallet list: the wallets as Tessera's Connect view lists them. */

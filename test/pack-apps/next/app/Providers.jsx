@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react'
 import { createWidget, WidgetModal, WidgetProvider } from 'tessera'
 
-const network = (rpcUrl) => ({ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
+const network = (rpcUrl) => ({ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } }, blockTime: 2_000 })
 
 /** The widget lives on the client: one per page load, its URLs from the query (the test's local stack). */
 export function Providers({ children }) {

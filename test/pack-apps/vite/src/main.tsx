@@ -13,7 +13,7 @@ const bitcoinApi = query.get('bitcoinApi')
 const bitcoinNetwork = query.get('bitcoinNetwork')
 const polkadotRpc = query.get('polkadotRpc')
 const polkadotNetwork = query.get('polkadotNetwork')
-const networks: WidgetNetwork[] = [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } }]
+const networks: WidgetNetwork[] = [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } }, blockTime: 2_000 }]
 if (solanaRpc && solanaNetwork) {
   networks.push({ chainNamespace: 'solana', caipNetworkId: solanaNetwork, id: solanaNetwork.split(':')[1]!, name: 'Solana Local', nativeCurrency: { name: 'Solana', symbol: 'SOL', decimals: 9 }, rpcUrls: { default: { http: [solanaRpc] } } })
 }

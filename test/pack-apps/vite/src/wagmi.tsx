@@ -7,7 +7,7 @@ import { defineChain, erc20Abi, maxUint256, parseEther } from 'viem'
 import { useAccount, useBalance, useSendTransaction, useSignMessage, useSwitchChain, useWaitForTransactionReceipt, useWriteContract, WagmiProvider } from 'wagmi'
 
 const query = new URLSearchParams(location.search)
-const local = (id: number, rpcUrl: string) => defineChain({ id, name: `Local ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
+const local = (id: number, rpcUrl: string) => defineChain({ id, name: `Local ${id}`, nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } }, blockTime: 2_000 })
 const adapter = createWagmiAdapter({ chains: [local(31337, query.get('rpc')!), local(31338, query.get('rpc2')!)] })
 const widget = createWidget({ projectId: 'host', networks: adapter.networks, adapters: [adapter] })
 const recipient = query.get('to') as `0x${string}`

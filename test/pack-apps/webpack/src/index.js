@@ -6,7 +6,7 @@ import { ConnectButton, createWidget, WidgetModal, WidgetProvider } from 'tesser
 const query = new URLSearchParams(location.search)
 const widget = createWidget({
   projectId: query.get('project') ?? 'host',
-  networks: [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [query.get('rpc')] } } }],
+  networks: [{ chainNamespace: 'eip155', caipNetworkId: 'eip155:31337', id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [query.get('rpc')] } }, blockTime: 2_000 }],
   services: { api: query.get('api'), relay: query.get('relay') },
 })
 // The core is there once the widget has started (its code loads after the page's first frame).
