@@ -19,7 +19,9 @@ export default defineConfig({
   globalSetup: './test/globalSetup.ts',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time, each worker with a stack of its own (test/fixtures.ts): a journey mostly waits (blocks, the
+  // browser), so two share the two cores of CI. TESSERA_E2E_WORKERS=1 runs one at a time.
+  workers: Number(process.env.TESSERA_E2E_WORKERS) || 2,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: '.tessera/reports/e2e.json' }]],
