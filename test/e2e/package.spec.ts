@@ -262,6 +262,18 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     expect(uncaught).toEqual([])
   })
 
+  test('a chain family’s module of the host build that the core worker cannot load is named in our words; the other chains read on', async ({ page, stack }) => {
+    const solanaModule = /\/assets\/solanaFamily-[\w-]+\.js(\?[^/]*)?$/
+    // The worker's own requests: routed on the browser context, as the page's route does not see them.
+    await page.context().route(solanaModule, (route) => route.abort('internetdisconnected'))
+    const solana = stack.solana!
+    const query = new URLSearchParams({ rpc: stack.chains[0]!.rpcUrl, solanaRpc: solana.rpcUrl, solanaNetwork: solana.caipNetworkId, solanaAccount: solana.devAccounts[0]! })
+    await page.goto(`${stack.hostApp!.url}/?${query}`)
+    await expect(page.locator('#core')).toHaveText(/^block \d+$/)
+    const origin = stack.hostApp!.url.replace(/[.]/g, '\\.')
+    await expect(page.locator('#solana')).toHaveText(new RegExp(`^error WIDGET_CODE_NOT_LOADED the Solana client's module did not load from ${origin}/assets/solanaFamily-[\\w-]+\\.js`))
+  })
+
   test('legacy typed data and a standing permission sent through ethers are reviewed in French, the readers and the words loaded from the host build; the wallet is not asked', async ({ browser, stack }) => {
     const french = await browser.newContext({ locale: 'fr-FR' })
     const page = await french.newPage()

@@ -41,16 +41,16 @@ export function decodeLogs({ abi, logs, eventName }: { abi: Abi; logs: readonly 
 }
 
 /**
- * A viem client for one EVM chain, living in the worker: our HTTP transports behind a ranked fallback,
- * reads batched through Multicall3, results and logs decoded here so the main thread gets plain values.
- */
-/**
- * How often the chain is polled for a receipt or a new block: twice per block, between 0.5 and 4 s (viem's rule);
- * 4 s when the network does not give its block time.
+ * How often the client polls the chain while it waits for a receipt: twice per block, between 0.5 and 4 s (viem's
+ * rule); every 4 s when the network does not give its block time.
  * @example pollingIntervalFor(2_000) // 1_000
  */
 export const pollingIntervalFor = (blockTime: number | undefined) => (blockTime === undefined ? 4_000 : Math.min(Math.max(Math.floor(blockTime / 2), 500), 4_000))
 
+/**
+ * A viem client for one EVM chain, living in the worker: our HTTP transports behind a ranked fallback,
+ * reads batched through Multicall3, results and logs decoded here so the main thread gets plain values.
+ */
 export function createEip155Client({
   chainId,
   name = `eip155:${chainId}`,
