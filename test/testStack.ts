@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePorts } from '../services/stack/ports'
 import { serveViteApp, startStack } from '../services/stack/startStack'
@@ -14,7 +14,8 @@ const harnessRoot = fileURLToPath(new URL('./harness', import.meta.url))
  * chain, an account's nonce or a database. Its manifest is written to a folder of its own (`manifestPath`).
  */
 export async function startTestStack(): Promise<{ manifest: StackManifest; manifestPath: string; stop: () => Promise<void> }> {
-  const manifestPath = join(mkdtempSync(join(tmpdir(), 'tessera-e2e-')), 'stack.json')
+  const manifestDir = mkdtempSync(join(tmpdir(), 'tessera-e2e-'))
+  const manifestPath = join(manifestDir, 'stack.json')
   // The harness page and the host apps, on ports of their own that the data service accepts.
   const { demo: harnessPort, api: hostAppPort } = await freePorts()
   const harnessUrl = `http://127.0.0.1:${harnessPort}`
@@ -22,11 +23,13 @@ export async function startTestStack(): Promise<{ manifest: StackManifest; manif
   let ports = await freePorts()
   while (Object.values(ports).some((port) => port === harnessPort || port === hostAppPort)) ports = await freePorts()
   // A small sponsored-gas allowance, so the smart-account journey reaches the paymaster's daily limit in a few sends.
-  const stack = await startStack({ ports, demo: 'preview', manifestPath, extraOrigins: [harnessUrl, hostAppUrl], sponsoredGasPerAccountPerDay: 1_500_000 })
+  const stack = await startStack({ ports, demo: 'preview', manifestPath, extraOrigins: [harnessUrl, hostAppUrl], sponsoredGasPerAccountPerDay: 1_500_000 }).catch((error: unknown) => {
+    rmSync(manifestDir, { recursive: true, force: true })
+    throw error
+  })
   try {
     const manifest = { ...stack.manifest, harness: { url: harnessUrl }, hostApp: { url: hostAppUrl, port: hostAppPort } }
     const stopHarness = await serveViteApp({ root: harnessRoot, mode: 'preview', host: '127.0.0.1', port: harnessPort, manifest })
-    mkdirSync(dirname(manifestPath), { recursive: true })
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
     return {
       manifest,
@@ -34,12 +37,12 @@ export async function startTestStack(): Promise<{ manifest: StackManifest; manif
       stop: async () => {
         await stopHarness()
         await stack.stop()
-        rmSync(dirname(manifestPath), { recursive: true, force: true })
+        rmSync(manifestDir, { recursive: true, force: true })
       },
     }
   } catch (error) {
     await stack.stop()
-    rmSync(dirname(manifestPath), { recursive: true, force: true })
+    rmSync(manifestDir, { recursive: true, force: true })
     throw error
   }
 }
