@@ -41,13 +41,6 @@ export function decodeLogs({ abi, logs, eventName }: { abi: Abi; logs: readonly 
 }
 
 /**
- * How often the client polls the chain while it waits for a receipt: twice per block, between 0.5 and 4 s (viem's
- * rule); every 4 s when the network does not give its block time.
- * @example pollingIntervalFor(2_000) // 1_000
- */
-export const pollingIntervalFor = (blockTime: number | undefined) => (blockTime === undefined ? 4_000 : Math.min(Math.max(Math.floor(blockTime / 2), 500), 4_000))
-
-/**
  * A viem client for one EVM chain, living in the worker: our HTTP transports behind a ranked fallback,
  * reads batched through Multicall3, results and logs decoded here so the main thread gets plain values.
  */
@@ -71,8 +64,9 @@ export function createEip155Client({
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [...rpcUrls] } },
       contracts: { multicall3: { address: multicall3 } },
+      // viem polls for a receipt twice per block (0.5 to 4 s); every 4 s without it.
+      blockTime,
     },
-    pollingInterval: pollingIntervalFor(blockTime),
     transport: fallbackTransport(
       rpcUrls.map((url) => httpTransport(url)),
       { rank, onRanking },
