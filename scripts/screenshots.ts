@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium, type Locator, type Page } from '@playwright/test'
+import { chromium, expect, type Locator, type Page } from '@playwright/test'
 import { chromiumPath } from '../playwright.config'
 import { freePorts } from '../services/stack/ports'
 import { startStack } from '../services/stack/startStack'
@@ -37,6 +37,13 @@ async function shootDialog(page: Page, dialog: Locator, path: string) {
   const x = Math.max(0, box.x - margin)
   const y = Math.max(0, box.y - margin)
   await page.screenshot({ path, clip: { x, y, width: Math.min(viewport.width - x, box.width + 2 * margin), height: Math.min(viewport.height - y, box.height + 2 * margin) } })
+}
+
+/** One of our views alone, as docs/screenshots/{name}-{theme}.png. */
+async function shootOurs(page: Page, dialog: Locator, name: string, theme: Theme) {
+  const path = join(outDir, `${name}-${theme}.png`)
+  await shootDialog(page, dialog, path)
+  return path
 }
 
 async function sideBySide(page: Page, theme: Theme, view: string, ours: string, theirs: string) {
@@ -103,6 +110,29 @@ async function main() {
         await shootDialog(ours, dialog, path)
         written.push(path)
       }
+      // Money-moving views, each with what it will do on screen: Buy's quotes, Swap's quote, and the review of that swap.
+      const back = () => ours.getByRole('dialog').getByRole('button', { name: 'Back' }).click()
+      await back()
+      await account.getByRole('button', { name: 'Tokens' }).click()
+      const tokens = ours.getByRole('dialog', { name: 'Tokens' })
+      await tokens.getByRole('listitem').first().waitFor()
+      written.push(await shootOurs(ours, tokens, 'tokens', theme))
+      await back()
+      await account.getByRole('button', { name: 'Buy' }).click()
+      const buy = ours.getByRole('dialog', { name: 'Buy' })
+      await buy.getByLabel('You pay').fill('50')
+      await buy.getByRole('list', { name: 'Quotes' }).getByRole('listitem').nth(1).waitFor({ timeout: 15_000 })
+      written.push(await shootOurs(ours, buy, 'buy', theme))
+      await back()
+      await account.getByRole('button', { name: 'Swap' }).click()
+      const swap = ours.getByRole('dialog', { name: 'Swap' })
+      await swap.getByLabel('Amount').fill('0.1')
+      await swap.getByLabel('What this swap does').waitFor({ timeout: 15_000 })
+      written.push(await shootOurs(ours, swap, 'swap', theme))
+      await swap.getByRole('button', { name: 'Swap', exact: true }).click()
+      const review = ours.getByRole('dialog', { name: 'Review request' })
+      await expect(review.getByRole('button', { name: 'Continue in wallet' })).toBeEnabled({ timeout: 30_000 })
+      written.push(await shootOurs(ours, review, 'review-swap', theme))
       await ours.close()
 
       // RainbowKit, on the same chain with the same dev wallet.
@@ -148,14 +178,15 @@ async function main() {
         '',
         'Made by `npm run screenshots` from the demo on the local stack, in both themes. The views RainbowKit also has are',
         'shown beside RainbowKit 2.2.11 (compact modal) on the same anvil chain with the same dev wallet',
-        '(docs/peer-kit/rainbowkit); Send, Receive, Activity and names have no RainbowKit counterpart.',
+        '(docs/peer-kit/rainbowkit); Send, Receive, Activity, names, Tokens, Buy, Swap and the review before the wallet asks',
+        'have no RainbowKit counterpart.',
         '',
         ...themes.flatMap((theme) => [
           `## ${theme === 'dark' ? 'Dark' : 'Light'}`,
           '',
           ...['connect', 'connecting', 'account', 'networks'].map((view) => `![${view}, ${theme}](compare-${view}-${theme}.png)`),
           '',
-          ...['send', 'receive', 'activity', 'register-a-name'].map((view) => `![${view}, ${theme}](${view}-${theme}.png)`),
+          ...['send', 'receive', 'activity', 'register-a-name', 'tokens', 'buy', 'swap', 'review-swap'].map((view) => `![${view}, ${theme}](${view}-${theme}.png)`),
           '',
         ]),
       ].join('\n'),

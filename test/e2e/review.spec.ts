@@ -361,6 +361,8 @@ test('in French the review is French: its title, the warning, the balance change
   await expect(review.getByText('Vérifiez ce que fait cette transaction avant que votre portefeuille ne vous demande de l’approuver.')).toBeVisible({ timeout: 30_000 })
   await expect(review.getByRole('alert')).toHaveText(`Autorisation illimitée : ${shorten(stack.devAccounts[1]!)} pourra dépenser tous vos ${token.symbol}, maintenant et plus tard, jusqu’à ce que vous la révoquiez.`)
   await expect(review.getByText('Vos soldes ne changent pas, hormis les frais de réseau.')).toBeVisible()
+  const call = review.getByLabel('Autoriser une dépense')
+  await expect(call.getByRole('term')).toHaveText(['Action', 'Contrat', 'Autorisé à dépenser', 'Montant'])
   await expect(review.getByText('Frais de réseau (estimation)')).toBeVisible()
   await expect(review.getByRole('button', { name: 'Continuer dans le portefeuille' })).toBeEnabled()
   await review.getByRole('button', { name: 'Refuser' }).click()

@@ -193,7 +193,8 @@ test('an injected wallet without EIP-5792 gets the same batch as two transaction
   // Each batch is reviewed once, call by call, before the wallet is asked; this wallet cannot run them atomically.
   const atomic = request('wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from, atomicRequired: true, calls }]).catch((error: Error) => error)
   await expect(reviewDialog(page).getByText('Check what these 2 calls do before your wallet asks you to approve them.')).toBeVisible({ timeout: 30_000 })
-  await expect(reviewDialog(page).getByRole('definition').filter({ hasText: /^transfer$/ })).toHaveCount(2)
+  // Each call in words, its function's name under them.
+  await expect(reviewDialog(page).getByRole('definition').filter({ hasText: /^Send tokens\s*transfer$/ })).toHaveCount(2)
   await confirmReview(page)
   expect(String(await atomic)).toMatch(/atomic/i)
   const sending = request('wallet_sendCalls', [{ version: '2.0.0', chainId: toHex(chain.chainId), from, calls }])

@@ -110,6 +110,13 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   await expect(changes.getByRole('listitem')).toHaveText(['−0.1 ETH', /^\+[\d,.]+ TUSD$/])
   const simulated = parseUnits(((await changes.getByRole('listitem').nth(1).textContent()) ?? '').replace(/[+,\sTUSD]/g, ''), 6)
   await expect(reviewDialog(page).getByRole('definition').filter({ hasText: 'swapExactETHForTokens' })).toBeVisible()
+  // The router's call in words: what it does, then each argument by what it means.
+  const call = reviewDialog(page).getByLabel('Swap', { exact: true })
+  await expect(call.getByRole('definition').first()).toHaveText(/^Swap\s*swapExactETHForTokens$/)
+  await expect(call.getByRole('term')).toHaveText(['Action', 'Contract', 'Sends', 'Minimum received', 'Route 1', 'Route 2', 'Recipient', 'Deadline'])
+  // The route's tokens by the symbols their contracts give, each address still in view.
+  await expect(call.getByRole('definition').nth(4)).toHaveText(/^WETH\s*0x[\da-fA-F]{2}…[\da-fA-F]{6}$/)
+  await expect(call.getByRole('definition').nth(5)).toHaveText(/^TUSD\s*0x[\da-fA-F]{2}…[\da-fA-F]{6}$/)
   await confirmReview(page)
   await expect(page.getByRole('status').filter({ hasText: 'Transaction confirmed' })).toBeVisible({ timeout: 30_000 })
   const gained = (await balanceOf(chain, 'TUSD', trader)) - before

@@ -37,6 +37,8 @@ export type TokenRef = { address: Address; symbol?: string; decimals?: number }
 /** A value ready to show; the UI picks the words and number formatting. */
 export type ReviewValue =
   | { kind: 'address'; address: Address }
+  /** An address the call uses as a token (a swap's route, a Permit2 allowance's token): its symbol when the chain says. */
+  | { kind: 'token'; token: TokenRef }
   /** `isUnlimited`: at least 2^255, or the maximum of its type (Permit2's uint160), or the descriptor's threshold. */
   | { kind: 'tokenAmount'; token: TokenRef; amount: bigint; isUnlimited: boolean }
   /** In the network's native currency (the review's `nativeCurrency`). */

@@ -103,7 +103,7 @@ describe('reviewing transactions on anvil', () => {
     expect(result.fee).toEqual({ gas: 21_000n, gasPrice, amount: 21_000n * gasPrice })
   })
 
-  it('shows a Uniswap V2 swap’s two balance changes, equal to what the chain does when it is sent', async () => {
+  it('shows a Uniswap V2 swap’s route as tokens named by the chain, and its two balance changes, equal to what the chain does when it is sent', async () => {
     const trader = seeded.devAccounts[5]!
     const request = {
       from: trader,
@@ -115,7 +115,11 @@ describe('reviewing transactions on anvil', () => {
     expect(result.call).toMatchObject({
       standard: 'uniswapV2Router',
       functionName: 'swapExactETHForTokens',
-      args: [{ path: 'amountOutMin', value: { kind: 'tokenAmount', token: tusd(), amount: 1n } }, { path: 'path.[0]' }, { path: 'path.[1]' }, { path: 'to' }, { path: 'deadline', value: { kind: 'date' } }],
+      args: [{ path: 'amountOutMin', value: { kind: 'tokenAmount', token: tusd(), amount: 1n } }, { path: 'path.[0]', value: { kind: 'token', token: { address: seeded.uniswapV2.weth, symbol: 'WETH', decimals: 18 } } },
+        { path: 'path.[1]', value: { kind: 'token', token: tusd() } },
+        { path: 'to', value: { kind: 'address', address: trader } },
+        { path: 'deadline', value: { kind: 'date' } },
+      ],
     })
     const [native, received] = result.balanceChanges!
     expect(native).toEqual({ asset: { kind: 'native' }, amount: -parseEther('0.1') })

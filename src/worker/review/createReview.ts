@@ -56,14 +56,14 @@ function addressesIn(call: DecodedCall): Address[] {
   if (call.kind !== 'function') return []
   return [
     call.to,
-    ...call.args.flatMap(({ value }) => (value.kind === 'tokenAmount' ? [value.token.address] : value.kind === 'calls' ? value.calls.flatMap(addressesIn) : [])),
+    ...call.args.flatMap(({ value }) => (value.kind === 'tokenAmount' || value.kind === 'token' ? [value.token.address] : value.kind === 'calls' ? value.calls.flatMap(addressesIn) : [])),
   ]
 }
 
 function withTokenInfo(call: DecodedCall, tokens: ReadonlyMap<Address, TokenInfo>): DecodedCall {
   if (call.kind !== 'function') return call
   const withInfo = (value: ReviewValue): ReviewValue => {
-    if (value.kind === 'tokenAmount') return { ...value, token: tokenRef(value.token.address, tokens) }
+    if (value.kind === 'tokenAmount' || value.kind === 'token') return { ...value, token: tokenRef(value.token.address, tokens) }
     if (value.kind === 'calls') return { ...value, calls: value.calls.map((inner) => withTokenInfo(inner, tokens)) }
     return value
   }

@@ -109,7 +109,7 @@ describe('decodeCall', () => {
     expect(innerOf(batch)).toEqual({ kind: 'calls', calls: [transferOf(token, bob, 4n), transferOf(other, alice, 5n)] })
   })
 
-  it('shows a Uniswap V2 swap’s amounts as amounts of the path’s first and last tokens, and its deadline as a date', () => {
+  it('shows a Uniswap V2 swap’s amounts as amounts of the path’s first and last tokens, its route as tokens, and its deadline as a date', () => {
     const data = encodeFunctionData({
       abi: parseAbi(['function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)']),
       args: [100n, 90n, [token, alice, other], bob, 1_900_000_000n],
@@ -117,9 +117,9 @@ describe('decodeCall', () => {
     expect(rowsOf(decodeCall({ chainId: 1, call: { to: alice, data } }).call)).toEqual([
       { path: 'amountIn', value: { kind: 'tokenAmount', token: { address: token }, amount: 100n, isUnlimited: false } },
       { path: 'amountOutMin', value: { kind: 'tokenAmount', token: { address: other }, amount: 90n, isUnlimited: false } },
-      { path: 'path.[0]', value: { kind: 'address', address: token } },
-      { path: 'path.[1]', value: { kind: 'address', address: alice } },
-      { path: 'path.[2]', value: { kind: 'address', address: other } },
+      { path: 'path.[0]', value: { kind: 'token', token: { address: token } } },
+      { path: 'path.[1]', value: { kind: 'token', token: { address: alice } } },
+      { path: 'path.[2]', value: { kind: 'token', token: { address: other } } },
       { path: 'to', value: { kind: 'address', address: bob } },
       { path: 'deadline', value: { kind: 'date', timestamp: 1_900_000_000n } },
     ])
@@ -165,6 +165,14 @@ describe('ERC-7730 descriptors', () => {
         { path: 'to', label: 'Recipient', value: { kind: 'address', address: bob } },
       ],
     })
+  })
+
+  it('shows an addressName field whose types include token as a token, and others as addresses', () => {
+    const asToken = descriptor({
+      display: { formats: { 'transfer(address to,uint256 value)': { intent: 'Send', fields: [{ path: '#.to', label: 'Asset', format: 'addressName', params: { types: ['token'] } }] } } },
+    })
+    const { call } = decodeCall({ chainId: 31337, call: { to: token, data: transfer(other, 5n) }, descriptors: [parseErc7730Descriptor(asToken)] })
+    expect(rowsOf(call)[0]).toEqual({ path: 'to', label: 'Asset', value: { kind: 'token', token: { address: other } } })
   })
 
   it('keeps arguments a descriptor leaves out, after its fields, and still reports the approval', () => {

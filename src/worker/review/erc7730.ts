@@ -78,6 +78,7 @@ export type Erc7730Descriptor = { deployments: { chainId: number; address: Addre
 
 function toFieldSpec(field: z.infer<typeof fieldSchema>, document: unknown): FieldSpec {
   const { path, label } = field
+  if (field.format === 'addressName') return { path, label, format: 'addressName', ...(field.params?.types && { types: field.params.types }) }
   if (field.format !== 'tokenAmount') return { path, label, format: field.format }
   const { token, tokenPath, threshold } = field.params
   const limit = threshold?.startsWith('$.') ? valueAt(threshold, { args: {}, envelope: {}, document }) : threshold

@@ -10,7 +10,8 @@ export type FieldFormat =
   | { format: 'tokenAmount'; tokenPath?: string; threshold?: bigint }
   | { format: 'nativeAmount' }
   | { format: 'date' }
-  | { format: 'addressName' }
+  /** ERC-7730's address with the kinds it may be: one of `token` is shown as a token (its symbol read from the chain). */
+  | { format: 'addressName'; types?: readonly string[] }
   | { format: 'raw' }
 
 /** A field of a descriptor or of the bundled table: a path into the arguments, its label and its format. */
@@ -112,6 +113,8 @@ export function plainValue(type: string, value: unknown): ReviewValue {
 }
 
 function formattedValue(leaf: Leaf, field: FieldSpec, concreteField: string, roots: PathRoots): ReviewValue {
+  if (field.format === 'addressName' && field.types?.includes('token') && leaf.type === 'address' && typeof leaf.value === 'string' && isAddress(leaf.value, { strict: false }))
+    return { kind: 'token', token: { address: getAddress(leaf.value) } }
   const amount = toBigInt(leaf.value)
   if (amount === undefined || field.format === 'raw' || field.format === 'addressName') return plainValue(leaf.type, leaf.value)
   if (field.format === 'nativeAmount') return { kind: 'nativeAmount', amount }

@@ -45,6 +45,8 @@ const pick = (abi: Abi, name: string, inputCount?: number) =>
   abi.find((item): item is AbiFunction => item.type === 'function' && item.name === name && (inputCount === undefined || item.inputs.length === inputCount))!
 /** Fields that are amounts of the token at `tokenPath`. */
 export const amounts = (tokenPath: string, ...paths: string[]): FieldSpec[] => paths.map((path) => ({ path, format: 'tokenAmount', tokenPath }))
+/** Fields that are tokens' addresses: shown with the token's symbol. */
+export const tokens = (...paths: string[]): FieldSpec[] => paths.map((path) => ({ path, format: 'addressName', types: ['token'] }))
 /** Fields that are unix times. */
 export const dates = (...paths: string[]): FieldSpec[] => paths.map((path) => ({ path, format: 'date' }))
 const native = (...paths: string[]): FieldSpec[] => paths.map((path) => ({ path, format: 'nativeAmount' }))
@@ -80,6 +82,7 @@ function executionCalls(mode: Hex, data: Hex): RawCall[] {
 }
 
 const uniswapDeadline = dates('deadline')
+const route = tokens('path.[]')
 
 /** The common standards' state-changing functions, minimal: what a site most often asks a wallet to sign. */
 export const knownFunctions: readonly KnownFunction[] = [
@@ -108,72 +111,72 @@ export const knownFunctions: readonly KnownFunction[] = [
   {
     standard: 'permit2',
     abi: fn('function approve(address token, address spender, uint160 amount, uint48 expiration)'),
-    fields: [...amounts('token', 'amount'), ...dates('expiration')],
+    fields: [...tokens('token'), ...amounts('token', 'amount'), ...dates('expiration')],
     approvals: ({ token, spender, amount, expiration }) => [{ kind: 'allowance', via: 'permit2', token, spender, amount, amountType: 'uint160', expiration }],
   },
   {
     standard: 'permit2',
     abi: fn('function permit(address owner, ((address token, uint160 amount, uint48 expiration, uint48 nonce) details, address spender, uint256 sigDeadline) permitSingle, bytes signature)'),
-    fields: [...amounts('permitSingle.details.token', 'permitSingle.details.amount'), ...dates('permitSingle.details.expiration', 'permitSingle.sigDeadline')],
+    fields: [...tokens('permitSingle.details.token'), ...amounts('permitSingle.details.token', 'permitSingle.details.amount'), ...dates('permitSingle.details.expiration', 'permitSingle.sigDeadline')],
     approvals: (args) => permit2Approvals(args.permitSingle),
   },
   {
     standard: 'permit2',
     abi: fn('function permit(address owner, ((address token, uint160 amount, uint48 expiration, uint48 nonce)[] details, address spender, uint256 sigDeadline) permitBatch, bytes signature)'),
-    fields: [...amounts('permitBatch.details.[].token', 'permitBatch.details.[].amount'), ...dates('permitBatch.details.[].expiration', 'permitBatch.sigDeadline')],
+    fields: [...tokens('permitBatch.details.[].token'), ...amounts('permitBatch.details.[].token', 'permitBatch.details.[].amount'), ...dates('permitBatch.details.[].expiration', 'permitBatch.sigDeadline')],
     approvals: (args) => permit2Approvals(args.permitBatch),
   },
-  { standard: 'permit2', abi: fn('function transferFrom(address from, address to, uint160 amount, address token)'), fields: amounts('token', 'amount') },
+  { standard: 'permit2', abi: fn('function transferFrom(address from, address to, uint160 amount, address token)'), fields: [...tokens('token'), ...amounts('token', 'amount')] },
 
   {
     standard: 'uniswapV2Router',
     abi: fn('function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'),
-    fields: [...amounts('path.[0]', 'amountIn'), ...amounts('path.[-1]', 'amountOutMin'), ...uniswapDeadline],
+    fields: [...amounts('path.[0]', 'amountIn'), ...amounts('path.[-1]', 'amountOutMin'), ...route, ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline)'),
-    fields: [...amounts('path.[-1]', 'amountOut'), ...amounts('path.[0]', 'amountInMax'), ...uniswapDeadline],
+    fields: [...amounts('path.[-1]', 'amountOut'), ...amounts('path.[0]', 'amountInMax'), ...route, ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable'),
-    fields: [...amounts('path.[-1]', 'amountOutMin'), ...uniswapDeadline],
+    fields: [...amounts('path.[-1]', 'amountOutMin'), ...route, ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function swapTokensForExactETH(uint256 amountOut, uint256 amountInMax, address[] path, address to, uint256 deadline)'),
-    fields: [...native('amountOut'), ...amounts('path.[0]', 'amountInMax'), ...uniswapDeadline],
+    fields: [...native('amountOut'), ...amounts('path.[0]', 'amountInMax'), ...route, ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline)'),
-    fields: [...amounts('path.[0]', 'amountIn'), ...native('amountOutMin'), ...uniswapDeadline],
+    fields: [...amounts('path.[0]', 'amountIn'), ...native('amountOutMin'), ...route, ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable'),
-    fields: [...amounts('path.[-1]', 'amountOut'), ...uniswapDeadline],
+    fields: [...amounts('path.[-1]', 'amountOut'), ...route, ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline)'),
-    fields: [...amounts('tokenA', 'amountADesired', 'amountAMin'), ...amounts('tokenB', 'amountBDesired', 'amountBMin'), ...uniswapDeadline],
+    fields: [...tokens('tokenA', 'tokenB'), ...amounts('tokenA', 'amountADesired', 'amountAMin'), ...amounts('tokenB', 'amountBDesired', 'amountBMin'), ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable'),
-    fields: [...amounts('token', 'amountTokenDesired', 'amountTokenMin'), ...native('amountETHMin'), ...uniswapDeadline],
+    fields: [...tokens('token'), ...amounts('token', 'amountTokenDesired', 'amountTokenMin'), ...native('amountETHMin'), ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function removeLiquidity(address tokenA, address tokenB, uint256 liquidity, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline)'),
-    fields: [...amounts('tokenA', 'amountAMin'), ...amounts('tokenB', 'amountBMin'), ...uniswapDeadline],
+    fields: [...tokens('tokenA', 'tokenB'), ...amounts('tokenA', 'amountAMin'), ...amounts('tokenB', 'amountBMin'), ...uniswapDeadline],
   },
   {
     standard: 'uniswapV2Router',
     abi: fn('function removeLiquidityETH(address token, uint256 liquidity, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline)'),
-    fields: [...amounts('token', 'amountTokenMin'), ...native('amountETHMin'), ...uniswapDeadline],
+    fields: [...tokens('token'), ...amounts('token', 'amountTokenMin'), ...native('amountETHMin'), ...uniswapDeadline],
   },
 
   // Multicall3's inner calls run as Multicall3, not as the account.

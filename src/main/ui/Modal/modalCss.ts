@@ -66,6 +66,7 @@ input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--t
   background: var(--tsr-surface); font-size: 1.4em; }
 .summary dt { color: var(--tsr-text-muted); }
 .summary dd { margin: 0; text-align: right; }
+.summary .detail { display: block; margin-top: 0.2em; color: var(--tsr-text-muted); font-size: 0.86em; }
 /* The views' own parts (send form, login, token picker, activity): last, so they win ties with the rules above. */
 /* The send form: every child may shrink, long text wraps or is cut, never widening the modal. */
 .send-form { display: grid; gap: 1.4em; min-width: 0; }

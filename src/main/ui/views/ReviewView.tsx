@@ -9,6 +9,7 @@ import { translateReview } from '../i18n/translateReview'
 import { useLocale } from '../useTranslate'
 
 import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, Term, tokenName, type Format, type Translate } from './reviewParts'
+import { intentOf, rowLabel, type FunctionCall } from './callWords'
 import { PsbtBody, SolanaBody } from './ReviewFamilyBodies'
 
 const MAX_NESTING = 3
@@ -23,6 +24,18 @@ function Value({ value, format, depth }: { value: ReviewValue; format: Format; d
   switch (value.kind) {
     case 'address':
       return <Address address={value.address} />
+    case 'token':
+      // The symbol is the contract's own word for itself: its address stays in view.
+      return value.token.symbol === undefined ? (
+        <Address address={value.token.address} />
+      ) : (
+        <>
+          {value.token.symbol.slice(0, MAX_TEXT)}
+          <small className="detail">
+            <Address address={value.token.address} />
+          </small>
+        </>
+      )
     case 'tokenAmount':
       return tokenAmount(format, value.token, value.amount, value.isUnlimited)
     case 'nativeAmount':
@@ -48,16 +61,19 @@ function dateText({ locale }: Format, timestamp: bigint) {
   return Number.isNaN(date.getTime()) ? localizeDecimal(locale, timestamp.toString()) : date.toLocaleString(locale)
 }
 
-function Rows({ rows, format, depth }: { rows: readonly ReviewRow[]; format: Format; depth: number }) {
+function Rows({ rows, format, depth, call }: { rows: readonly ReviewRow[]; format: Format; depth: number; call?: FunctionCall }) {
   return rows.map((row) => (
     <div key={row.path} style={{ display: 'contents' }}>
-      <dt>{row.label ?? row.path}</dt>
+      <dt>{rowLabel(row, call, format.tr)}</dt>
       <dd style={figure}>
         <Value value={row.value} format={format} depth={depth} />
       </dd>
     </div>
   ))
 }
+
+/** A camelCase name that wraps between its words (`swapExact|ETHFor|Tokens`), not inside one. */
+const breakableName = (name: string) => name.split(/(?=[A-Z][a-z])/).flatMap((word, index) => (index === 0 ? [word] : [<wbr key={index} />, word]))
 
 function Call({ call, format, depth, title }: { call: DecodedCall; format: Format; depth: number; title?: string }) {
   const { tr } = format
@@ -81,20 +97,23 @@ function Call({ call, format, depth, title }: { call: DecodedCall; format: Forma
         </p>
       </>
     )
+  const intentKey = intentOf(call)
+  const intent = call.intent ?? (intentKey && tr(intentKey))
   return (
     <>
       {heading}
-      <dl className="summary" aria-label={call.intent ?? call.functionName}>
-      <dt>{tr('review.function')}</dt>
+      <dl className="summary" aria-label={intent ?? call.functionName}>
+      <dt>{tr(intent ? 'review.action' : 'review.function')}</dt>
       <dd style={figure} title={call.signature}>
-        {call.intent ?? call.functionName}
+        {intent ?? call.functionName}
+        {intent ? <small className="detail">{breakableName(call.functionName)}</small> : null}
       </dd>
       <dt>{tr('review.contract')}</dt>
       <dd style={figure}>
         <Address address={call.to} />
       </dd>
       <Term term={tr('review.sends', { amount: '' }).trim()}>{call.value > 0n && nativeAmount(format, call.value)}</Term>
-      <Rows rows={call.args} format={format} depth={depth} />
+      <Rows rows={call.args} format={format} depth={depth} call={call} />
       </dl>
     </>
   )
