@@ -150,9 +150,15 @@ test.describe('the look', () => {
       await expect(account.getByLabel('Balance')).toHaveCSS('font-variant-numeric', /tabular-nums/)
       // The wallet that connected, with its logo.
       await expect(account.locator('.wallet-line img.wallet-icon')).toBeVisible()
-      // Every row has its icon.
-      const rows = account.locator('.actions > .item')
-      await expect(rows).toHaveText([/^Network/, 'Tokens', 'Buy', 'Swap', 'Send', 'Receive', 'Activity', 'Register a name', 'Copy address', 'Disconnect'])
+      // What moves money first, as round buttons in one line; rows for the rest; the foot's buttons side by side. Each has its icon.
+      const quickActions = account.locator('.quick-actions > button')
+      await expect(quickActions).toHaveText(['Buy', 'Swap', 'Send', 'Receive'])
+      const firstAction = (await quickActions.first().boundingBox())!
+      for (const action of await quickActions.all()) expect((await action.boundingBox())!.y).toBe(firstAction.y)
+      await expect(account.locator('.actions > .item')).toHaveText([/^Network/, 'Tokens', 'Activity', 'Register a name'])
+      await expect(account.locator('.account-footer > .item')).toHaveText(['Copy address', 'Disconnect'])
+      const rows = account.locator(':is(.quick-actions, .actions, .account-footer) > :is(button, a)')
+      await expect(rows).toHaveCount(10)
       for (const row of await rows.all()) await expect(row.locator('> .row-icon > :is(svg, img, span)')).toHaveCount(1)
       await expect(account.getByRole('button', { name: `Network ${stack.chains[0]!.name}`, exact: true }).locator('.row-icon .token-icon')).toBeVisible()
       await expectImagesLoaded(account)

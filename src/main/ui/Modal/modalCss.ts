@@ -53,6 +53,13 @@ input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--t
 .wallet-line { font-size: 1.3em; color: var(--tsr-text-muted); }
 .balance { font-size: 1.5em; color: var(--tsr-text-muted); }
 .actions { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.6em; width: 100%; }
+/* Account: what moves money as round buttons in one line, and the foot's buttons side by side, each icon over its name. */
+.quick-actions, .account-footer { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(0, 1fr); gap: 0.6em; width: 100%; }
+.quick-action, .account-footer > .item { display: grid; justify-items: center; align-content: start; gap: 0.5em; border: 0; border-radius: 12px;
+  padding: 0.9em 0.3em 0.8em; background: var(--tsr-surface); font-size: 1.3em; font-weight: 600; text-align: center; overflow-wrap: anywhere; }
+.quick-action:hover { background: var(--tsr-surface-hover); }
+.quick-action .row-icon { width: 36px; height: 36px; border-radius: 999px; background: var(--tsr-accent); color: var(--tsr-accent-text); }
+.account-footer .row-label { white-space: normal; }
 /* A wallet's logo in a ring that runs round it while the wallet is asked; red and still when it declined. */
 .wallet-spinner { position: relative; display: grid; place-items: center; justify-self: center; width: 96px; height: 96px; }
 .wallet-spinner .wallet-icon { border-radius: 20px; }

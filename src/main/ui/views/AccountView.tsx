@@ -34,7 +34,22 @@ function Row({ icon, label, value, isNavigation = false, onClick }: { icon: Reac
   )
 }
 
-/** The connected account: avatar, name, address, balance, the wallet, then rows with icons for what one can do. */
+/** One of the account's first actions (Buy, Swap, Send, Receive): a round icon over its name. */
+function QuickAction({ glyph, label, onClick }: { glyph: 'buy' | 'swap' | 'send' | 'receive'; label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="quick-action" onClick={onClick}>
+      <RowIcon>
+        <Glyph name={glyph} />
+      </RowIcon>
+      {label}
+    </button>
+  )
+}
+
+/**
+ * The connected account: avatar, name, address, balance, the wallet; what moves money (Buy, Swap, Send, Receive) as
+ * round buttons; rows for the rest; Copy address, the explorer and Disconnect side by side at the foot.
+ */
 export function AccountView() {
   const widget = useWidget()
   const config = widget.config
@@ -63,6 +78,14 @@ export function AccountView() {
   const email = widget.auth && connectorId === AUTH_CONNECTOR_ID ? widget.storage.get('email') : undefined
   // The embedded wallet's EVM account: its smart account or its key's own, switched here (SPEC §6).
   const embedded = activeNamespace === 'eip155' && connectorId === AUTH_CONNECTOR_ID ? namespaces.eip155?.embeddedWalletInfo : undefined
+  const quickActions = (
+    [
+      ['buy', t('view.Buy'), 'Buy', (isEvm || activeNamespace === 'solana') && config.features.onramp && config.services?.api],
+      ['swap', t('account.swap'), 'Swap', isEvm && config.features.swaps && config.services?.api],
+      ['send', t('account.send'), 'Send', canSend && config.features.send],
+      ['receive', t('account.receive'), 'Receive', config.features.receive],
+    ] as const
+  ).filter(([, , , isOffered]) => isOffered)
   return (
     <div className="account">
       <Avatar address={address} src={profileImage} />
@@ -85,6 +108,13 @@ export function AccountView() {
         </span>
       ) : null}
       {email ? <p className="muted">{t('account.email', { email })}</p> : null}
+      {quickActions.length > 0 ? (
+        <div className="quick-actions">
+          {quickActions.map(([glyph, label, view]) => (
+            <QuickAction key={view} glyph={glyph} label={label} onClick={go(view)} />
+          ))}
+        </div>
+      ) : null}
       <div className="actions">
         <Row icon={<NetworkIcon network={network} size={20} />} label={t('account.network')} value={network.name} isNavigation onClick={go('Networks')} />
         {embedded ? (
@@ -104,12 +134,11 @@ export function AccountView() {
         ))}
         {canSend ? <Row icon={<Glyph name="tokens" />} label={t('account.tokens')} isNavigation onClick={go('Tokens')} /> : null}
         {email ? <Row icon={<Glyph name="name" />} label={t('account.changeEmail')} isNavigation onClick={go('EmailChange')} /> : null}
-        {(isEvm || activeNamespace === 'solana') && config.features.onramp && config.services?.api ? <Row icon={<Glyph name="buy" />} label={t('view.Buy')} isNavigation onClick={go('Buy')} /> : null}
-        {isEvm && config.features.swaps && config.services?.api ? <Row icon={<Glyph name="swap" />} label={t('account.swap')} isNavigation onClick={go('Swap')} /> : null}
-        {canSend && config.features.send ? <Row icon={<Glyph name="send" />} label={t('account.send')} isNavigation onClick={go('Send')} /> : null}
-        {config.features.receive ? <Row icon={<Glyph name="receive" />} label={t('account.receive')} isNavigation onClick={go('Receive')} /> : null}
         {isEvm && config.features.history ? <Row icon={<Glyph name="activity" />} label={t('account.activity')} isNavigation onClick={go('Activity')} /> : null}
         {isEvm && config.services?.api && !profileName ? <Row icon={<Glyph name="name" />} label={t('account.registerName')} isNavigation onClick={go('RegisterAccountName')} /> : null}
+      </div>
+      {isEvm ? null : <p className="muted">{t('account.evmOnly')}</p>}
+      <div className="account-footer">
         <Row
           icon={<Glyph name={isCopied ? 'check' : 'copy'} />}
           label={isCopied ? t('account.copied') : t('account.copy')}
@@ -123,7 +152,6 @@ export function AccountView() {
             <span className="row-label">{t('account.explorer')}</span>
           </a>
         ) : null}
-        {isEvm ? null : <p className="muted">{t('account.evmOnly')}</p>}
         <Row
           icon={<Glyph name="disconnect" />}
           label={otherConnected.length > 0 ? `${t('account.disconnect')} · ${t(`family.${activeNamespace}`)}` : t('account.disconnect')}
