@@ -55,8 +55,9 @@ test('a site’s ERC-7730 descriptor names the call and its fields in the review
   const { answer, supplier } = await reviewTransfer(page, stack, [payDescriptor(chain.chainId, token.address)])
   const review = page.getByRole('dialog', { name: 'Review request' })
   const call = review.getByLabel('Pay a supplier')
-  await expect(call.getByRole('term')).toHaveText(['Function', 'Contract', 'Invoice total', 'Supplier'], { timeout: 30_000 })
-  await expect(call.getByRole('definition')).toHaveText(['Pay a supplier', shorten(token.address), `2.5 ${token.symbol}`, shorten(supplier)])
+  // The descriptor's intent is the action, the function it names under it; its labels name the fields.
+  await expect(call.getByRole('term')).toHaveText(['Action', 'Contract', 'Invoice total', 'Supplier'], { timeout: 30_000 })
+  await expect(call.getByRole('definition')).toHaveText([/^Pay a supplier\s*transfer$/, shorten(token.address), `2.5 ${token.symbol}`, shorten(supplier)])
   await review.getByRole('button', { name: 'Reject' }).click()
   expect(await answer).toEqual({ code: 4001 })
 

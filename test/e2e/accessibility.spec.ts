@@ -45,7 +45,7 @@ for (const themeMode of ['dark', 'light'] as const) {
     await expect(page.getByRole('dialog', { name: 'All Wallets' }).getByRole('list', { name: 'All Wallets' }).getByRole('listitem')).toHaveCount(3)
     await shoot('AllWallets')
     await page.getByRole('dialog', { name: 'All Wallets' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
-    const perWallet = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
+    const perWallet = page.getByRole('dialog', { name: 'Sample Mobile Wallet', exact: true })
     await expect(perWallet.getByRole('link', { name: 'Open Sample Mobile Wallet' })).toBeVisible()
     await shoot('ConnectingWalletConnect')
   })
@@ -118,7 +118,7 @@ for (const themeMode of ['dark', 'light'] as const) {
     await holdWallet(page)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
-    await expect(page.getByRole('dialog', { name: 'Continue in Tessera Dev Wallet' })).toBeVisible()
+    await expect(page.getByRole('dialog', { name: 'Tessera Dev Wallet', exact: true })).toBeVisible()
     await shoot('ConnectingExternal')
     await releaseWallet(page)
 

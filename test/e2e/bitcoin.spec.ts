@@ -163,7 +163,7 @@ test('through a sats-connect provider answering JSON-RPC 2.0 as wallets do: a de
   await page.evaluate(() => (window as unknown as DevBitcoinWindow).devBitcoinWallet.rejectNext('bitcoin:connect'))
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Bitcoin Wallet/ }).click()
-  const connecting = page.getByRole('dialog', { name: 'Continue in Tessera Dev Bitcoin Wallet' })
+  const connecting = page.getByRole('dialog', { name: 'Tessera Dev Bitcoin Wallet', exact: true })
   await expect(connecting.getByRole('alert')).toHaveText('Connection declined')
   await connecting.getByRole('button', { name: 'Try again' }).click()
   const account = await openAccount(page, sender)

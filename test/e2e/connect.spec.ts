@@ -59,7 +59,7 @@ test('the wallet declining shows why, and the visitor can try again', async ({ p
   await page.goto(stack.demo!.url)
   await page.evaluate(() => (window as unknown as { devWallet: { rejectNext: (m: string) => void } }).devWallet.rejectNext('eth_requestAccounts'))
   await connect(page)
-  const connecting = page.getByRole('dialog', { name: 'Continue in Tessera Dev Wallet' })
+  const connecting = page.getByRole('dialog', { name: 'Tessera Dev Wallet', exact: true })
   await expect(connecting.getByRole('alert')).toHaveText('Connection declined')
   await connecting.getByRole('button', { name: 'Try again' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)

@@ -177,6 +177,23 @@ test.describe('the look', () => {
     })
   }
 
+  test('each social login on Connect shows its own brand mark, in the colour of the rows’ icons', async ({ page, stack }) => {
+    await openDemo(page, stack)
+    await page.getByRole('button', { name: 'Connect Wallet' }).click()
+    const socials = page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^Continue with / })
+    await expect(socials.first()).toBeVisible()
+    const marks: string[] = []
+    for (const social of await socials.all()) {
+      const mark = social.locator('> .row-icon > svg > path')
+      await expect(mark).toHaveAttribute('d', /^M/)
+      marks.push((await mark.getAttribute('d'))!)
+      // currentColor: the icon place's muted colour, on either theme, as every row's icon.
+      expect(await mark.evaluate((path) => getComputedStyle(path).fill)).toBe(await social.locator('> .row-icon').evaluate((icon) => getComputedStyle(icon).color))
+    }
+    expect(marks.length).toBeGreaterThan(1)
+    expect(new Set(marks).size).toBe(marks.length)
+  })
+
   test("a network without an image of its own gets the data service's icon, and a badge when that fails: never a broken image", async ({ page, stack }) => {
     const [first, second] = stack.chains
     // Only the first chain is requested: when the wallet moves to the second, it is the "Unknown Network", with no assets.
@@ -237,7 +254,7 @@ test.describe('the look', () => {
     await openDemo(page, stack)
     await holdWallet(page)
     await connectDevWallet(page)
-    const connecting = page.getByRole('dialog', { name: 'Continue in Tessera Dev Wallet' })
+    const connecting = page.getByRole('dialog', { name: 'Tessera Dev Wallet', exact: true })
     const spinner = connecting.locator('.wallet-spinner')
     await expect(spinner.locator('img.wallet-icon')).toBeVisible()
     await expectImagesLoaded(spinner)

@@ -29,7 +29,7 @@ test('while the wallet asks the visitor, the modal says where to look; the answe
   await page.evaluate(() => void ((window as unknown as { release: () => void }).release = (window as unknown as { devWallet: DevWallet }).devWallet.hold()))
   await page.getByRole('button', { name: 'Connect Wallet' }).click()
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /Tessera Dev Wallet/ }).click()
-  const connecting = page.getByRole('dialog', { name: 'Continue in Tessera Dev Wallet' })
+  const connecting = page.getByRole('dialog', { name: 'Tessera Dev Wallet', exact: true })
   await expect(connecting.getByText('Accept the connection request in Tessera Dev Wallet.')).toBeVisible()
   await page.evaluate(() => (window as unknown as { release: () => void }).release())
   await expect(page.getByRole('dialog')).toHaveCount(0)

@@ -153,7 +153,7 @@ test('a wallet from the registry: its deep link carries the pairing, declining s
   await expect(connectList).toHaveText([/^WalletConnect/, /^Tessera Dev Wallet/, 'Sample Mobile Wallet', 'Sample Browser Wallet'])
   await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'All wallets' }).click()
   await page.getByRole('dialog', { name: 'All Wallets' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
+  const dialog = page.getByRole('dialog', { name: 'Sample Mobile Wallet', exact: true })
   const open = dialog.getByRole('link', { name: 'Open Sample Mobile Wallet' })
   const href = (await open.getAttribute('href'))!
   expect(href).toMatch(/^samplewallet:\/\/wc\?uri=wc%3A[0-9a-f]{64}%402%3F/)
@@ -199,7 +199,7 @@ test.describe('on Safari for iOS', () => {
     await page.goto(`${stack.demo!.url}/?families=eip155`)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Sample Mobile Wallet' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Continue in Sample Mobile Wallet' })
+    const dialog = page.getByRole('dialog', { name: 'Sample Mobile Wallet', exact: true })
     await expect(dialog.getByRole('link', { name: 'Open Sample Mobile Wallet' })).toHaveAttribute('href', /^samplewallet:\/\/wc\?uri=wc%3A/)
     await expect(dialog.getByRole('button', { name: 'Copy link' })).toBeVisible()
     await expect(dialog.getByRole('img', { name: 'WalletConnect QR code' })).toHaveCount(0)

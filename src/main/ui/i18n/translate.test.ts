@@ -126,7 +126,7 @@ describe('translation', () => {
   ])('picks %s → %s', (locale, expected) => expect(pickLocale(locale)).toBe(expected))
 
   it('fills placeholders with text', () => {
-    expect(translate('en', 'view.ConnectingExternal', { wallet: '<b>Dev</b>' })).toBe('Continue in <b>Dev</b>')
+    expect(translate('en', 'connecting.prompt', { wallet: '<b>Dev</b>' })).toBe('Accept the connection request in <b>Dev</b>.')
     expect(translate('fr', 'connecting.prompt', { wallet: 'Dev' })).toBe('Acceptez la demande de connexion dans Dev.')
   })
 })
@@ -201,7 +201,7 @@ describe('translateFrom: one lookup for every catalogue', () => {
     expect(translateReview('fr', 'review.call', { index: '2' })).toBe(reviewCatalogues.fr!['review.call'].replace('{index}', '2'))
     expect(translateReview('fr', 'review.call', { index: '2' })).not.toContain('{index}')
     expect(translateReview('de', 'review.call', { index: '2' })).toBe('Call 2')
-    expect(translate('fr-CA', 'view.ConnectingExternal', { wallet: 'Dev' })).toBe('Continue in Dev')
+    expect(translate('fr-CA', 'connecting.prompt', { wallet: 'Dev' })).toBe('Accept the connection request in Dev.')
   })
 })
 

@@ -1,12 +1,28 @@
 import { useEffect } from 'react'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
 import { initialAuthLoginState, type AuthLoginState } from '../../widget/authLoginState'
+import { loadOnce } from '../../lazy/loadOnce'
+import { retryingImport } from '../../lazy/retryingImport'
 import { Alert } from '../Alert'
+import { useLoadOnce } from '../useLoadOnce'
 import { useTranslate } from '../useTranslate'
 import { AuthTextForm } from './AuthTextForm'
 
 /** Brand names, the same in every language. */
 const socialNames = { google: 'Google', x: 'X', discord: 'Discord', farcaster: 'Farcaster', github: 'GitHub', apple: 'Apple', facebook: 'Facebook' } as const
+
+const socialLogo = loadOnce(retryingImport(() => import('./SocialLogo'), 'default'))
+
+/** A login's brand mark in its row's icon place, drawn once its code is here (the place is kept meanwhile). */
+function SocialMark({ provider }: { provider: keyof typeof socialNames }) {
+  useLoadOnce(socialLogo)
+  const Logo = socialLogo.loaded()?.default
+  return (
+    <span className="row-icon" aria-hidden="true">
+      {Logo ? <Logo provider={provider} /> : null}
+    </span>
+  )
+}
 
 const noLogin = { getState: () => initialAuthLoginState, subscribe: () => () => {} }
 
@@ -46,7 +62,8 @@ export function AuthLoginOptions() {
           {auth.socials.map((provider) => (
             <li key={provider}>
               {/* Farcaster has no popup: its view shows a QR code for the person's phone. */}
-              <button type="button" className="item" disabled={isBusy} onClick={() => void (provider === 'farcaster' ? auth.connectFarcaster() : auth.connectSocial(provider))}>
+              <button type="button" className="item row" disabled={isBusy} onClick={() => void (provider === 'farcaster' ? auth.connectFarcaster() : auth.connectSocial(provider))}>
+                <SocialMark provider={provider} />
                 <span className="row-label">{socialProvider === provider && provider !== 'farcaster' ? t('connect.socialWaiting', { provider: socialNames[provider] }) : t('connect.social', { provider: socialNames[provider] })}</span>
               </button>
             </li>
