@@ -347,7 +347,8 @@ test('a Bitcoin PSBT a site asks the wallet to sign: what it pays, the change, t
   expect(net).toBe(`−${formatUnits(50_000n + BigInt(fee), 8)} BTC`)
 })
 
-test('in French the review is French: its title, the warning, the balance changes, the fee and the buttons', async ({ page, stack }) => {
+test('in French the review is French: its title, the warning, the balance changes, the fee and the buttons; on a phone it fits the screen', async ({ page, stack }) => {
+  await page.setViewportSize({ width: 375, height: 740 })
   await page.goto(`${stack.demo!.url}/?locale=fr`)
   await page.waitForFunction(() => 'provider' in window)
   await page.getByRole('button', { name: 'Connecter un portefeuille' }).click()
@@ -365,6 +366,11 @@ test('in French the review is French: its title, the warning, the balance change
   await expect(call.getByRole('term')).toHaveText(['Action', 'Contrat', 'Autorisé à dépenser', 'Montant'])
   await expect(review.getByText('Frais de réseau (estimation)')).toBeVisible()
   await expect(review.getByRole('button', { name: 'Continuer dans le portefeuille' })).toBeEnabled()
+  // The buttons' French words wrap rather than widen the sheet past the screen.
+  for (const name of ['Refuser', 'Continuer dans le portefeuille']) {
+    const box = (await review.getByRole('button', { name }).boundingBox())!
+    expect(box.x + box.width, name).toBeLessThanOrEqual(375)
+  }
   await review.getByRole('button', { name: 'Refuser' }).click()
   expect(await approving).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
 })

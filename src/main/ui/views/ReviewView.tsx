@@ -372,11 +372,12 @@ export default function ReviewView() {
           {tr('review.inWallet')}
         </p>
       ) : (
-        <div className="actions" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '0.8em' }}>
-          <button type="button" className="button" data-variant="secondary" onClick={() => widget.decideReview(false)}>
+        // Continue takes two thirds, and either wraps rather than widen the sheet on a phone ("Continuer dans le portefeuille").
+        <div className="actions" style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 2fr)', gap: '0.8em' }}>
+          <button type="button" className="button" data-variant="secondary" style={{ whiteSpace: 'normal' }} onClick={() => widget.decideReview(false)}>
             {tr('review.decline')}
           </button>
-          <button type="button" className="button" disabled={pending.status !== 'ready'} onClick={() => widget.decideReview(true)}>
+          <button type="button" className="button" style={{ whiteSpace: 'normal' }} disabled={pending.status !== 'ready'} onClick={() => widget.decideReview(true)}>
             {tr('review.confirm')}
           </button>
         </div>
