@@ -64,8 +64,8 @@ test('a visitor buys 50 USD of ETH with a test card in the provider’s window: 
   await buy.getByLabel('You pay').fill('50')
   const quotes = await shownQuotes(page)
   // Most received first: the 1 % provider, then the 2 % one, each with its fees.
-  expect(quotes[0]!.text).toMatch(/^Tessera Sandbox · Most received\nYou receive [\d.]+ ETH\nFees USD\s1\.00 \(network USD\s0\.50\)$/)
-  expect(quotes[1]!.text).toMatch(/^Sandbox Express\nYou receive [\d.]+ ETH\nFees USD\s1\.50 \(network USD\s0\.50\)$/)
+  expect(quotes[0]!.text).toMatch(/^Tessera Sandbox · Most received\nYou receive [\d.]+ ETH\nFees \$1\.00 \(network \$0\.50\)$/)
+  expect(quotes[1]!.text).toMatch(/^Sandbox Express\nYou receive [\d.]+ ETH\nFees \$1\.50 \(network \$0\.50\)$/)
   expect(Number(quotes[0]!.amount)).toBeGreaterThan(Number(quotes[1]!.amount))
   const before = await reader.getBalance({ address: buyer })
 
@@ -125,7 +125,7 @@ test('an amount beyond the card limit is said with the limits; a declined card f
   const reader = createPublicClient({ transport: http(chain.rpcUrl) })
   const buy = await openBuy(page, stack.demo!.url, buyer)
   await buy.getByLabel('You pay').fill('8000')
-  await expect(buy.getByRole('alert')).toHaveText('Enter an amount from USD 10.00 to USD 7,500.00 for a card.')
+  await expect(buy.getByRole('alert')).toHaveText('Enter an amount from $10.00 to $7,500.00 for a card.')
   await expect(buy.getByRole('button', { name: /^Continue with/ })).toBeDisabled()
   // A bank transfer allows it.
   await buy.getByRole('button', { name: 'Bank transfer' }).click()

@@ -14,8 +14,8 @@ type BuyTranslate = (key: BuyMessageKey, params?: Record<string, string>) => str
 const chosen = { background: 'var(--tsr-accent)', color: 'var(--tsr-accent-text)' } as const
 const chips = { display: 'flex', gap: '0.5em', flexWrap: 'wrap' } as const
 
-/** A fiat amount as the locale writes it: '7,500.00 USD', '7 500,00 EUR'. */
-const money = (locale: string, value: string, currency: string) => new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'code' }).format(Number(value))
+/** A fiat amount as the locale writes it, with the currency's sign: '$7,500.00', '7 500,00 €'. */
+const money = (locale: string, value: string, currency: string) => new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(value))
 
 function issueText(tb: BuyTranslate, locale: string, issue: BuyIssue) {
   if (issue.reason === 'notANumber') return tb('buy.limits', { min: '', max: '', method: '' })
