@@ -9,6 +9,13 @@ const tokenAbi = parseAbi([
 const ERC721_INTERFACE = '0x80ac58cd'
 const ERC1155_INTERFACE = '0xd9b67a26'
 
+/**
+ * A symbol shown as the contract gives it: at most 32 characters, no spaces around it, and no control or format
+ * characters (bidirectional overrides, zero-width marks), which make a symbol read as another token's. Any other symbol
+ * is left out, and the token shows as its address.
+ */
+const isReadableSymbol = (symbol: string) => symbol.length > 0 && symbol.length <= 32 && symbol === symbol.trim() && !/[\p{Cc}\p{Cf}]/u.test(symbol)
+
 /** What the chain says of a contract a request touches; each part is missing when the contract does not answer it. */
 export type TokenInfo = { symbol?: string; decimals?: number; standard?: 'erc721' | 'erc1155' }
 
@@ -34,7 +41,7 @@ export async function readTokens(client: MulticallClient, addresses: readonly Ad
     unique.map((address, n) => {
       const [symbol, decimals, isErc721, isErc1155] = [0, 1, 2, 3].map((k) => ok(n * 4 + k))
       const info: TokenInfo = {}
-      if (typeof symbol === 'string') info.symbol = symbol
+      if (typeof symbol === 'string' && isReadableSymbol(symbol)) info.symbol = symbol
       if (typeof decimals === 'number') info.decimals = decimals
       if (isErc721 === true) info.standard = 'erc721'
       else if (isErc1155 === true) info.standard = 'erc1155'
