@@ -54,6 +54,7 @@ export const en = {
   'activity.sent': 'Sent',
   'activity.received': 'Received',
   'activity.bought': 'Bought',
+  'activity.minted': 'Minted',
   'activity.self': 'Self transfer',
   'activity.to': 'To {party}',
   'activity.from': 'From {party}',

@@ -56,6 +56,7 @@ export const fr: Catalogue = {
   'activity.sent': 'Envoyé',
   'activity.received': 'Reçu',
   'activity.bought': 'Acheté',
+  'activity.minted': 'Frappé',
   'activity.self': 'Transfert à soi',
   'activity.to': 'À {party}',
   'activity.from': 'De {party}',

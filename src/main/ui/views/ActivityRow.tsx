@@ -46,7 +46,7 @@ export function ActivityRow({ row, nowMs, explorer }: { row: Row; nowMs: number;
       </span>
       <span className="activity-main">
         <span className="activity-line">
-          <span className="activity-title">{t(row.isPurchase ? 'activity.bought' : titleKey[row.direction])}</span>
+          <span className="activity-title">{t(row.isPurchase ? 'activity.bought' : row.isMint ? 'activity.minted' : titleKey[row.direction])}</span>
           {row.status === 'confirmed' ? (
             // Confirmed is what most rows are: a check, as peers show it, its word for screen readers and as a tooltip.
             <span className="activity-status" data-status="confirmed" title={t('activity.status.confirmed')}>

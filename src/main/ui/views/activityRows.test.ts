@@ -30,6 +30,14 @@ describe('toActivityRow', () => {
     expect(toActivityRow(entry({ operationType: 'buy' }, { direction: 'out' }), me)?.isPurchase).toBe(false)
   })
 
+  it('marks tokens made for the account (in from the zero address) as minted, with no one to name as their sender', () => {
+    const zero = `0x${'0'.repeat(40)}`
+    expect(toActivityRow(entry({ sentFrom: zero, sentTo: me, operationType: 'receive' }, { direction: 'in' }), me)).toMatchObject({ isMint: true, counterparty: undefined })
+    expect(toActivityRow(entry({ sentFrom: bob, sentTo: me, operationType: 'receive' }, { direction: 'in' }), me)).toMatchObject({ isMint: false, counterparty: { address: bob } })
+    // Sent to the zero address is a burn, shown as a send to it.
+    expect(toActivityRow(entry({ sentTo: zero }, { direction: 'out' }), me)).toMatchObject({ isMint: false, counterparty: { address: zero } })
+  })
+
   it('cuts absurd names, addresses and symbols, and drops an entry without a readable time', () => {
     const row = toActivityRow(entry({ sentTo: `0x${'f'.repeat(5_000)}`, sentToName: `${'n'.repeat(10_000)}.tessera.id` }, { fungible_info: { symbol: 'S'.repeat(1_000) } }), me)!
     expect(row.counterparty!.name).toHaveLength(64)
@@ -89,7 +97,7 @@ describe('explorerTransactionUrl', () => {
 })
 
 describe('groupRowsByDay', () => {
-  const row = (id: string, date: Date): ActivityRow => ({ id, hash, direction: 'out', counterparty: undefined, amount: '1', symbol: 'ETH', iconUrl: undefined, status: 'confirmed', timeMs: date.getTime(), isPurchase: false })
+  const row = (id: string, date: Date): ActivityRow => ({ id, hash, direction: 'out', counterparty: undefined, amount: '1', symbol: 'ETH', iconUrl: undefined, status: 'confirmed', timeMs: date.getTime(), isPurchase: false, isMint: false })
   it('groups by local calendar day, newest first, and counts days back from today', () => {
     const now = new Date(2026, 2, 3, 0, 30).getTime()
     const groups = groupRowsByDay([row('a', new Date(2026, 2, 2, 23, 50)), row('b', new Date(2026, 2, 3, 0, 10)), row('c', new Date(2026, 1, 20, 12)), row('d', new Date(2026, 2, 3, 0, 20))])

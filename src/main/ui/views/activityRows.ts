@@ -18,6 +18,8 @@ export type ActivityRow = {
   timeMs: number
   /** A purchase through an on-ramp provider (Buy): the provider's payment to the account. */
   isPurchase: boolean
+  /** Tokens made for the account: a transfer in from the zero address, which no one holds. */
+  isMint: boolean
 }
 
 /** Longest text of an entry a row shows (names, symbols, addresses): the rest of an absurd value is cut. */
@@ -39,6 +41,7 @@ export function toActivityStatus(status: string): ActivityStatus {
 }
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+const ZERO_ADDRESS = /^0x0{40}$/i
 
 /**
  * A history entry as a row for `account`: its direction (the transfer's own, else from the parties), the other
@@ -53,8 +56,9 @@ export function toActivityRow(tx: Transaction, account: string): ActivityRow | u
   const direction: ActivityDirection =
     transfer?.direction ??
     (sameAddress(sentFrom, account) ? (sameAddress(sentTo, account) ? 'self' : 'out') : sameAddress(sentTo, account) ? 'in' : tx.metadata.operationType === 'send' ? 'out' : 'in')
+  const isMint = direction === 'in' && ZERO_ADDRESS.test(sentFrom)
   const counterparty =
-    direction === 'self' ? undefined : direction === 'out' ? { address: sentTo, name: sentToName ?? undefined } : { address: sentFrom, name: sentFromName ?? undefined }
+    direction === 'self' || isMint ? undefined : direction === 'out' ? { address: sentTo, name: sentToName ?? undefined } : { address: sentFrom, name: sentFromName ?? undefined }
   return {
     id: tx.id,
     hash: tx.metadata.hash,
@@ -66,6 +70,7 @@ export function toActivityRow(tx: Transaction, account: string): ActivityRow | u
     status: toActivityStatus(tx.metadata.status),
     timeMs,
     isPurchase: tx.metadata.operationType === 'buy' && direction === 'in',
+    isMint,
   }
 }
 
