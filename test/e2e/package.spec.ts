@@ -377,12 +377,15 @@ test.describe('a Vite + React 19 app with wagmi 3 and ethers 6, from the packed 
     expect(failed).toEqual([])
   })
 
-  test('Sign In With Farcaster through the secure frame: its view and login code load and show the QR code', async ({ page, stack }) => {
+  test('Sign In With Farcaster through the secure frame: its brand mark, view and login code load and show the QR code', async ({ page, stack }) => {
     test.setTimeout(90_000)
     const failed = recordLoadFailures(page)
     await page.goto(`${stack.hostApp!.url}/?${chainQuery(stack, { project: stack.services.projectId, frame: `${stack.auth!.frameOrigin}/` })}`)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
-    await page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with Farcaster' }).click()
+    // The login's brand mark, a chunk of its own in the host's build, is drawn in its row.
+    const farcaster = page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: 'Continue with Farcaster' })
+    await expect(farcaster.locator('> .row-icon > svg > path')).toHaveAttribute('d', /^M/)
+    await farcaster.click()
     await expect(page.getByRole('dialog', { name: 'Farcaster' }).getByRole('img', { name: 'QR code to sign in with Farcaster' })).toBeVisible({ timeout: 20_000 })
     await expect(page.getByRole('dialog', { name: 'Farcaster' }).getByRole('status')).toHaveText('Waiting for your approval in Farcaster…')
     expect(failed).toEqual([])

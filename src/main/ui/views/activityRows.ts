@@ -1,3 +1,4 @@
+import { zeroAddress } from 'viem'
 import type { Transaction } from '../../../shared/protocol/schemas/entities'
 
 export type ActivityDirection = 'out' | 'in' | 'self'
@@ -41,7 +42,6 @@ export function toActivityStatus(status: string): ActivityStatus {
 }
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
-const ZERO_ADDRESS = /^0x0{40}$/i
 
 /**
  * A history entry as a row for `account`: its direction (the transfer's own, else from the parties), the other
@@ -56,7 +56,7 @@ export function toActivityRow(tx: Transaction, account: string): ActivityRow | u
   const direction: ActivityDirection =
     transfer?.direction ??
     (sameAddress(sentFrom, account) ? (sameAddress(sentTo, account) ? 'self' : 'out') : sameAddress(sentTo, account) ? 'in' : tx.metadata.operationType === 'send' ? 'out' : 'in')
-  const isMint = direction === 'in' && ZERO_ADDRESS.test(sentFrom)
+  const isMint = direction === 'in' && sentFrom.toLowerCase() === zeroAddress
   const counterparty =
     direction === 'self' || isMint ? undefined : direction === 'out' ? { address: sentTo, name: sentToName ?? undefined } : { address: sentFrom, name: sentFromName ?? undefined }
   return {

@@ -1,3 +1,4 @@
+import { zeroAddress } from 'viem'
 import type { DecodedCall, ReviewRow } from '../../../shared/protocol/review'
 import type { ReviewMessageKey } from '../i18n/reviewEn'
 
@@ -12,7 +13,7 @@ const valueAt = (call: FunctionCall, path: string) => call.args.find((row) => ro
 function takesBack(call: FunctionCall, path: string) {
   const value = valueAt(call, path)
   if (value?.kind === 'tokenAmount') return value.amount === 0n
-  if (value?.kind === 'address') return /^0x0{40}$/.test(value.address)
+  if (value?.kind === 'address') return value.address === zeroAddress
   return value?.kind === 'bool' && !value.value
 }
 
