@@ -132,6 +132,7 @@ async function main() {
       await swap.getByRole('button', { name: 'Swap', exact: true }).click()
       const review = ours.getByRole('dialog', { name: 'Review request' })
       await expect(review.getByRole('button', { name: 'Continue in wallet' })).toBeEnabled({ timeout: 30_000 })
+      await expect(review.getByTestId('balance-changes').locator('.detail')).toHaveCount(2)
       written.push(await shootOurs(ours, review, 'review-swap', theme))
       await ours.close()
 

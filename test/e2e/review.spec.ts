@@ -99,8 +99,12 @@ test('a plain transfer shows the ETH leaving and the fee; closing the modal decl
   const to = stack.devAccounts[1]!
   const declined = request(page, 'eth_sendTransaction', [{ from: account, to, value: '0x16345785d8a0000' }])
   const review = reviewDialog(page)
-  await expect(review.getByTestId('balance-changes').getByRole('listitem')).toHaveText(['−0.1 ETH'], { timeout: 30_000 })
+  // Each change with its currency's icon and its worth at the data service's price (the stack's ETH is $3,000); the fee too.
+  const changes = review.getByTestId('balance-changes').getByRole('listitem')
+  await expect(changes).toHaveText(['−0.1 ETH$300.00'], { timeout: 30_000 })
+  await expect(changes.locator('> .token-icon')).toHaveCount(1)
   await expect(review.getByText(`Send 0.1 ETH to ${shorten(to)}`)).toBeVisible()
+  await expect(review.getByRole('definition').filter({ hasText: /^0\.\d+ ETH \(\$\d+\.\d\d\)$/ })).toHaveCount(1)
   await expect(review.getByText('Network fee (estimate)')).toBeVisible()
   await page.keyboard.press('Escape')
   expect(await declined).toEqual({ error: { code: 4001, message: 'User rejected the request.' } })
@@ -336,7 +340,7 @@ test('a Bitcoin PSBT a site asks the wallet to sign: what it pays, the change, t
   await expect(outputs.filter({ hasText: `0.0005 BTC to ${shorten(to)}` })).toHaveCount(1, { timeout: 30_000 })
   await expect(outputs.filter({ hasText: `back to your address ${shorten(payment.address)}` })).toHaveCount(1)
   await expect(review.getByRole('list', { name: 'Spends' }).getByRole('listitem').first()).toContainText(`from your address ${shorten(payment.address)}`)
-  await expect(review.getByText(/BTC \(2 sat\/vB\)$/)).toBeVisible()
+  await expect(review.getByText(/BTC at 2 sat\/vB$/)).toBeVisible()
   await expectNoViolations(page, 'the review of a Bitcoin PSBT')
   await page.screenshot({ path: testInfo.outputPath('ReviewRequest-psbt.png'), fullPage: true })
   const net = await review.getByTestId('balance-changes').getByRole('listitem').textContent()

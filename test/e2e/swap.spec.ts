@@ -107,8 +107,12 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   // The review shows, before the wallet asks, the balance changes simulated on the chain: exactly what the swap then does.
   const changes = reviewDialog(page).getByTestId('balance-changes')
   await expect(changes).toBeVisible({ timeout: 30_000 })
-  await expect(changes.getByRole('listitem')).toHaveText(['−0.1 ETH', /^\+[\d,.]+ TUSD$/])
-  const simulated = parseUnits(((await changes.getByRole('listitem').nth(1).textContent()) ?? '').replace(/[+,\sTUSD]/g, ''), 6)
+  // Each with its token's icon and its worth at the data service's prices (ETH $3,000, TUSD $1).
+  await expect(changes.getByRole('listitem')).toHaveText(['−0.1 ETH$300.00', /^\+[\d,.]+ TUSD\$[\d,.]+$/])
+  await expect(changes.locator('li > .token-icon')).toHaveCount(2)
+  const [, received, worth] = /^\+([\d,.]+) TUSD\$([\d,.]+)$/.exec((await changes.getByRole('listitem').nth(1).textContent()) ?? '')!
+  const simulated = parseUnits(received!.replace(/,/g, ''), 6)
+  expect(Number(worth!.replace(/,/g, ''))).toBeCloseTo(Number(received!.replace(/,/g, '')), 1)
   await expect(reviewDialog(page).getByRole('definition').filter({ hasText: 'swapExactETHForTokens' })).toBeVisible()
   // The router's call in words: what it does, then each argument by what it means.
   const call = reviewDialog(page).getByLabel('Swap', { exact: true })

@@ -123,7 +123,7 @@ export const reviewEn = {
   'review.output.opReturn': 'Data written on the chain: {data}',
   'review.output.script': '{value} to a script',
   'review.unknownValue': 'an unknown amount',
-  'review.feeRate': '{fee} ({rate} sat/vB)',
+  'review.feeRate': '{fee} at {rate} sat/vB',
   'review.warning.solanaApproval': '{delegate} may move up to {amount} from your token account {source} without asking you again.',
   'review.warning.solanaUnlimitedApproval': 'Unlimited approval: {delegate} may move every token of your account {source}, now and later, until you revoke it.',
   'review.warning.authorityChange': 'Control of {account} passes to {newAuthority}.',

@@ -121,7 +121,7 @@ export const reviewFr: Record<ReviewMessageKey, string> = {
   'review.output.opReturn': 'Données écrites sur la chaîne : {data}',
   'review.output.script': '{value} à un script',
   'review.unknownValue': 'un montant inconnu',
-  'review.feeRate': '{fee} ({rate} sat/vo)',
+  'review.feeRate': '{fee} à {rate} sat/vo',
   'review.warning.solanaApproval': '{delegate} pourra retirer jusqu’à {amount} de votre compte de jetons {source} sans vous redemander.',
   'review.warning.solanaUnlimitedApproval': 'Autorisation illimitée : {delegate} pourra retirer tous les jetons de votre compte {source}, maintenant et plus tard, jusqu’à ce que vous la révoquiez.',
   'review.warning.authorityChange': 'Le contrôle de {account} passe à {newAuthority}.',

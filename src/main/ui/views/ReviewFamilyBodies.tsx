@@ -2,7 +2,7 @@ import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
 import type { PsbtReview, PsbtReviewWarning, SolanaReviewValue, SolanaReviewWarning, SolanaTransactionReview } from '../../../shared/protocol/review'
 import type { WidgetNetwork } from '../../widget/config'
 import { localizeDecimal } from '../i18n/formatNumber'
-import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, type Format } from './reviewParts'
+import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, useChangeDetails, type Format } from './reviewParts'
 
 // The review of a Solana transaction and of a Bitcoin PSBT (issue #36): warnings, balance changes, then what the
 // transaction is made of (instructions; inputs and outputs), the network and the fee.
@@ -68,6 +68,7 @@ export function SolanaBody({ review, format, network }: BodyProps<SolanaTransact
   const changes = (review.balanceChanges ?? []).filter((change) => change.amount !== 0n)
   const account = review.feePayer
   const failed = review.warnings.some((w) => w.kind === 'wouldFail')
+  const detailsOf = useChangeDetails(network, review.network, format.locale)
   return (
     <>
       {review.warnings.map((warning, i) => (
@@ -80,9 +81,10 @@ export function SolanaBody({ review, format, network }: BodyProps<SolanaTransact
           <ChangeList
             label={tr('review.balanceChanges')}
             items={changes.map((change, i) => {
-              const size = change.amount < 0n ? -change.amount : change.amount
-              const amount = change.asset.kind === 'native' ? nativeAmount(format, size) : splTokenAmount(format, size, change.asset.mint, change.asset.decimals)
-              return { key: String(i), amount: change.amount, text: change.address === account ? amount : tr('review.ofAccount', { amount, address: shortenAddress(change.address) }) }
+              const { asset } = change
+              const amount = asset.kind === 'native' ? nativeAmount(format, size(change.amount)) : splTokenAmount(format, size(change.amount), asset.mint, asset.decimals)
+              const details = asset.kind === 'native' ? detailsOf(format.nativeCurrency, size(change.amount)) : detailsOf({ address: asset.mint, symbol: shortenAddress(asset.mint), decimals: asset.decimals }, size(change.amount))
+              return { key: String(i), amount: change.amount, text: change.address === account ? amount : tr('review.ofAccount', { amount, address: shortenAddress(change.address) }), ...details }
             })}
           />
         )
@@ -118,10 +120,12 @@ export function SolanaBody({ review, format, network }: BodyProps<SolanaTransact
           <Address address={review.feePayer} />
         </dd>
       </dl>
-      <NetworkRow network={network} fallback={review.network} format={format} feeText={review.fee === undefined ? undefined : nativeAmount(format, review.fee)} />
+      <NetworkRow network={network} fallback={review.network} format={format} feeText={review.fee === undefined ? undefined : nativeAmount(format, review.fee)} feeUsd={review.fee === undefined ? undefined : detailsOf(format.nativeCurrency, review.fee).usd} />
     </>
   )
 }
+
+const size = (amount: bigint) => (amount < 0n ? -amount : amount)
 
 const sats = ({ locale, nativeCurrency }: Format, value: bigint) => `${localizeDecimal(locale, formatUnits(value, nativeCurrency.decimals))} ${nativeCurrency.symbol}`
 
@@ -144,14 +148,17 @@ function psbtWarning(format: Format, warning: PsbtReviewWarning) {
 export function PsbtBody({ review, format, network }: BodyProps<PsbtReview>) {
   const { tr, locale } = format
   const value = (amount: bigint | undefined) => (amount === undefined ? tr('review.unknownValue') : sats(format, amount))
-  const feeText = review.fee === undefined ? undefined : review.feeRate === undefined ? sats(format, review.fee) : tr('review.feeRate', { fee: sats(format, review.fee), rate: localizeDecimal(locale, String(review.feeRate)) })
+  const detailsOf = useChangeDetails(network, review.network, locale)
+  const feeUsd = review.fee === undefined ? undefined : detailsOf(format.nativeCurrency, review.fee).usd
+  const fee = review.fee === undefined ? undefined : feeUsd ? `${sats(format, review.fee)} (${feeUsd})` : sats(format, review.fee)
+  const feeText = fee === undefined || review.feeRate === undefined ? fee : tr('review.feeRate', { fee, rate: localizeDecimal(locale, String(review.feeRate)) })
   return (
     <>
       {review.warnings.map((warning, i) => (
         <Warning key={i} {...psbtWarning(format, warning)} />
       ))}
       {review.netChange !== undefined ? (
-        <ChangeList label={tr('review.balanceChanges')} items={[{ key: 'net', amount: review.netChange, text: sats(format, review.netChange < 0n ? -review.netChange : review.netChange) }]} />
+        <ChangeList label={tr('review.balanceChanges')} items={[{ key: 'net', amount: review.netChange, text: sats(format, size(review.netChange)), ...detailsOf(format.nativeCurrency, size(review.netChange)) }]} />
       ) : null}
       <Heading>{tr('review.outputs')}</Heading>
       <ul className="summary" aria-label={tr('review.outputs')} style={{ listStyle: 'none', gridTemplateColumns: '1fr' }}>

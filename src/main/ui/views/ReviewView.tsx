@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
-import type { BalanceChange, DecodedCall, LegacyTypedDataReview, MessageReview, PermissionGrant, PermissionsReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef } from '../../../shared/protocol/review'
+import type { BalanceChange, CallsReview, DecodedCall, LegacyTypedDataReview, MessageReview, PermissionGrant, PermissionsReview, ReviewRow, ReviewValue, ReviewWarning, RevertReason, TokenRef, TransactionReview } from '../../../shared/protocol/review'
 import { useStoreSelector, useWidget } from '../../react/WidgetProvider'
+import type { WidgetNetwork } from '../../widget/config'
 import type { PendingReview } from '../../widget/createRequestReview'
 import { Alert } from '../Alert'
 import { localizeDecimal } from '../i18n/formatNumber'
 import { translateReview } from '../i18n/translateReview'
 import { useLocale } from '../useTranslate'
 
-import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, Term, tokenName, type Format, type Translate } from './reviewParts'
+import { Address, ChangeList, figure, Heading, MAX_TEXT, nativeAmount, NetworkRow, roughly, Term, tokenName, useChangeDetails, type ChangeDetails, type Format, type Translate } from './reviewParts'
 import { intentOf, rowLabel, type FunctionCall } from './callWords'
 import { PsbtBody, SolanaBody } from './ReviewFamilyBodies'
 
@@ -177,14 +178,33 @@ function Warnings({ warnings, format, callCount }: { warnings: readonly ReviewWa
   })
 }
 
-function BalanceChanges({ changes, format }: { changes: readonly BalanceChange[]; format: Format }) {
-  const { tr } = format
+function BalanceChanges({ changes, format, detailsOf }: { changes: readonly BalanceChange[]; format: Format; detailsOf: ChangeDetails }) {
+  const { tr, nativeCurrency } = format
   if (changes.length === 0) return <p className="muted">{tr('review.noBalanceChanges')}</p>
   const items = changes.map(({ asset, amount }, index) => {
     const size = amount < 0n ? -amount : amount
-    return { key: String(index), amount, text: asset.kind === 'native' ? nativeAmount(format, size) : tokenAmount(format, asset, size) }
+    const details =
+      asset.kind === 'native' ? detailsOf(nativeCurrency, size) : detailsOf({ address: asset.address, symbol: tokenName(asset), decimals: asset.decimals }, size)
+    return { key: String(index), amount, text: asset.kind === 'native' ? nativeAmount(format, size) : tokenAmount(format, asset, size), ...details }
   })
   return <ChangeList label={tr('review.balanceChanges')} items={items} />
+}
+
+/** A transaction or a batch of calls: warnings, balance changes, the call or calls decoded, the network and the fee. */
+function ChainBody({ review, format, network }: { review: TransactionReview | CallsReview; format: Format; network: WidgetNetwork | undefined }) {
+  const { locale, nativeCurrency } = format
+  const detailsOf = useChangeDetails(network, review.network, locale)
+  const callCount = review.kind === 'calls' ? review.calls.length : 1
+  const fee = review.fee && `${localizeDecimal(locale, roughly(formatUnits(review.fee.amount, nativeCurrency.decimals)))} ${nativeCurrency.symbol}`
+  const feeUsd = review.fee && detailsOf(nativeCurrency, review.fee.amount).usd
+  return (
+    <>
+      <Warnings warnings={review.warnings} format={format} callCount={callCount} />
+      {review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} detailsOf={detailsOf} /> : null}
+      {review.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : <Calls calls={review.calls} format={format} depth={0} />}
+      <NetworkRow network={network} fallback={review.network} format={format} feeText={fee} feeUsd={feeUsd} />
+    </>
+  )
 }
 
 /** The longest part of a message's text shown: past it, the text is cut with an ellipsis (a sign-in is a few hundred). */
@@ -345,12 +365,10 @@ export default function ReviewView() {
       {review?.kind === 'message' ? <MessageBody review={review} format={format} /> : null}
       {review?.kind === 'legacyTypedData' ? <LegacyTypedDataBody review={review} format={format} /> : null}
       {review?.kind === 'permissions' ? <PermissionsBody review={review} format={format} network={pending.caipNetworkId} networkName={networkName} /> : null}
-      {review && (review.kind === 'transaction' || review.kind === 'calls' || review.kind === 'typedData') ? <Warnings warnings={review.warnings} format={format} callCount={callCount} /> : null}
-      {(review?.kind === 'transaction' || review?.kind === 'calls') && review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} /> : null}
-      {review?.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : null}
-      {review?.kind === 'calls' ? <Calls calls={review.calls} format={format} depth={0} /> : null}
+      {review?.kind === 'transaction' || review?.kind === 'calls' ? <ChainBody review={review} format={format} network={network} /> : null}
       {review?.kind === 'typedData' ? (
         <>
+          <Warnings warnings={review.warnings} format={format} callCount={1} />
           <Heading>{tr('review.domain')}</Heading>
           <dl className="summary" aria-label={tr('review.domain')}>
             <Term term={tr('review.domainName')}>{review.domain.name?.slice(0, MAX_TEXT)}</Term>
@@ -363,9 +381,6 @@ export default function ReviewView() {
             <Rows rows={review.message} format={format} depth={0} />
           </dl>
         </>
-      ) : null}
-      {review?.kind === 'transaction' || review?.kind === 'calls' ? (
-        <NetworkRow network={network} fallback={review.network} format={format} feeText={review.fee ? `${localizeDecimal(locale, roughly(formatUnits(review.fee.amount, format.nativeCurrency.decimals)))} ${format.nativeCurrency.symbol}` : undefined} />
       ) : null}
       {pending.status === 'inWallet' ? (
         <p className="muted" role="status">

@@ -1,10 +1,15 @@
-import type { ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { formatUnits, shortenAddress } from '../../../shared/protocol/display'
 import type { NativeCurrency, TokenRef } from '../../../shared/protocol/review'
-import { localizeDecimal } from '../i18n/formatNumber'
+import type { TokenBalance } from '../../../shared/protocol/schemas/entities'
+import { isNativeToken } from '../../families/sendForm'
+import { useWidget, useWidgetState } from '../../react/WidgetProvider'
+import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
 import type { ReviewMessageKey } from '../i18n/reviewEn'
 import type { WidgetNetwork } from '../../widget/config'
-import { NetworkIcon } from './NetworkIcon'
+import { NetworkIcon, networkImageUrl } from './NetworkIcon'
+import { TokenIcon, tokenImageUrl } from './TokenIcon'
+import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 
 // What the review's views of every family share (issue #36).
 
@@ -40,15 +45,67 @@ export function roughly(decimal: string) {
   return `0.${fraction.slice(0, leadingZeros + 4)}`.replace(/\.?0*$/, '')
 }
 
-/** Amount changes as a list: what leaves in the danger colour, with − and +. */
-export function ChangeList({ label, items }: { label: string; items: readonly { key: string; amount: bigint; text: string }[] }) {
+/**
+ * The account's tokens on a review's network as the data service lists them, priced. None without a data service, on
+ * another network than the account's, or when the service does not answer: the amounts then go without dollars.
+ */
+function useHeldTokens(caipNetworkId: string): readonly TokenBalance[] {
+  const { core, config } = useWidget()
+  const address = useWidgetState((s) => (s.activeCaipNetworkId === caipNetworkId ? s.address : undefined))
+  const [held, setHeld] = useState<{ of: string; tokens: readonly TokenBalance[] }>()
+  const of = `${caipNetworkId}:${address}`
+  useEffect(() => {
+    if (!address || !core || !config.services?.api) return
+    let isCurrent = true
+    core.dataService.getBalance({ address, chainId: caipNetworkId }).then(
+      ({ balances }) => isCurrent && setHeld({ of, tokens: balances }),
+      () => {},
+    )
+    return () => {
+      isCurrent = false
+    }
+  }, [core, config, address, caipNetworkId, of])
+  return held?.of === of ? held.tokens : []
+}
+
+/** EVM addresses in any case; the others (base58) exactly. */
+const isSameAddress = (a: string, b: string) => a === b || (a.startsWith('0x') && a.toLowerCase() === b.toLowerCase())
+
+/** An asset of a change: its address (none for the network's currency), symbol and decimals. */
+type ChangedAsset = { address?: string; symbol: string; decimals: number | undefined }
+export type ChangeDetails = (asset: ChangedAsset, amount: bigint) => { icon: ReactNode; usd: string | undefined }
+
+/**
+ * What a change's amount is shown with: its token's icon (the account's listed token's, else the data service's image by
+ * address) and its worth in dollars at the listed token's price (none unpriced or unlisted).
+ * @example const detailsOf = useChangeDetails(network, review.network, locale); detailsOf({ symbol: 'ETH', decimals: 18 }, fee).usd // '$0.59'
+ */
+export function useChangeDetails(network: WidgetNetwork | undefined, caipNetworkId: string, locale: string): ChangeDetails {
+  const widget = useWidget()
+  const held = useHeldTokens(caipNetworkId)
+  return ({ address, symbol, decimals }, amount) => {
+    const token = held.find((listed) => (address === undefined ? isNativeToken(listed) : listed.address !== undefined && isSameAddress(listed.address.split(':').pop()!, address)))
+    const imageUrl = !network ? undefined : token ? tokenBalanceImageUrl(widget, network, token) : address === undefined ? networkImageUrl(widget, network) : tokenImageUrl(widget, { caipNetworkId, symbol, address })
+    const usd = token?.price && decimals !== undefined ? formatUsdValue(locale, Number(formatUnits(amount, decimals)) * token.price) : undefined
+    return { icon: <TokenIcon symbol={symbol} imageUrl={imageUrl} size={20} />, usd }
+  }
+}
+
+type Change = { key: string; amount: bigint; text: string; icon?: ReactNode; usd?: string | undefined }
+
+/** Amount changes as a list: what leaves in the danger colour, with − and +; each with its token's icon and dollar value when known. */
+export function ChangeList({ label, items }: { label: string; items: readonly Change[] }) {
   return (
     <>
       <Heading>{label}</Heading>
       <ul className="summary" aria-label={label} data-testid="balance-changes" style={{ listStyle: 'none', gridTemplateColumns: '1fr' }}>
-        {items.map(({ key, amount, text }) => (
-          <li key={key} style={{ ...figure, textAlign: 'right', color: amount < 0n ? 'var(--tsr-danger)' : undefined }}>
-            {`${amount < 0n ? '−' : '+'}${text}`}
+        {items.map(({ key, amount, text, icon, usd }) => (
+          <li key={key} style={{ ...figure, display: 'flex', alignItems: 'center', gap: '0.6em', textAlign: 'right' }}>
+            {icon}
+            <span style={{ flex: 1, minWidth: 0 }}>
+              <span style={{ color: amount < 0n ? 'var(--tsr-danger)' : undefined }}>{`${amount < 0n ? '−' : '+'}${text}`}</span>
+              {usd ? <span className="detail">{usd}</span> : null}
+            </span>
           </li>
         ))}
       </ul>
@@ -56,8 +113,8 @@ export function ChangeList({ label, items }: { label: string; items: readonly { 
   )
 }
 
-/** The network the request is for, and the fee it will cost. */
-export function NetworkRow({ network, fallback, feeText, format }: { network: WidgetNetwork | undefined; fallback: string; feeText: string | undefined; format: Format }) {
+/** The network the request is for, and the fee it will cost (with its worth in dollars when priced). */
+export function NetworkRow({ network, fallback, feeText, feeUsd, format }: { network: WidgetNetwork | undefined; fallback: string; feeText: string | undefined; feeUsd?: string | undefined; format: Format }) {
   const { tr } = format
   return (
     <dl className="summary">
@@ -72,7 +129,7 @@ export function NetworkRow({ network, fallback, feeText, format }: { network: Wi
           fallback
         )}
       </dd>
-      <Term term={tr('review.fee')}>{feeText}</Term>
+      <Term term={tr('review.fee')}>{feeText && (feeUsd ? `${feeText} (${feeUsd})` : feeText)}</Term>
     </dl>
   )
 }
