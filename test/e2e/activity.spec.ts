@@ -1,4 +1,4 @@
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Address, type Hex } from 'viem'
+import { createPublicClient, createTestClient, createWalletClient, erc20Abi, http, parseEther, parseUnits, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
@@ -161,6 +161,18 @@ test('rows say direction, the counterparty’s name or short address, amount, st
   await expect(received).toContainText(`From ${short(sender.address)}`)
   await expect(received).toContainText('+0.042 ETH')
   await expect(received).toContainText('Confirmed')
+
+  // Each row with its token's image, as the Tokens view shows them: the network's for ETH (a tracked send and a service's
+  // row alike), the data service's for a token, found by the contract the service names.
+  const tusd = chain.tokens.find((token) => token.symbol === 'TUSD')!
+  await wallet.writeContract({ account: stack.devAccounts[2]!, chain: null, address: tusd.address, abi: erc20Abi, functionName: 'transfer', args: [me, parseUnits('4.321', tusd.decimals)] })
+  const receivedToken = await rowWith(page, '4.321 TUSD', { timeout: 30_000 })
+  for (const row of [toUnnamed, received, receivedToken]) {
+    await expect.poll(() => row.locator('.activity-icon > img.token-icon').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+  }
+  const networkImage = await page.getByRole('button', { name: chain.name, exact: true }).locator('img.token-icon').getAttribute('src')
+  await expect(toUnnamed.locator('.activity-icon > img.token-icon')).toHaveAttribute('src', networkImage!)
+  await expect(receivedToken.locator('.activity-icon > img.token-icon')).toHaveAttribute('src', new RegExp(`/v1/assets/tokens/${chain.caipNetworkId}/erc20:${tusd.address}\\?`))
 
   // No explorer on this network: no link in any row.
   await expect(page.getByRole('dialog', { name: 'Activity' }).getByRole('listitem').getByRole('link')).toHaveCount(0)

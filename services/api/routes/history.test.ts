@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAddress } from 'viem'
 import type { ServiceChain } from '../config'
 import { openDatabase, type Database } from '../db/createDatabase'
 import { historyQuery, historyRoutes } from './history'
@@ -22,7 +23,7 @@ const chain: ServiceChain = {
 
 type Entry = {
   metadata: { hash: string; sentFrom: string; sentTo: string; sentFromName: string | null; sentToName: string | null; operationType: string; status: string }
-  transfers: { direction: string; quantity: { numeric: string }; fungible_info: { symbol: string; name: string } }[]
+  transfers: { direction: string; quantity: { numeric: string }; fungible_info: { symbol: string; name: string; implementations: { chain_id: string; address: string }[] } }[]
 }
 
 describe('history route: parties and directions', () => {
@@ -74,6 +75,13 @@ describe('history route: parties and directions', () => {
     expect(forgottenToken!.transfers[0]).toMatchObject({ fungible_info: { symbol: '', name: '' }, quantity: { numeric: '123456789' } })
     expect(received!.transfers[0]).toMatchObject({ fungible_info: { symbol: 'TSR' }, quantity: { numeric: '2' } })
     expect(self!.transfers[0]).toMatchObject({ fungible_info: { symbol: 'ETH' }, quantity: { numeric: '0.001' } })
+  })
+
+  it('names the contract of each token moved, known or not (its image is found by it), and none for the network’s currency', async () => {
+    const [forgottenToken, self, received] = await get(account)
+    expect(received!.transfers[0]!.fungible_info.implementations).toEqual([{ chain_id: 'eip155:31337', address: getAddress(token) }])
+    expect(forgottenToken!.transfers[0]!.fungible_info.implementations).toEqual([{ chain_id: 'eip155:31337', address: getAddress(forgotten) }])
+    expect(self!.transfers[0]!.fungible_info.implementations).toEqual([])
   })
 })
 

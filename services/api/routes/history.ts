@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import { formatUnits } from '../../../src/shared/protocol/display'
 import { errorBody, type ApiConfig } from '../config'
@@ -115,7 +116,12 @@ export function historyRoutes({ db, chains, prices = {}, historyCache }: ApiConf
         },
         transfers: [
           {
-            fungible_info: { name: isUnknownToken ? '' : (token?.name ?? chain?.nativeCurrency.name ?? 'Ether'), symbol, icon: { url: token?.iconUrl ?? '' } },
+            fungible_info: {
+              name: isUnknownToken ? '' : (token?.name ?? chain?.nativeCurrency.name ?? 'Ether'),
+              symbol,
+              icon: { url: token?.iconUrl ?? '' },
+              implementations: rowToken ? [{ chain_id: `eip155:${rowChainId}`, address: getAddress(rowToken) }] : [],
+            },
             direction: isSelf ? 'self' : isSend ? 'out' : 'in',
             quantity: { numeric },
             price: isUnknownToken ? 0 : (prices[symbol] ?? 0),

@@ -40,7 +40,7 @@ const initial = (): TransactionsState => ({
 export type WatchTrackedParameters = { accountAddress: string; caipNetworkId: string; nativeCurrency: { symbol: string; decimals: number } }
 
 /** What a tracked transaction moved, read from the chain: undefined when it moved no value (a plain contract call). */
-type TrackedTransfer = { from: string; to: string; amount: string; symbol: string; fromName: string | null; toName: string | null } | undefined
+type TrackedTransfer = { from: string; to: string; amount: string; symbol: string; token?: string; fromName: string | null; toName: string | null } | undefined
 
 type RpcTransaction = { from: Address; to: Address | null; value: Hex; input: Hex }
 
@@ -133,14 +133,14 @@ export function createHistoryController({ core, notifications, analytics, projec
   async function readTrackedTransfer(core: Core, caipNetworkId: string, hash: Hex, nativeCurrency: WatchTrackedParameters['nativeCurrency']): Promise<TrackedTransfer> {
     const tx = (await core.request({ caipNetworkId, method: 'eth_getTransactionByHash', params: [hash] })) as RpcTransaction | null
     if (!tx?.to) throw new Error(`transaction ${hash} is not known yet`)
-    let moved: { to: string; amount: string; symbol: string } | undefined
+    let moved: { to: string; amount: string; symbol: string; token?: string } | undefined
     if (tx.input.toLowerCase().startsWith(ERC20_TRANSFER_SELECTOR) && tx.input.length === ERC20_TRANSFER_INPUT_LENGTH) {
       const token = { address: tx.to, abi: erc20Abi }
       const [symbol, decimals] = await Promise.all([
         core.readContract({ caipNetworkId, ...token, functionName: 'symbol' }) as Promise<string>,
         core.readContract({ caipNetworkId, ...token, functionName: 'decimals' }) as Promise<number>,
       ])
-      moved = { to: getAddress(`0x${tx.input.slice(34, 74)}`), amount: formatUnits(BigInt(`0x${tx.input.slice(74)}`), Number(decimals)), symbol: String(symbol) }
+      moved = { to: getAddress(`0x${tx.input.slice(34, 74)}`), amount: formatUnits(BigInt(`0x${tx.input.slice(74)}`), Number(decimals)), symbol: String(symbol), token: getAddress(tx.to) }
     } else if (BigInt(tx.value) > 0n) {
       moved = { to: getAddress(tx.to), amount: formatUnits(BigInt(tx.value), nativeCurrency.decimals), symbol: nativeCurrency.symbol }
     }
@@ -199,7 +199,7 @@ export function createHistoryController({ core, notifications, analytics, projec
           status: trackedStatus[tracked.status],
           chain: caipNetworkId,
         },
-        transfers: [{ fungible_info: { symbol: moved.symbol }, direction: isFrom && isTo ? 'self' : isFrom ? 'out' : 'in', quantity: { numeric: moved.amount } }],
+        transfers: [{ fungible_info: { symbol: moved.symbol, implementations: moved.token ? [{ address: moved.token }] : [] }, direction: isFrom && isTo ? 'self' : isFrom ? 'out' : 'in', quantity: { numeric: moved.amount } }],
       }
     }
 

@@ -1,8 +1,11 @@
 import { shortenAddress } from '../../../shared/protocol/display'
+import { useNetwork } from '../../react/hooks'
+import { useWidget } from '../../react/WidgetProvider'
 import { localizeRelativeTime } from '../i18n/formatRelativeTime'
 import { useLocale, useTranslate } from '../useTranslate'
 import { clip, explorerTransactionUrl, formatActivityAmount, type ActivityDirection, type ActivityRow as Row } from './activityRows'
-import { TokenIcon } from './TokenIcon'
+import { networkImageUrl } from './NetworkIcon'
+import { TokenIcon, tokenImageUrl } from './TokenIcon'
 
 /** A clock a minute ahead of this one is taken as skew, not as the future: a just-mined block reads "a few seconds ago". */
 const CLOCK_SKEW_MS = 60_000
@@ -36,10 +39,17 @@ export function ActivityRow({ row, nowMs, explorer }: { row: Row; nowMs: number;
   const symbol = row.symbol || t('activity.unknownToken')
   const href = explorerTransactionUrl(explorer?.url, row.hash)
   const explorerName = clip(explorer?.name ?? '', 32)
+  // Without an image of the entry's own, a token's as the Tokens view shows it: the network's for its currency, else the data service's by contract.
+  const widget = useWidget()
+  const { network } = useNetwork()
+  const { fungible } = row
+  const imageUrl =
+    row.iconUrl ??
+    (fungible && (fungible.address === undefined && row.symbol === network.nativeCurrency.symbol ? networkImageUrl(widget, network) : tokenImageUrl(widget, { caipNetworkId: network.caipNetworkId, symbol: row.symbol, address: fungible.address })))
   return (
     <li className="activity-row" data-direction={row.direction} data-status={row.status}>
       <span className="activity-icon">
-        <TokenIcon symbol={row.symbol || '?'} imageUrl={row.iconUrl} size={32} />
+        <TokenIcon symbol={row.symbol || '?'} imageUrl={imageUrl} size={32} />
         <span className="activity-badge" data-direction={row.direction}>
           <DirectionArrow direction={row.direction} />
         </span>

@@ -30,6 +30,17 @@ describe('toActivityRow', () => {
     expect(toActivityRow(entry({ operationType: 'buy' }, { direction: 'out' }), me)?.isPurchase).toBe(false)
   })
 
+  it('keeps the contract of a fungible transfer to find its image by; none for the network’s currency, an NFT, or what is not an address', () => {
+    const tusd = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+    const token = (implementations: { address?: string | null }[] | undefined) => entry({}, { fungible_info: { symbol: 'TUSD', ...(implementations && { implementations }) } })
+    expect(toActivityRow(token([{ address: tusd }]), me)?.fungible).toEqual({ address: tusd })
+    expect(toActivityRow(token([{ address: null }, { address: tusd.toLowerCase() }]), me)?.fungible).toEqual({ address: tusd.toLowerCase() })
+    expect(toActivityRow(token([]), me)?.fungible).toEqual({ address: undefined })
+    expect(toActivityRow(token(undefined), me)?.fungible).toEqual({ address: undefined })
+    expect(toActivityRow(token([{ address: '../../v1/account/x' }, { address: `${tusd}00` }]), me)?.fungible).toEqual({ address: undefined })
+    expect(toActivityRow(entry({}, { fungible_info: undefined, nft_info: { name: 'Punk' } }), me)?.fungible).toBeUndefined()
+  })
+
   it('marks tokens made for the account (in from the zero address) as minted, with no one to name as their sender', () => {
     const zero = `0x${'0'.repeat(40)}`
     expect(toActivityRow(entry({ sentFrom: zero, sentTo: me, operationType: 'receive' }, { direction: 'in' }), me)).toMatchObject({ isMint: true, counterparty: undefined })
@@ -97,7 +108,7 @@ describe('explorerTransactionUrl', () => {
 })
 
 describe('groupRowsByDay', () => {
-  const row = (id: string, date: Date): ActivityRow => ({ id, hash, direction: 'out', counterparty: undefined, amount: '1', symbol: 'ETH', iconUrl: undefined, status: 'confirmed', timeMs: date.getTime(), isPurchase: false, isMint: false })
+  const row = (id: string, date: Date): ActivityRow => ({ id, hash, direction: 'out', counterparty: undefined, amount: '1', symbol: 'ETH', iconUrl: undefined, fungible: { address: undefined }, status: 'confirmed', timeMs: date.getTime(), isPurchase: false, isMint: false })
   it('groups by local calendar day, newest first, and counts days back from today', () => {
     const now = new Date(2026, 2, 3, 0, 30).getTime()
     const groups = groupRowsByDay([row('a', new Date(2026, 2, 2, 23, 50)), row('b', new Date(2026, 2, 3, 0, 10)), row('c', new Date(2026, 1, 20, 12)), row('d', new Date(2026, 2, 3, 0, 20))])

@@ -1,4 +1,4 @@
-import { zeroAddress } from 'viem'
+import { isAddress, zeroAddress } from 'viem'
 import type { Transaction } from '../../../shared/protocol/schemas/entities'
 
 export type ActivityDirection = 'out' | 'in' | 'self'
@@ -15,6 +15,8 @@ export type ActivityRow = {
   amount: string
   symbol: string
   iconUrl: string | undefined
+  /** A fungible token's transfer, its image found by its contract when the entry has none (no contract: the network's currency). */
+  fungible: { address: string | undefined } | undefined
   status: ActivityStatus
   timeMs: number
   /** A purchase through an on-ramp provider (Buy): the provider's payment to the account. */
@@ -67,6 +69,7 @@ export function toActivityRow(tx: Transaction, account: string): ActivityRow | u
     amount: transfer?.quantity.numeric ?? '0',
     symbol: clip(transfer?.fungible_info?.symbol ?? transfer?.nft_info?.name ?? '', 16),
     iconUrl: transfer?.fungible_info?.icon?.url || transfer?.nft_info?.content?.preview?.url || undefined,
+    fungible: transfer?.fungible_info && { address: transfer.fungible_info.implementations?.map((i) => i.address).find((address) => address && isAddress(address, { strict: false })) ?? undefined },
     status: toActivityStatus(tx.metadata.status),
     timeMs,
     isPurchase: tx.metadata.operationType === 'buy' && direction === 'in',

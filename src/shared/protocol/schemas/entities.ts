@@ -90,7 +90,15 @@ export const assetSchema = z.object({
 })
 
 export const transferSchema = z.object({
-  fungible_info: z.optional(z.object({ name: z.optional(z.string()), symbol: z.string(), icon: z.optional(z.object({ url: z.string() })) })),
+  fungible_info: z.optional(
+    z.object({
+      name: z.optional(z.string()),
+      symbol: z.string(),
+      icon: z.optional(z.object({ url: z.string() })),
+      /** Where the token lives (Zerion's shape): its contract on the entry's chain; none for the network's currency. */
+      implementations: z.optional(z.array(z.object({ address: z.optional(z.nullable(z.string())) }))),
+    }),
+  ),
   nft_info: z.optional(
     z.object({
       name: z.optional(z.string()),
