@@ -73,6 +73,10 @@ export default function SwapView() {
   const { from, to, quote } = state
   const imageUrlOf = (balance: TokenBalance) => tokenBalanceImageUrl(widget, network, balance)
   const placeholder = { symbol: network.nativeCurrency.symbol, name: network.nativeCurrency.name, imageUrl: networkImageUrl(widget, network) }
+  /** An amount's worth in dollars at the data service's price; nothing unpriced. */
+  const dollars = (amount: string | undefined, price = 0) => (amount && price > 0 ? formatUsdValue(locale, Number(amount) * price) : undefined)
+  const inDollars = (amount: string | undefined, price?: number) => (dollars(amount, price) ? ` (${dollars(amount, price)})` : '')
+  const paid = dollars(state.amount, from?.price)
 
   return (
     <form
@@ -104,6 +108,11 @@ export default function SwapView() {
           onChange={setAmount}
           onMax={fillMax}
         />
+        {paid && !typedIssue ? (
+          <p className="muted" style={{ ...figure, margin: 0, textAlign: 'right' }}>
+            {paid}
+          </p>
+        ) : null}
         {typedIssue || issue ? (
           <p id={ids.amountIssue} className="error" role="alert">
             {typedIssue ? amountIssueText(t, locale, typedIssue) : swapIssueText(t, ts, issue!)}
@@ -127,7 +136,7 @@ export default function SwapView() {
       {quote && from && to && received && least ? (
         <dl className="summary swap-quote" aria-label={ts('swap.quote')} aria-busy={state.isQuoting || undefined}>
           <dt>{ts('swap.receive')}</dt>
-          <dd style={figure}>{`${formatAmount(locale, received)} ${to.symbol}`}</dd>
+          <dd style={figure}>{`${formatAmount(locale, received)} ${to.symbol}${inDollars(received, to.price)}`}</dd>
           <dt>{ts('swap.rate')}</dt>
           <dd style={figure}>{ts('swap.rateValue', { from: from.symbol, rate: formatAmount(locale, String(rate ?? 0)), to: to.symbol })}</dd>
           <dt>{ts('swap.priceImpact')}</dt>
@@ -137,7 +146,7 @@ export default function SwapView() {
           {feeNative !== undefined ? (
             <>
               <dt>{ts('swap.networkFee')}</dt>
-              <dd style={figure}>{`${formatAmount(locale, feeNative)} ${network.nativeCurrency.symbol}${native && native.price > 0 ? ` (${formatUsdValue(locale, Number(feeNative) * native.price)})` : ''}`}</dd>
+              <dd style={figure}>{`${formatAmount(locale, feeNative)} ${network.nativeCurrency.symbol}${inDollars(feeNative, native?.price)}`}</dd>
             </>
           ) : null}
           <dt>{ts('swap.source')}</dt>
