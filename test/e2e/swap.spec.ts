@@ -88,7 +88,7 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   expect(quote['Quote from']).toMatch(/^Uniswap V2, block \d+$/)
   expect(Number(amountIn(quote['Expected']!))).toBeGreaterThan(290)
   // Each amount's worth at the data service's prices (ETH $3,000, TUSD $1): what is paid under the field, what is expected beside it.
-  await expect(swap.getByText('$300.00', { exact: true })).toBeVisible()
+  await expect(swap.getByText('≈ $300.00', { exact: true })).toBeVisible()
   expect(quote['Expected']).toMatch(/^[\d,.]+ TUSD \(\$\d{3}\.\d\d\)$/)
   expect(quote['Price impact']).toMatch(/^0\.\d\d %$/)
   expect(quote['Network fee']).toMatch(/ETH \(\$/)
@@ -239,7 +239,7 @@ test('in French the swap view and its quote are French', async ({ page, stack })
   const quote = swap.getByLabel('Ce que fait cet échange')
   await expect(quote.locator('dt')).toHaveText(['Montant attendu', 'Taux', 'Impact sur le prix', 'Minimum reçu (glissement de 1 %)', 'Frais de réseau', 'Prix fourni par'])
   // Dollars as French writes them: what is paid under the amount, what is expected beside it.
-  await expect(swap.getByText('300,00 $US', { exact: true })).toBeVisible()
+  await expect(swap.getByText('≈ 300,00 $US', { exact: true })).toBeVisible()
   await expect(quote.locator('dd').first()).toHaveText(/^\d{3},\d+ TUSD \(\d{3},\d\d\s\$US\)$/)
 })
 

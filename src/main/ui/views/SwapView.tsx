@@ -108,11 +108,7 @@ export default function SwapView() {
           onChange={setAmount}
           onMax={fillMax}
         />
-        {paid && !typedIssue ? (
-          <p className="muted" style={{ ...figure, margin: 0, textAlign: 'right' }}>
-            {paid}
-          </p>
-        ) : null}
+        {paid && !typedIssue ? <p className="muted amount-usd">{t('send.amountUsd', { usd: paid })}</p> : null}
         {typedIssue || issue ? (
           <p id={ids.amountIssue} className="error" role="alert">
             {typedIssue ? amountIssueText(t, locale, typedIssue) : swapIssueText(t, ts, issue!)}
