@@ -178,7 +178,7 @@ test.describe('the look', () => {
     })
   }
 
-  test('each social login on Connect shows its own brand mark, in the colour of the rows’ icons', async ({ page, stack }) => {
+  test('each social login on Connect shows its own brand mark, in the colour of the rows’ icons: the first as a row, the others as one line of marks', async ({ page, stack }) => {
     await openDemo(page, stack)
     await page.getByRole('button', { name: 'Connect Wallet' }).click()
     const socials = page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('button', { name: /^Continue with / })
@@ -191,8 +191,14 @@ test.describe('the look', () => {
       // currentColor: the icon place's muted colour, on either theme, as every row's icon.
       expect(await mark.evaluate((path) => getComputedStyle(path).fill)).toBe(await social.locator('> .row-icon').evaluate((icon) => getComputedStyle(icon).color))
     }
-    expect(marks.length).toBeGreaterThan(1)
+    expect(marks.length).toBeGreaterThan(2)
     expect(new Set(marks).size).toBe(marks.length)
+    // The first a row with its words; the others one line of marks, as AppKit shows them, each named in full and in its tooltip.
+    const boxes = await socials.evaluateAll((buttons) => buttons.map((button) => ({ top: button.getBoundingClientRect().top, width: button.getBoundingClientRect().width })))
+    expect(new Set(boxes.slice(1).map((box) => box.top)).size).toBe(1)
+    expect(boxes[0]!.width).toBeGreaterThan(boxes[1]!.width * 3)
+    await expect(socials.first().locator('.row-label')).toHaveText(/^Continue with /)
+    for (const social of (await socials.all()).slice(1)) expect(await social.getAttribute('title')).toBe(await social.getAttribute('aria-label'))
   })
 
   test("a network without an image of its own gets the data service's icon, and a badge when that fails: never a broken image", async ({ page, stack }) => {

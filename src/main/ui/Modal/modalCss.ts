@@ -87,6 +87,8 @@ input, select { font: inherit; color: var(--tsr-text); border: 1px solid var(--t
 .auth-login { display: grid; gap: 1em; min-width: 0; }
 .auth-login p { margin: 0; overflow-wrap: anywhere; }
 .auth-form { display: grid; gap: 0.6em; min-width: 0; }
+.auth-socials > :first-child { grid-column: 1 / -1; }
+.auth-socials > li + li > .item { justify-content: center; padding: 0; }
 .auth-divider { text-align: center; color: var(--tsr-text-muted); font-size: 1.2em; }
 .amount-box { display: flex; align-items: center; gap: 0.6em; min-width: 0; padding: 0.4em 0.6em 0.4em 1.1em; border: 1px solid var(--tsr-border);
   border-radius: 12px; background: var(--tsr-surface); }

@@ -58,16 +58,28 @@ export function AuthLoginOptions() {
         <AuthTextForm label={t('email.label')} kind="email" isBusy={isBusy} isWaiting={isBusy && !socialProvider} onSubmit={(email) => void auth.submitEmail(email)} />
       ) : null}
       {auth.socials.length > 0 ? (
-        <ul className="list auth-socials">
-          {auth.socials.map((provider) => (
-            <li key={provider}>
-              {/* Farcaster has no popup: its view shows a QR code for the person's phone. */}
-              <button type="button" className="item row" disabled={isBusy} onClick={() => void (provider === 'farcaster' ? auth.connectFarcaster() : auth.connectSocial(provider))}>
-                <SocialMark provider={provider} />
-                <span className="row-label">{socialProvider === provider && provider !== 'farcaster' ? t('connect.socialWaiting', { provider: socialNames[provider] }) : t('connect.social', { provider: socialNames[provider] })}</span>
-              </button>
-            </li>
-          ))}
+        // Three or more: the first as a row, the others as a line of marks (as AppKit shows them), each named in full.
+        <ul className={auth.socials.length > 2 ? 'list auth-socials' : 'list'} style={auth.socials.length > 2 ? { gridTemplateColumns: `repeat(${auth.socials.length - 1}, minmax(0, 1fr))` } : undefined}>
+          {auth.socials.map((provider, index) => {
+            const label = socialProvider === provider && provider !== 'farcaster' ? t('connect.socialWaiting', { provider: socialNames[provider] }) : t('connect.social', { provider: socialNames[provider] })
+            const isMark = index > 0 && auth.socials.length > 2
+            return (
+              <li key={provider}>
+                {/* Farcaster has no popup: its view shows a QR code for the person's phone. */}
+                <button
+                  type="button"
+                  className="item row"
+                  aria-label={isMark ? label : undefined}
+                  title={isMark ? label : undefined}
+                  disabled={isBusy}
+                  onClick={() => void (provider === 'farcaster' ? auth.connectFarcaster() : auth.connectSocial(provider))}
+                >
+                  <SocialMark provider={provider} />
+                  {isMark ? null : <span className="row-label">{label}</span>}
+                </button>
+              </li>
+            )
+          })}
         </ul>
       ) : null}
       <Alert message={shownError} />
