@@ -86,7 +86,7 @@ export function useChangeDetails(network: WidgetNetwork | undefined, caipNetwork
   return ({ address, symbol, decimals }, amount) => {
     const token = held.find((listed) => (address === undefined ? isNativeToken(listed) : listed.address !== undefined && isSameAddress(listed.address.split(':').pop()!, address)))
     const imageUrl = !network ? undefined : token ? tokenBalanceImageUrl(widget, network, token) : address === undefined ? networkImageUrl(widget, network) : tokenImageUrl(widget, { caipNetworkId, symbol, address })
-    const usd = token?.price && decimals !== undefined ? formatUsdValue(locale, Number(formatUnits(amount, decimals)) * token.price) : undefined
+    const usd = token && token.price > 0 && decimals !== undefined ? formatUsdValue(locale, Number(formatUnits(amount, decimals)) * token.price) : undefined
     return { icon: <TokenIcon symbol={symbol} imageUrl={imageUrl} size={20} />, usd }
   }
 }
