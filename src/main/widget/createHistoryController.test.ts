@@ -109,7 +109,7 @@ describe('history controller: tracked sends', () => {
     expect(history.store.getState().trackedTransactions[0]).toEqual({
       id: `tracked:${hash(1)}`,
       metadata: { operationType: 'send', hash: hash(1), minedAt: '2026-11-02T10:00:00.000Z', sentFrom: me, sentTo: bob, sentFromName: null, sentToName: 'bob.tessera.id', status: 'pending', chain: 'eip155:31337' },
-      transfers: [{ fungible_info: { symbol: 'ETH' }, direction: 'out', quantity: { numeric: '0.25' } }],
+      transfers: [{ fungible_info: { symbol: 'ETH', implementations: [] }, direction: 'out', quantity: { numeric: '0.25' } }],
     })
     expect(fake.getTransactionHistory).toHaveBeenCalledTimes(1)
 
@@ -133,7 +133,8 @@ describe('history controller: tracked sends', () => {
     await vi.waitFor(() => expect(history.store.getState().trackedTransactions).toHaveLength(2))
     const [erc20, native] = history.store.getState().trackedTransactions
     expect(erc20!.metadata).toMatchObject({ sentTo: carol, status: 'failed' })
-    expect(erc20!.transfers[0]).toEqual({ fungible_info: { symbol: 'TSR' }, direction: 'out', quantity: { numeric: '1.5' } })
+    // The token's contract, for its image (Activity finds it by it).
+    expect(erc20!.transfers[0]).toEqual({ fungible_info: { symbol: 'TSR', implementations: [{ address: token }] }, direction: 'out', quantity: { numeric: '1.5' } })
     expect(fake.readContract.mock.calls.map((c) => [c[0].address, c[0].functionName])).toEqual([
       [token.toLowerCase(), 'symbol'],
       [token.toLowerCase(), 'decimals'],
