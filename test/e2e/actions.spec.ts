@@ -82,6 +82,8 @@ test('a visitor registers a name picked from the suggestions, and the account sh
   const base = `visitor-${Date.now().toString(36)}`
   await register.getByLabel('Name').fill(base)
   await expect(register.getByRole('alert')).toHaveCount(0)
+  // The typed name in full, with the service's suffix, said free.
+  await expect(register.getByRole('status')).toHaveText(`${base}.tessera.id is available`)
   // A suggestion is a button that fills the field.
   await register.getByRole('list', { name: 'Suggestions' }).getByRole('button', { name: `${base}-1.tessera.id` }).click()
   await expect(register.getByLabel('Name')).toHaveValue(`${base}-1`)
@@ -111,6 +113,7 @@ test('a name the service says is taken cannot be submitted; one taken meanwhile 
   await registerElsewhere(stack, taken, 7)
   await register.getByLabel('Name').fill(taken)
   await expect(register.getByRole('alert')).toHaveText(`${taken}.tessera.id is already registered`)
+  await expect(register.getByRole('status')).toHaveCount(0)
   await expect(registerButton).toBeDisabled()
   await expect(register.getByRole('list', { name: 'Suggestions' })).toContainText(`${taken}-1.tessera.id`)
   // Another name: the error goes, and the form submits again.

@@ -143,6 +143,7 @@ export const en = {
   'account.swap': 'Swap',
   'names.invalid': 'A name has at least 4 characters: letters, digits and hyphens',
   'names.isTaken': '{name} is already registered',
+  'names.isAvailable': '{name} is available',
   // E-mail and social login (SPEC §1, §2)
   'view.EmailVerifyDevice': 'Approve this device',
   'view.EmailVerifyOtp': 'Enter your code',

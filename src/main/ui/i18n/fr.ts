@@ -145,6 +145,7 @@ export const fr: Catalogue = {
   'account.swap': 'Échanger',
   'names.invalid': 'Un nom compte au moins 4 caractères : lettres, chiffres et tirets',
   'names.isTaken': '{name} est déjà enregistré',
+  'names.isAvailable': '{name} est disponible',
   // Connexion par e-mail et par réseau social (SPEC §1, §2)
   'view.EmailVerifyDevice': 'Approuver cet appareil',
   'view.EmailVerifyOtp': 'Saisissez votre code',

@@ -32,8 +32,9 @@ export function RegisterAccountNameView() {
     return error.details ? `${translateError(error.error)}: ${error.details}` : translateError(error.error)
   }
   const message = state.error ? say(state.error) : undefined
-  // The name in the field is not suggested back to itself.
+  // The name in the field is not suggested back to itself: the service's answer for it says whether it is free, in full.
   const suggestions = state.suggestions.filter((s) => nameLabel(s.name) !== state.name)
+  const free = state.suggestions.find((s) => !s.registered && nameLabel(s.name) === state.name)
   return (
     <form
       className="actions"
@@ -80,6 +81,11 @@ export function RegisterAccountNameView() {
             </li>
           ))}
         </ul>
+      ) : null}
+      {free && !message ? (
+        <p className="muted" role="status">
+          {t('names.isAvailable', { name: free.name })}
+        </p>
       ) : null}
       {message ? (
         <p id={errorId} className="error" role="alert">
