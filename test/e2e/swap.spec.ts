@@ -121,6 +121,9 @@ test('a visitor swaps 0.1 ETH for TUSD: the quote with its source, then exactly 
   const call = reviewDialog(page).getByLabel('Swap', { exact: true })
   await expect(call.getByRole('definition').first()).toHaveText(/^Swap\s*swapExactETHForTokens$/)
   await expect(call.getByRole('term')).toHaveText(['Action', 'Contract', 'Sends', 'Minimum received', 'Route 1', 'Route 2', 'Recipient', 'Deadline'])
+  // The call's amounts with their worth under them, as the balance changes have it.
+  await expect(call.getByRole('definition').nth(2)).toHaveText(/^0\.1 ETH\s*\$300\.00$/)
+  await expect(call.getByRole('definition').nth(3)).toHaveText(/^[\d,.]+ TUSD\s*\$[\d,.]+$/)
   // The route's tokens by the symbols their contracts give, each address still in view.
   await expect(call.getByRole('definition').nth(4)).toHaveText(/^WETH\s*0x[\da-fA-F]{2}…[\da-fA-F]{6}$/)
   await expect(call.getByRole('definition').nth(5)).toHaveText(/^TUSD\s*0x[\da-fA-F]{2}…[\da-fA-F]{6}$/)

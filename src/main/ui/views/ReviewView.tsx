@@ -38,9 +38,13 @@ function Value({ value, format, depth }: { value: ReviewValue; format: Format; d
         </>
       )
     case 'tokenAmount':
-      return tokenAmount(format, value.token, value.amount, value.isUnlimited)
+      return value.isUnlimited ? (
+        tokenAmount(format, value.token, value.amount, true)
+      ) : (
+        <Worth usd={format.usdOf?.({ address: value.token.address, symbol: tokenName(value.token), decimals: value.token.decimals }, value.amount)}>{tokenAmount(format, value.token, value.amount)}</Worth>
+      )
     case 'nativeAmount':
-      return nativeAmount(format, value.amount)
+      return <Worth usd={format.usdOf?.(format.nativeCurrency, value.amount)}>{nativeAmount(format, value.amount)}</Worth>
     case 'date':
       return dateText(format, value.timestamp)
     case 'number':
@@ -55,6 +59,17 @@ function Value({ value, format, depth }: { value: ReviewValue; format: Format; d
       return depth >= MAX_NESTING ? format.tr('review.nestedCalls', { count: String(value.calls.length) }) : <Calls calls={value.calls} format={format} depth={depth + 1} />
   }
 }
+
+/** An amount with its worth in dollars under it, when priced. */
+const Worth = ({ usd, children }: { usd: string | undefined; children: string }) =>
+  usd ? (
+    <>
+      {children}
+      <small className="detail">{usd}</small>
+    </>
+  ) : (
+    children
+  )
 
 /** Unix seconds as a date in the visitor's locale; past what a date can hold, the number itself. */
 function dateText({ locale }: Format, timestamp: bigint) {
@@ -113,7 +128,7 @@ function Call({ call, format, depth, title }: { call: DecodedCall; format: Forma
       <dd style={figure}>
         <Address address={call.to} />
       </dd>
-      <Term term={tr('review.sends', { amount: '' }).trim()}>{call.value > 0n && nativeAmount(format, call.value)}</Term>
+      <Term term={tr('review.sends', { amount: '' }).trim()}>{call.value > 0n && <Value value={{ kind: 'nativeAmount', amount: call.value }} format={format} depth={depth} />}</Term>
       <Rows rows={call.args} format={format} depth={depth} call={call} />
       </dl>
     </>
@@ -194,6 +209,7 @@ function BalanceChanges({ changes, format, detailsOf }: { changes: readonly Bala
 function ChainBody({ review, format, network }: { review: TransactionReview | CallsReview; format: Format; network: WidgetNetwork | undefined }) {
   const { locale, nativeCurrency } = format
   const detailsOf = useChangeDetails(network, review.network, locale)
+  const priced: Format = { ...format, usdOf: (asset, amount) => detailsOf(asset, amount).usd }
   const callCount = review.kind === 'calls' ? review.calls.length : 1
   const fee = review.fee && `${localizeDecimal(locale, roughly(formatUnits(review.fee.amount, nativeCurrency.decimals)))} ${nativeCurrency.symbol}`
   const feeUsd = review.fee && detailsOf(nativeCurrency, review.fee.amount).usd
@@ -201,7 +217,7 @@ function ChainBody({ review, format, network }: { review: TransactionReview | Ca
     <>
       <Warnings warnings={review.warnings} format={format} callCount={callCount} />
       {review.balanceChanges && !review.warnings.some((w) => w.kind === 'wouldRevert') ? <BalanceChanges changes={review.balanceChanges} format={format} detailsOf={detailsOf} /> : null}
-      {review.kind === 'transaction' ? <Call call={review.call} format={format} depth={0} /> : <Calls calls={review.calls} format={format} depth={0} />}
+      {review.kind === 'transaction' ? <Call call={review.call} format={priced} depth={0} /> : <Calls calls={review.calls} format={priced} depth={0} />}
       <NetworkRow network={network} fallback={review.network} format={format} feeText={fee} feeUsd={feeUsd} />
     </>
   )

@@ -14,7 +14,13 @@ import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 // What the review's views of every family share (issue #36).
 
 export type Translate = (key: ReviewMessageKey, params?: Record<string, string>) => string
-export type Format = { tr: Translate; locale: string; nativeCurrency: NativeCurrency }
+export type Format = {
+  tr: Translate
+  locale: string
+  nativeCurrency: NativeCurrency
+  /** An amount's worth in dollars where the data service prices it (a transaction's or a batch's amounts). */
+  usdOf?: (asset: ChangedAsset, amount: bigint) => string | undefined
+}
 
 export const figure = { fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' } as const
 /** The most characters of a text from the request (a name, a contract's reason) shown. */
