@@ -199,6 +199,13 @@ test.describe('the look', () => {
     expect(boxes[0]!.width).toBeGreaterThan(boxes[1]!.width * 3)
     await expect(socials.first().locator('.row-label')).toHaveText(/^Continue with /)
     for (const social of (await socials.all()).slice(1)) expect(await social.getAttribute('title')).toBe(await social.getAttribute('aria-label'))
+    // A mark has no words to change while its login window is open: the line under the marks says where to go on.
+    const provider = (await socials.nth(1).getAttribute('aria-label'))!.replace(/^Continue with /, '')
+    const popupOpened = page.waitForEvent('popup')
+    await socials.nth(1).click()
+    const popup = await popupOpened
+    await expect(page.getByRole('dialog', { name: 'Connect Wallet' }).getByRole('status')).toHaveText(`Continue in the ${provider} window…`)
+    await popup.close()
   })
 
   test("a network without an image of its own gets the data service's icon, and a badge when that fails: never a broken image", async ({ page, stack }) => {

@@ -82,6 +82,12 @@ export function AuthLoginOptions() {
           })}
         </ul>
       ) : null}
+      {/* A mark has no words to change while its window is open: said under the line instead. */}
+      {isBusy && socialProvider && socialProvider !== 'farcaster' && auth.socials.length > 2 && auth.socials.indexOf(socialProvider) > 0 ? (
+        <p className="muted" role="status">
+          {t('connect.socialWaiting', { provider: socialNames[socialProvider] })}
+        </p>
+      ) : null}
       <Alert message={shownError} />
     </div>
   )
