@@ -4,8 +4,8 @@ import { useWidget } from '../../react/WidgetProvider'
 import { localizeRelativeTime } from '../i18n/formatRelativeTime'
 import { useLocale, useTranslate } from '../useTranslate'
 import { clip, explorerTransactionUrl, formatActivityAmount, type ActivityDirection, type ActivityRow as Row } from './activityRows'
-import { networkImageUrl } from './NetworkIcon'
-import { TokenIcon, tokenImageUrl } from './TokenIcon'
+import { TokenIcon } from './TokenIcon'
+import { assetImageUrlOn } from './tokenBalanceImageUrl'
 
 /** A clock a minute ahead of this one is taken as skew, not as the future: a just-mined block reads "a few seconds ago". */
 const CLOCK_SKEW_MS = 60_000
@@ -43,9 +43,7 @@ export function ActivityRow({ row, nowMs, explorer }: { row: Row; nowMs: number;
   const widget = useWidget()
   const { network } = useNetwork()
   const { fungible } = row
-  const imageUrl =
-    row.iconUrl ??
-    (fungible && (fungible.address === undefined && row.symbol === network.nativeCurrency.symbol ? networkImageUrl(widget, network) : tokenImageUrl(widget, { caipNetworkId: network.caipNetworkId, symbol: row.symbol, address: fungible.address })))
+  const imageUrl = row.iconUrl ?? (fungible && assetImageUrlOn(widget, network, { symbol: row.symbol, address: fungible.address, isNative: fungible.address === undefined && row.symbol === network.nativeCurrency.symbol }))
   return (
     <li className="activity-row" data-direction={row.direction} data-status={row.status}>
       <span className="activity-icon">

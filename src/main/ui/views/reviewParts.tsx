@@ -7,9 +7,9 @@ import { useWidget, useWidgetState } from '../../react/WidgetProvider'
 import { formatUsdValue, localizeDecimal } from '../i18n/formatNumber'
 import type { ReviewMessageKey } from '../i18n/reviewEn'
 import type { WidgetNetwork } from '../../widget/config'
-import { NetworkIcon, networkImageUrl } from './NetworkIcon'
-import { TokenIcon, tokenImageUrl } from './TokenIcon'
-import { tokenBalanceImageUrl } from './tokenBalanceImageUrl'
+import { NetworkIcon } from './NetworkIcon'
+import { TokenIcon } from './TokenIcon'
+import { assetImageUrlOn, tokenBalanceImageUrl } from './tokenBalanceImageUrl'
 
 // What the review's views of every family share (issue #36).
 
@@ -91,7 +91,7 @@ export function useChangeDetails(network: WidgetNetwork | undefined, caipNetwork
   const held = useHeldTokens(caipNetworkId)
   return ({ address, symbol, decimals }, amount) => {
     const token = held.find((listed) => (address === undefined ? isNativeToken(listed) : listed.address !== undefined && isSameAddress(listed.address.split(':').pop()!, address)))
-    const imageUrl = !network ? undefined : token ? tokenBalanceImageUrl(widget, network, token) : address === undefined ? networkImageUrl(widget, network) : tokenImageUrl(widget, { caipNetworkId, symbol, address })
+    const imageUrl = !network ? undefined : token ? tokenBalanceImageUrl(widget, network, token) : assetImageUrlOn(widget, network, { symbol, address, isNative: address === undefined })
     const usd = token && token.price > 0 && decimals !== undefined ? formatUsdValue(locale, Number(formatUnits(amount, decimals)) * token.price) : undefined
     return { icon: <TokenIcon symbol={symbol} imageUrl={imageUrl} size={20} />, usd }
   }
